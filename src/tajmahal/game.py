@@ -1,0 +1,145 @@
+"""Game: a history of immutable states with push/pop (undo), records and replay."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from tajmahal.rules.components import Components, standard_components
+from tajmahal.rules.engine import new_game
+from tajmahal.rules.errors import IllegalMoveError, TajMahalError
+from tajmahal.rules.moves import Move
+from tajmahal.rules.state import GameState
+
+__all__ = ["Game", "GameRecord", "replay"]
+
+
+@attrs.frozen
+class GameRecord:
+    """Everything needed to rebuild a game: setup, players and moves (and the result once over).
+
+    >>> import tajmahal as tm
+    >>> game = tm.Game.new(num_players=3, seed=1)
+    >>> _ = game.push(game.state.legal_moves()[0])
+    >>> record = game.record()
+    >>> len(record.moves), record.scores
+    (1, None)
+    >>> tm.replay(record) == game.state
+    True
+    """
+
+    num_players: int
+    seed: int
+    moves: tuple[Move, ...] = ()
+    first_player: int = 0
+    components: Components = attrs.field(factory=standard_components, repr=False)
+    #: names of whoever played each seat (bot names), or empty
+    players: tuple[str, ...] = ()
+    #: final scores and winners, once the game is over
+    scores: tuple[int, ...] | None = None
+    winners: tuple[int, ...] | None = None
+
+
+class Game:
+    """A mutable history around immutable states, in the manner of python-chess's board stack.
+
+    >>> import tajmahal as tm
+    >>> game = tm.Game.new(num_players=4, seed=7)
+    >>> start = game.state
+    >>> move = game.state.legal_moves()[0]
+    >>> _ = game.push(move)
+    >>> game.pop() == move and game.state == start
+    True
+    """
+
+    def __init__(self, state: GameState, players: Sequence[str] = ()) -> None:
+        if not isinstance(state, GameState):
+            raise TajMahalError(f"Game needs a GameState, got {type(state).__name__}")
+        self._states: list[GameState] = [state]
+        self._moves: list[Move] = []
+        self.players: tuple[str, ...] = tuple(players)
+
+    @classmethod
+    def new(
+        cls,
+        num_players: int,
+        seed: int,
+        components: Components | None = None,
+        first_player: int = 0,
+        players: Sequence[str] = (),
+    ) -> Game:
+        """A new game, set up as :func:`tajmahal.new_game` does."""
+        return cls(new_game(num_players, seed, components, first_player), players)
+
+    @property
+    def state(self) -> GameState:
+        """The current state."""
+        return self._states[-1]
+
+    @property
+    def initial_state(self) -> GameState:
+        """The state the game started from."""
+        return self._states[0]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves made so far, oldest first."""
+        return tuple(self._moves)
+
+    @property
+    def states(self) -> tuple[GameState, ...]:
+        """Every state so far, from the initial one to the current one."""
+        return tuple(self._states)
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def push(self, move: Move) -> GameState:
+        """Make ``move`` (``IllegalMoveError`` if not legal) and return the new state."""
+        state = self.state.apply(move)
+        self._states.append(state)
+        self._moves.append(move)
+        return state
+
+    def pop(self) -> Move:
+        """Undo the last move and return it; ``IndexError`` if there is none."""
+        if not self._moves:
+            raise IndexError("pop from a game with no moves")
+        self._states.pop()
+        return self._moves.pop()
+
+    def record(self) -> GameRecord:
+        """A :class:`GameRecord` of the game so far."""
+        first, last = self.initial_state, self.state
+        return GameRecord(
+            num_players=first.num_players,
+            seed=first.seed,
+            moves=self.moves,
+            first_player=first.first_player,
+            components=first.components,
+            players=self.players,
+            scores=last.scores if last.is_over else None,
+            winners=last.winners if last.is_over else None,
+        )
+
+
+def replay(record: GameRecord) -> GameState:
+    """Rebuild the final state of a record; ``IllegalMoveError`` names the first bad move.
+
+    A record whose stored result disagrees with the replayed game is rejected too.
+    """
+    state = new_game(record.num_players, record.seed, record.components, record.first_player)
+    for number, move in enumerate(record.moves, start=1):
+        try:
+            state = state.apply(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {number} ({move}) is not legal: {exc}") from None
+    if record.scores is not None and (record.scores, record.winners) != (
+        state.scores,
+        state.winners,
+    ):
+        raise IllegalMoveError(
+            f"the record's result {record.scores} does not match the replayed game's {state.scores}"
+        )
+    return state

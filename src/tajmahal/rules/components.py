@@ -1,0 +1,655 @@
+"""The game's physical components (RULES.md §1) and the loading of components files.
+
+Everything here is static data: cards, tiles and the board are frozen values,
+read from a TOML file and validated on the way in.  The standard set lives in
+``rules/data/standard.toml``; :func:`load_components` reads any other.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from tajmahal.rules.errors import ComponentsError
+
+__all__ = [
+    "COLORED",
+    "INFLUENCE",
+    "Board",
+    "BonusKind",
+    "BonusTile",
+    "Card",
+    "City",
+    "Color",
+    "Commodity",
+    "Components",
+    "Province",
+    "ProvinceTile",
+    "Special",
+    "Symbol",
+    "load_components",
+    "parse_components",
+    "standard_components",
+]
+
+STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
+FORMAT = "tajmahal/components"
+VERSION = 1
+
+
+class Symbol(enum.Enum):
+    """A symbol printed on a card (C1)."""
+
+    VIZIER = "vizier"
+    GENERAL = "general"
+    MONK = "monk"
+    PRINCESS = "princess"
+    GRAND_MOGUL = "grand_mogul"
+    ELEPHANT = "elephant"
+
+
+#: The four influence symbols, in the order the library lists them.
+INFLUENCE: tuple[Symbol, ...] = (Symbol.VIZIER, Symbol.GENERAL, Symbol.MONK, Symbol.PRINCESS)
+
+
+class Color(enum.Enum):
+    """A card's suit (C2); special cards have the pseudo-suit ``SPECIAL``."""
+
+    RED = "red"
+    YELLOW = "yellow"
+    GREEN = "green"
+    VIOLET = "violet"
+    WHITE = "white"
+    SPECIAL = "special"
+
+
+#: The four colored suits.
+COLORED: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.VIOLET)
+
+
+class Commodity(enum.Enum):
+    """A commodity shown on province tiles and commodity bonus tiles (C9, C10)."""
+
+    RICE = "rice"
+    TEA = "tea"
+    SPICES = "spices"
+    JEWELS = "jewels"
+
+
+class Special(enum.Enum):
+    """The four special cards (C6)."""
+
+    ELEPHANT = "elephant"
+    GRAND_MOGUL = "grand_mogul"
+    POINTS = "points"
+    COLOR_CHANGE = "color_change"
+
+
+class BonusKind(enum.Enum):
+    """The kind of a bonus tile on a fortress (C10)."""
+
+    TAJ_MAHAL = "taj_mahal"
+    POINTS = "points"
+    CARD = "card"
+    COMMODITY = "commodity"
+
+
+_COLOR_ORDER = {c: i for i, c in enumerate(Color)}
+_SYMBOL_ORDER = {s: i for i, s in enumerate(Symbol)}
+
+
+@attrs.frozen(cache_hash=True)
+class Card:
+    """A card as a value: its color and symbols (two identical cards are equal).
+
+    >>> card = Card(Color.RED, (Symbol.ELEPHANT, Symbol.VIZIER))
+    >>> str(card)
+    'red:elephant+vizier'
+    >>> Card.parse('white:elephant') == Card(Color.WHITE, (Symbol.ELEPHANT,))
+    True
+    """
+
+    color: Color
+    symbols: tuple[Symbol, ...]
+    special: Special | None = None
+
+    def __str__(self) -> str:
+        if self.special is not None:
+            return f"special:{self.special.value}"
+        return f"{self.color.value}:{'+'.join(s.value for s in self.symbols)}"
+
+    @property
+    def sort_key(self) -> tuple[int, ...]:
+        """The order the library lists cards in: by color, then symbols."""
+        special = list(Special).index(self.special) if self.special is not None else -1
+        return (_COLOR_ORDER[self.color], special, *(_SYMBOL_ORDER[s] for s in self.symbols))
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card from its text form (``str(card)``); raises ``ValueError``."""
+        color_text, sep, rest = text.strip().partition(":")
+        if not sep or not rest:
+            raise ValueError(f"{text!r} is not a card: expected 'color:symbol[+symbol]'")
+        try:
+            color = Color(color_text)
+            if color is Color.SPECIAL:
+                special = Special(rest)
+                return cls(color, _SPECIAL_SYMBOLS[special], special)
+            return cls(color, tuple(Symbol(s) for s in rest.split("+")))
+        except ValueError:
+            raise ValueError(f"{text!r} is not a card: unknown color, symbol or special") from None
+
+
+_SPECIAL_SYMBOLS: dict[Special, tuple[Symbol, ...]] = {
+    Special.ELEPHANT: (Symbol.ELEPHANT,),
+    Special.GRAND_MOGUL: (Symbol.GRAND_MOGUL,),
+    Special.POINTS: (),
+    Special.COLOR_CHANGE: (),
+}
+
+
+@attrs.frozen(cache_hash=True)
+class ProvinceTile:
+    """A numbered province tile with its commodities (C9)."""
+
+    number: int
+    commodities: tuple[Commodity, ...]
+
+
+@attrs.frozen(cache_hash=True)
+class BonusTile:
+    """A bonus tile (C10): ``points`` is its value for TAJ_MAHAL and POINTS tiles."""
+
+    kind: BonusKind
+    commodity: Commodity | None = None
+    points: int = 0
+
+    def __str__(self) -> str:
+        if self.kind is BonusKind.COMMODITY and self.commodity is not None:
+            return self.commodity.value
+        if self.kind is BonusKind.CARD:
+            return "+1 card"
+        return f"+{self.points}"
+
+
+@attrs.frozen(cache_hash=True)
+class City:
+    """A city on the board; ``x``/``y`` place it in drawings."""
+
+    id: str
+    name: str
+    province: str
+    fortress: bool
+    x: float
+    y: float
+
+
+@attrs.frozen(cache_hash=True)
+class Province:
+    """A province and its cities."""
+
+    id: str
+    name: str
+    cities: tuple[City, ...]
+
+
+@attrs.frozen(cache_hash=True)
+class Board:
+    """Provinces, cities and roads (C11).
+
+    ``final_province`` takes the highest province tile (S2) and
+    ``taj_mahal_city`` holds the Taj Mahal tile (S3).
+    """
+
+    provinces: tuple[Province, ...]
+    cities: tuple[City, ...]
+    roads: tuple[tuple[str, str], ...]
+    final_province: str
+    taj_mahal_city: str
+
+    def city(self, city_id: str) -> City:
+        """The city with this id (``KeyError`` if none)."""
+        return _board_index(self)[0][city_id]
+
+    def province(self, province_id: str) -> Province:
+        """The province with this id (``KeyError`` if none)."""
+        return _board_index(self)[1][province_id]
+
+    def neighbours(self, city_id: str) -> tuple[str, ...]:
+        """Ids of the cities one road away, in file order."""
+        return _board_index(self)[2][city_id]
+
+    @property
+    def fortresses(self) -> tuple[City, ...]:
+        """The fortress cities, in file order."""
+        return tuple(c for c in self.cities if c.fortress)
+
+
+@functools.cache
+def _board_index(
+    board: Board,
+) -> tuple[dict[str, City], dict[str, Province], dict[str, tuple[str, ...]]]:
+    cities = {c.id: c for c in board.cities}
+    provinces = {p.id: p for p in board.provinces}
+    adjacent: dict[str, list[str]] = {c.id: [] for c in board.cities}
+    for a, b in board.roads:
+        adjacent[a].append(b)
+        adjacent[b].append(a)
+    return cities, provinces, {k: tuple(v) for k, v in adjacent.items()}
+
+
+@attrs.frozen(cache_hash=True)
+class Components:
+    """A complete set of components: the deck, special cards, tiles and board.
+
+    >>> comps = standard_components()
+    >>> len(comps.deck), len(comps.board.cities), len(comps.bonus_tiles)
+    (96, 49, 16)
+    """
+
+    name: str
+    deck: tuple[Card, ...]
+    special_cards: tuple[Card, ...]
+    #: (influence symbol, special card) pairs: two tiles of the symbol earn the card (E2).
+    special_earned_by: tuple[tuple[Symbol, Special], ...]
+    influence_tiles_per_symbol: int
+    province_tiles: tuple[ProvinceTile, ...]
+    bonus_tiles: tuple[BonusTile, ...]
+    board: Board
+
+    @property
+    def card_kinds(self) -> tuple[Card, ...]:
+        """Every distinct card (deck and special cards), in the library's card order."""
+        return _card_kinds(self)
+
+    def special_card(self, special: Special) -> Card:
+        """The special card of this kind."""
+        return next(c for c in self.special_cards if c.special is special)
+
+
+@functools.cache
+def _card_kinds(comps: Components) -> tuple[Card, ...]:
+    return tuple(sorted(set(comps.deck) | set(comps.special_cards), key=lambda c: c.sort_key))
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@functools.cache
+def standard_components() -> Components:
+    """The standard components (RULES.md C1–C11), loaded once and shared.
+
+    >>> standard_components() is standard_components()
+    True
+    """
+    return load_components(STANDARD_PATH, name="standard")
+
+
+def load_components(path: str | Path, *, name: str | None = None) -> Components:
+    """Read and validate a components TOML file; raises :class:`ComponentsError`.
+
+    The file's format is documented in the docs ("Rules notes") and shown by
+    the standard file, ``tajmahal/rules/data/standard.toml``.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ComponentsError(
+            f"cannot read components file {str(path)!r}: {exc.strerror}"
+        ) from None
+    return parse_components(text, source=str(path), name=name)
+
+
+def parse_components(text: str, *, source: str = "<string>", name: str | None = None) -> Components:
+    """Validate components given as TOML text; raises :class:`ComponentsError`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentsError(f"{source}: TOML syntax error: {exc}") from None
+    try:
+        return _Parser(source).components(data, name)
+    except ComponentsError:
+        raise
+    except (
+        TypeError,
+        ValueError,
+        KeyError,
+        AttributeError,
+    ) as exc:  # pragma: no cover - safety net
+        raise ComponentsError(f"{source}: malformed components file: {exc!r}") from None
+
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+class _Parser:
+    """Turns the TOML tables into components, naming the entry at fault in every error."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, problem: str) -> ComponentsError:
+        return ComponentsError(f"{self.source}: {where}: {problem}")
+
+    # -- generic field readers
+    def table(
+        self, value: Any, where: str, required: set[str], optional: set[str]
+    ) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(where, f"expected a table, got {type(value).__name__}")
+        missing = sorted(required - value.keys())
+        if missing:
+            raise self.fail(where, f"missing key(s) {', '.join(missing)}")
+        unknown = sorted(value.keys() - required - optional)
+        if unknown:
+            raise self.fail(where, f"unknown key(s) {', '.join(unknown)}")
+        return value
+
+    def tables(self, value: Any, where: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(where, f"expected an array of tables, got {type(value).__name__}")
+        return value
+
+    def typed(self, value: Any, kind: type | tuple[type, ...], where: str) -> Any:
+        if isinstance(value, bool) and kind is not bool and bool not in _as_tuple(kind):
+            raise self.fail(where, f"expected {_kind_name(kind)}, got a boolean")
+        if not isinstance(value, kind):
+            raise self.fail(where, f"expected {_kind_name(kind)}, got {type(value).__name__}")
+        return value
+
+    def enum(self, cls: type[E], value: Any, where: str) -> E:
+        allowed = ", ".join(m.value for m in cls)
+        if not isinstance(value, str):
+            raise self.fail(where, f"expected one of {allowed}, got {value!r}")
+        try:
+            return cls(value)
+        except ValueError:
+            raise self.fail(
+                where, f"unknown {cls.__name__.lower()} {value!r} (allowed: {allowed})"
+            ) from None
+
+    def count(self, entry: Mapping[str, Any], where: str) -> int:
+        n = self.typed(entry.get("count", 1), int, f"{where}.count")
+        if n < 1:
+            raise self.fail(f"{where}.count", f"must be at least 1, got {n}")
+        return int(n)
+
+    # -- sections
+    def components(self, data: dict[str, Any], name: str | None) -> Components:
+        top = self.table(
+            data,
+            "top level",
+            {"cards", "special_cards", "province_tiles", "bonus_tiles", "board"},
+            {"format", "version", "name", "influence_tiles_per_symbol"},
+        )
+        if top.get("format", FORMAT) != FORMAT:
+            raise self.fail("format", f"expected {FORMAT!r}, got {top['format']!r}")
+        version = top.get("version", VERSION)
+        if version != VERSION:
+            raise self.fail("version", f"only version {VERSION} is known, got {version!r}")
+        file_name = self.typed(top.get("name", "custom"), str, "name")
+        per_symbol = self.typed(
+            top.get("influence_tiles_per_symbol", 6), int, "influence_tiles_per_symbol"
+        )
+        if per_symbol < 2:
+            raise self.fail("influence_tiles_per_symbol", f"must be at least 2, got {per_symbol}")
+        deck = self.deck(top["cards"])
+        specials, earned_by = self.special_cards(top["special_cards"])
+        board = self.board(top["board"])
+        province_tiles = self.province_tiles(top["province_tiles"], len(board.provinces))
+        bonus_tiles = self.bonus_tiles(top["bonus_tiles"], board)
+        return Components(
+            name=name or file_name,
+            deck=deck,
+            special_cards=specials,
+            special_earned_by=earned_by,
+            influence_tiles_per_symbol=per_symbol,
+            province_tiles=province_tiles,
+            bonus_tiles=bonus_tiles,
+            board=board,
+        )
+
+    def deck(self, value: Any) -> tuple[Card, ...]:
+        cards: list[Card] = []
+        for i, raw in enumerate(self.tables(value, "cards")):
+            where = f"cards[{i}]"
+            entry = self.table(raw, where, {"color", "symbols"}, {"count"})
+            color = self.enum(Color, entry["color"], f"{where}.color")
+            if color is Color.SPECIAL:
+                raise self.fail(f"{where}.color", "special cards belong in [[special_cards]]")
+            symbols = self.symbols(entry["symbols"], f"{where}.symbols")
+            if not 1 <= len(symbols) <= 2:
+                raise self.fail(
+                    f"{where}.symbols", f"a card shows 1 or 2 symbols, got {len(symbols)}"
+                )
+            cards += [Card(color, symbols)] * self.count(entry, where)
+        if not any(c.color in COLORED for c in cards):
+            raise self.fail("cards", "the deck has no colored card")
+        return tuple(cards)
+
+    def symbols(self, value: Any, where: str) -> tuple[Symbol, ...]:
+        self.typed(value, list, where)
+        return tuple(self.enum(Symbol, s, f"{where}[{j}]") for j, s in enumerate(value))
+
+    def special_cards(
+        self, value: Any
+    ) -> tuple[tuple[Card, ...], tuple[tuple[Symbol, Special], ...]]:
+        cards: list[Card] = []
+        earned: list[tuple[Symbol, Special]] = []
+        for i, raw in enumerate(self.tables(value, "special_cards")):
+            where = f"special_cards[{i}]"
+            entry = self.table(raw, where, {"special", "earned_by"}, set())
+            special = self.enum(Special, entry["special"], f"{where}.special")
+            symbol = self.enum(Symbol, entry["earned_by"], f"{where}.earned_by")
+            if symbol not in INFLUENCE:
+                raise self.fail(
+                    f"{where}.earned_by", f"{symbol.value!r} is not an influence symbol"
+                )
+            if any(s is special for _, s in earned):
+                raise self.fail(f"{where}.special", f"duplicate special card {special.value!r}")
+            if any(s is symbol for s, _ in earned):
+                raise self.fail(
+                    f"{where}.earned_by", f"{symbol.value!r} already earns another card"
+                )
+            cards.append(Card(Color.SPECIAL, _SPECIAL_SYMBOLS[special], special))
+            earned.append((symbol, special))
+        missing = [s.value for s in Special if all(s is not e for _, e in earned)]
+        if missing:
+            raise self.fail("special_cards", f"missing special card(s) {', '.join(missing)}")
+        return tuple(cards), tuple(earned)
+
+    def province_tiles(self, value: Any, num_provinces: int) -> tuple[ProvinceTile, ...]:
+        tiles: list[ProvinceTile] = []
+        for i, raw in enumerate(self.tables(value, "province_tiles")):
+            where = f"province_tiles[{i}]"
+            entry = self.table(raw, where, {"number", "commodities"}, set())
+            number = self.typed(entry["number"], int, f"{where}.number")
+            self.typed(entry["commodities"], list, f"{where}.commodities")
+            commodities = tuple(
+                self.enum(Commodity, c, f"{where}.commodities[{j}]")
+                for j, c in enumerate(entry["commodities"])
+            )
+            if not commodities:
+                raise self.fail(
+                    f"{where}.commodities", "a province tile shows at least one commodity"
+                )
+            tiles.append(ProvinceTile(number, commodities))
+        if len(tiles) != num_provinces:
+            raise self.fail(
+                "province_tiles", f"{len(tiles)} province tiles for {num_provinces} provinces"
+            )
+        numbers = sorted(t.number for t in tiles)
+        if numbers != list(range(1, num_provinces + 1)):
+            raise self.fail(
+                "province_tiles", f"tiles must be numbered 1..{num_provinces}, got {numbers}"
+            )
+        return tuple(sorted(tiles, key=lambda t: t.number))
+
+    def bonus_tiles(self, value: Any, board: Board) -> tuple[BonusTile, ...]:
+        tiles: list[BonusTile] = []
+        for i, raw in enumerate(self.tables(value, "bonus_tiles")):
+            where = f"bonus_tiles[{i}]"
+            entry = self.table(raw, where, {"kind"}, {"commodity", "points", "count"})
+            kind = self.enum(BonusKind, entry["kind"], f"{where}.kind")
+            commodity = None
+            if kind is BonusKind.COMMODITY:
+                if "commodity" not in entry:
+                    raise self.fail(where, "a commodity tile needs 'commodity'")
+                commodity = self.enum(Commodity, entry["commodity"], f"{where}.commodity")
+            elif "commodity" in entry:
+                raise self.fail(
+                    f"{where}.commodity", f"only commodity tiles have one, not {kind.value}"
+                )
+            points = 0
+            if kind in (BonusKind.TAJ_MAHAL, BonusKind.POINTS):
+                if "points" not in entry:
+                    raise self.fail(where, f"a {kind.value} tile needs 'points'")
+                points = self.typed(entry["points"], int, f"{where}.points")
+                if points < 0:
+                    raise self.fail(f"{where}.points", f"must not be negative, got {points}")
+            elif "points" in entry:
+                raise self.fail(f"{where}.points", f"{kind.value} tiles have no points")
+            tiles += [BonusTile(kind, commodity, points)] * self.count(entry, where)
+        taj = [t for t in tiles if t.kind is BonusKind.TAJ_MAHAL]
+        if len(taj) != 1:
+            raise self.fail("bonus_tiles", f"expected exactly 1 taj_mahal tile, got {len(taj)}")
+        fortresses = len(board.fortresses)
+        if len(tiles) != fortresses:
+            raise self.fail(
+                "bonus_tiles", f"{len(tiles)} bonus tiles do not match the {fortresses} fortresses"
+            )
+        return tuple(taj + [t for t in tiles if t.kind is not BonusKind.TAJ_MAHAL])
+
+    def board(self, value: Any) -> Board:
+        top = self.table(
+            value,
+            "board",
+            {"provinces", "cities", "roads", "final_province", "taj_mahal_city"},
+            set(),
+        )
+        provinces: dict[str, tuple[str, str]] = {}
+        for i, raw in enumerate(self.tables(top["provinces"], "board.provinces")):
+            where = f"board.provinces[{i}]"
+            entry = self.table(raw, where, {"id", "name"}, set())
+            pid = self.ident(entry["id"], f"{where}.id")
+            if pid in provinces:
+                raise self.fail(f"{where}.id", f"duplicate province id {pid!r}")
+            provinces[pid] = (pid, self.typed(entry["name"], str, f"{where}.name"))
+        cities: dict[str, City] = {}
+        for i, raw in enumerate(self.tables(top["cities"], "board.cities")):
+            where = f"board.cities[{i}]"
+            entry = self.table(raw, where, {"id", "name", "province", "x", "y"}, {"fortress"})
+            cid = self.ident(entry["id"], f"{where}.id")
+            if cid in cities:
+                raise self.fail(f"{where}.id", f"duplicate city id {cid!r}")
+            province = self.typed(entry["province"], str, f"{where}.province")
+            if province not in provinces:
+                raise self.fail(f"{where}.province", f"city {cid!r}: unknown province {province!r}")
+            cities[cid] = City(
+                id=cid,
+                name=self.typed(entry["name"], str, f"{where}.name"),
+                province=province,
+                fortress=self.typed(entry.get("fortress", False), bool, f"{where}.fortress"),
+                x=float(self.typed(entry["x"], (int, float), f"{where}.x")),
+                y=float(self.typed(entry["y"], (int, float), f"{where}.y")),
+            )
+        roads = self.roads(top["roads"], cities)
+        by_province = {
+            pid: Province(pid, pname, tuple(c for c in cities.values() if c.province == pid))
+            for pid, pname in provinces.values()
+        }
+        for p in by_province.values():
+            if len(p.cities) < 4:
+                raise self.fail(
+                    f"province {p.id!r}",
+                    f"has {len(p.cities)} cities; every province needs at least 4",
+                )
+            _check_connected(p, roads, self.fail)
+        final = self.typed(top["final_province"], str, "board.final_province")
+        if final not in by_province:
+            raise self.fail("board.final_province", f"unknown province {final!r}")
+        taj = self.typed(top["taj_mahal_city"], str, "board.taj_mahal_city")
+        if taj not in cities or not cities[taj].fortress or cities[taj].province != final:
+            raise self.fail(
+                "board.taj_mahal_city",
+                f"no fortress for the Taj Mahal tile: {taj!r} must be a fortress "
+                f"of province {final!r}",
+            )
+        return Board(tuple(by_province.values()), tuple(cities.values()), roads, final, taj)
+
+    def ident(self, value: Any, where: str) -> str:
+        text = self.typed(value, str, where)
+        if not text or not text.replace("_", "").replace("-", "").isalnum() or text != text.lower():
+            raise self.fail(where, f"ids are lowercase letters, digits, '_' and '-', got {text!r}")
+        return str(text)
+
+    def roads(self, value: Any, cities: Mapping[str, City]) -> tuple[tuple[str, str], ...]:
+        self.typed(value, list, "board.roads")
+        seen: set[frozenset[str]] = set()
+        roads: list[tuple[str, str]] = []
+        for i, raw in enumerate(value):
+            where = f"board.roads[{i}]"
+            if (
+                not isinstance(raw, list)
+                or len(raw) != 2
+                or not all(isinstance(c, str) for c in raw)
+            ):
+                raise self.fail(where, f"a road is a pair of city ids, got {raw!r}")
+            a, b = raw
+            for end in (a, b):
+                if end not in cities:
+                    raise self.fail(where, f"road {a!r}-{b!r} leads to unknown city {end!r}")
+            if a == b:
+                raise self.fail(where, f"road from {a!r} to itself")
+            key = frozenset((a, b))
+            if key in seen:
+                raise self.fail(where, f"road {a!r}-{b!r} is listed twice")
+            seen.add(key)
+            roads.append((a, b))
+        return tuple(roads)
+
+
+def _check_connected(
+    province: Province,
+    roads: Iterable[tuple[str, str]],
+    fail: Callable[[str, str], ComponentsError],
+) -> None:
+    inside = {c.id for c in province.cities}
+    adjacent: dict[str, set[str]] = {c: set() for c in inside}
+    for a, b in roads:
+        if a in inside and b in inside:
+            adjacent[a].add(b)
+            adjacent[b].add(a)
+    start = province.cities[0].id
+    reached = {start}
+    frontier = [start]
+    while frontier:
+        for nxt in adjacent[frontier.pop()] - reached:
+            reached.add(nxt)
+            frontier.append(nxt)
+    if reached != inside:
+        cut = ", ".join(sorted(inside - reached))
+        raise fail(f"province {province.id!r}", f"is not connected inside: cannot reach {cut}")
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {
+        "str": "a string",
+        "int": "an integer",
+        "float": "a number",
+        "bool": "a boolean",
+        "list": "an array",
+        "dict": "a table",
+    }
+    return " or ".join(names.get(k.__name__, k.__name__) for k in _as_tuple(kind))

@@ -1,0 +1,543 @@
+"""Setup, legal moves and apply: every rule of RULES.md §2–§10 happens here.
+
+``apply`` checks the move against ``legal_moves`` (computed once per state),
+then runs one transition that may chain automatic steps: scoring, discards,
+draws, reshuffles, the end of a visit and the end of the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from tajmahal.rules import scoring
+from tajmahal.rules.components import INFLUENCE, BonusKind, Components, standard_components
+from tajmahal.rules.errors import IllegalMoveError, TajMahalError
+from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard, Withdraw
+from tajmahal.rules.setup import place_tiles, seeded_rng
+from tajmahal.rules.state import GameState, Phase
+from tajmahal.rules.tables import (
+    ELEPHANT,
+    GRAND_MOGUL,
+    INFLUENCE_IDX,
+    NO_EXTRA,
+    SPECIALS,
+    Tables,
+    tables,
+)
+
+__all__ = ["HAND_SIZE", "MAX_PLAYERS", "MIN_PLAYERS", "apply", "legal_moves", "new_game"]
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+HAND_SIZE = 6  # S6
+WITHDRAW = Withdraw()
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+def new_game(
+    num_players: int,
+    seed: int,
+    components: Components | None = None,
+    first_player: int = 0,
+) -> GameState:
+    """Set up a game (S1–S10) for 3–5 players from a seed.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=42)
+    >>> [len(state.hand(seat)) for seat in range(3)], len(state.supply)
+    ([6, 6, 6], 5)
+    """
+    if isinstance(num_players, bool) or not isinstance(num_players, int):
+        raise TajMahalError(f"num_players must be an int from 3 to 5, got {num_players!r}")
+    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise TajMahalError(f"Taj Mahal is for 3, 4 or 5 players, not {num_players}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TajMahalError(f"seed must be an int, got {seed!r}")
+    if (
+        isinstance(first_player, bool)
+        or not isinstance(first_player, int)
+        or not (0 <= first_player < num_players)
+    ):
+        raise TajMahalError(
+            f"first_player must be a seat from 0 to {num_players - 1}, got {first_player!r}"
+        )
+    comps = components if components is not None else standard_components()
+    if not isinstance(comps, Components):
+        raise TajMahalError(f"components must be a tajmahal.Components, got {type(comps).__name__}")
+    t = tables(comps)
+    placement = place_tiles(comps, seed)
+    bonus = [-1] * len(t.city_ids)
+    for city, tile in placement.bonus:
+        bonus[t.city_of[city]] = comps.bonus_tiles.index(tile)
+    deck = list(t.deck)
+    seeded_rng(seed, "deck").shuffle(deck)
+    needed = num_players * HAND_SIZE + 2 * num_players - 1
+    if len(deck) < needed:
+        raise TajMahalError(f"the deck has {len(deck)} cards; {num_players} players need {needed}")
+    hands = []
+    for _ in range(num_players):
+        hands.append(tuple(sorted(deck[-HAND_SIZE:])))
+        del deck[-HAND_SIZE:]
+    supply = tuple(sorted(deck[-(2 * num_players - 1) :]))
+    del deck[-(2 * num_players - 1) :]
+    n = num_players
+    return GameState(
+        components=comps,
+        seed=seed,
+        num_players=n,
+        first_player=first_player,
+        visit=1,
+        phase=Phase.PLAY,
+        current_player=first_player,
+        hands=tuple(hands),
+        table=((),) * n,
+        withdrawn=(False,) * n,
+        visit_colors=(None,) * n,
+        supply=supply,
+        deck=tuple(deck),
+        discard=(),
+        reshuffles=0,
+        scores=(0,) * n,
+        province_order=tuple(t.province_of[p] for p in placement.province_order),
+        normal_palaces=(-1,) * len(t.city_ids),
+        crown_palaces=(-1,) * len(t.city_ids),
+        bonus=tuple(bonus),
+        court_influence=(True,) * len(INFLUENCE),
+        court_crown=True,
+        court_province_tile=True,
+        province_tiles=((),) * n,
+        commodity_tiles=((),) * n,
+        influence=((0,) * len(INFLUENCE),) * n,
+        special_holder=(-1,) * len(SPECIALS),
+        known=((),) * n,
+    )
+
+
+# ---------------------------------------------------------------------------- legal moves
+
+
+def legal_moves(state: GameState) -> tuple[Move, ...]:
+    """The legal moves of ``state`` (use :meth:`GameState.legal_moves`, which caches them)."""
+    phase = state.phase
+    t = tables(state.components)
+    if phase is Phase.PLAY:
+        return _play_moves(state, t)
+    if phase is Phase.TAKE:
+        return tuple(t.take[k] for k in _distinct(state.supply))
+    cities = t.province_cities[state.province_order[state.visit - 1]]
+    if phase is Phase.PALACE:
+        normal = state.normal_palaces
+        return tuple(t.place[c] for c in cities if normal[c] < 0)
+    if phase is Phase.CROWN:
+        crown = state.crown_palaces
+        return tuple(t.crown[c] for c in cities if crown[c] < 0)
+    return ()
+
+
+def _play_moves(state: GameState, t: Tables) -> tuple[Move, ...]:
+    seat = state.current_player
+    assert seat is not None
+    hand = state.hands[seat]
+    color = state.visit_colors[seat]
+    distinct = _distinct(hand)
+    extras = [k for k in distinct if not t.colored[k]]  # whites, then specials (P1)
+    has_color_change = t.color_change in extras
+    play = t.play
+    moves: list[Move] = []
+    for k in distinct:
+        if not t.colored[k]:
+            break  # kinds are sorted: colored suits come first
+        if color is None or t.color[k] is color:
+            moves.append(play[k, NO_EXTRA])
+            moves.extend(play[k, e] for e in extras)
+        elif has_color_change:
+            moves.append(play[k, t.color_change])  # P4
+    moves.append(WITHDRAW)  # V3; P8: always possible
+    return tuple(moves)
+
+
+def _distinct(kinds: tuple[int, ...]) -> list[int]:
+    """The distinct values of a sorted tuple, in order."""
+    out: list[int] = []
+    last = -1
+    for k in kinds:
+        if k != last:
+            out.append(k)
+            last = k
+    return out
+
+
+# ---------------------------------------------------------------------------- apply
+
+
+def apply(state: GameState, move: Move, seat: int | None = None) -> GameState:
+    """The state after ``move`` (use :meth:`GameState.apply`)."""
+    if move not in state.legal_moves() or (seat is not None and seat != state.current_player):
+        raise IllegalMoveError(_why_illegal(state, move, seat))
+    t = tables(state.components)
+    kind = type(move)
+    if kind is PlayCards:
+        assert isinstance(move, PlayCards)
+        return _play(state, t, move)
+    if kind is Withdraw:
+        return _withdraw(state, t)
+    if kind is PlacePalace:
+        assert isinstance(move, PlacePalace)
+        return _place_palace(state, t, t.city_of[move.city])
+    if kind is PlaceCrownPalace:
+        assert isinstance(move, PlaceCrownPalace)
+        return _place_crown(state, t, t.city_of[move.city])
+    assert isinstance(move, TakeCard)
+    return _take(state, t, t.kind_of[move.card])
+
+
+def _evolve(state: GameState, changes: dict[str, Any]) -> GameState:
+    return attrs.evolve(state, **changes)
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _remove(kinds: tuple[int, ...], kind: int) -> tuple[int, ...]:
+    i = kinds.index(kind)
+    return kinds[:i] + kinds[i + 1 :]
+
+
+def _insert(kinds: tuple[int, ...], kind: int) -> tuple[int, ...]:
+    i = 0
+    for i, k in enumerate(kinds):  # noqa: B007 - i is used after the loop
+        if k >= kind:
+            break
+    else:
+        return (*kinds, kind)
+    return kinds[:i] + (kind,) + kinds[i:]
+
+
+def _next_active(withdrawn: tuple[bool, ...], seat: int) -> int | None:
+    """The next seat clockwise after ``seat`` (possibly itself) that has not withdrawn (V2, V5)."""
+    n = len(withdrawn)
+    for step in range(1, n + 1):
+        other = (seat + step) % n
+        if not withdrawn[other]:
+            return other
+    return None
+
+
+def _play(state: GameState, t: Tables, move: PlayCards) -> GameState:
+    seat = state.current_player
+    assert seat is not None
+    colored = t.kind_of[move.colored]
+    extra = NO_EXTRA if move.extra is None else t.kind_of[move.extra]
+    played = (colored,) if extra == NO_EXTRA else (colored, extra)
+    hand = state.hands[seat]
+    known = state.known[seat]
+    for k in played:
+        hand = _remove(hand, k)
+        if k in known:
+            known = _remove(known, k)
+    changes: dict[str, Any] = {
+        "hands": _set(state.hands, seat, hand),
+        "table": _set(state.table, seat, state.table[seat] + played),
+        "known": _set(state.known, seat, known),
+        "current_player": _next_active(state.withdrawn, seat),
+    }
+    if state.visit_colors[seat] is None and extra != t.color_change:  # P2, P4
+        changes["visit_colors"] = _set(state.visit_colors, seat, t.color[colored])
+    if extra == t.points:  # P6
+        changes["scores"] = _set(state.scores, seat, state.scores[seat] + 2)
+    return _evolve(state, changes)
+
+
+def _withdraw(state: GameState, t: Tables) -> GameState:
+    seat = state.current_player
+    assert seat is not None
+    changes: dict[str, Any] = {"withdrawn": _set(state.withdrawn, seat, True)}
+    if not state.table[seat]:  # W11: wins nothing, draws on finishing (F3)
+        changes["pending_draw"] = True
+        return _finish_withdrawal(_evolve(state, changes), t, seat)
+    won = scoring.symbols_won(state, seat)
+    court = list(state.court_influence)
+    palaces = 0
+    for i, symbol in enumerate(INFLUENCE_IDX):  # W5 (W3: only prizes still in the court)
+        if symbol in won and court[i]:
+            court[i] = False
+            palaces += 1
+    if palaces:
+        held = state.influence[seat]
+        gained = tuple(h + (court[i] != state.court_influence[i]) for i, h in enumerate(held))
+        changes["court_influence"] = tuple(court)
+        changes["influence"] = _set(state.influence, seat, gained)
+        changes["pending_palaces"] = palaces
+    if GRAND_MOGUL in won and state.court_crown:  # W7
+        changes["court_crown"] = False
+        changes["pending_crown"] = True
+    if ELEPHANT in won and state.court_province_tile:  # W9
+        changes["court_province_tile"] = False
+        changes["pending_province"] = True
+    if palaces:
+        changes["phase"] = Phase.PALACE
+        return _evolve(state, changes)
+    if changes.get("pending_crown"):
+        changes["phase"] = Phase.CROWN
+        return _evolve(state, changes)
+    return _finish_withdrawal(_evolve(state, changes), t, seat)
+
+
+def _place_palace(state: GameState, t: Tables, city: int) -> GameState:
+    seat = state.current_player
+    assert seat is not None
+    changes: dict[str, Any] = {
+        "normal_palaces": _set(state.normal_palaces, city, seat),
+        "pending_palaces": state.pending_palaces - 1,
+    }
+    tile_index = state.bonus[city]
+    if tile_index >= 0:  # W6: the fortress's bonus tile, scored at once
+        changes["bonus"] = _set(state.bonus, city, -1)
+        tile = state.components.bonus_tiles[tile_index]
+        if tile.kind is BonusKind.COMMODITY:  # K4
+            owned = scoring.owned_commodities(state, seat)
+            points = scoring.commodity_points(owned, (t.bonus_commodity[tile_index],))
+            changes["scores"] = _set(state.scores, seat, state.scores[seat] + points)
+            mine = state.commodity_tiles[seat] + (tile_index,)
+            changes["commodity_tiles"] = _set(state.commodity_tiles, seat, mine)
+        elif tile.kind is BonusKind.CARD:  # K3
+            changes.update(_draw_into_hand(state, seat))
+        else:  # K1, K2
+            changes["scores"] = _set(state.scores, seat, state.scores[seat] + tile.points)
+    if state.pending_palaces > 1:
+        return _evolve(state, changes)
+    if state.pending_crown:  # W10: the crown palace after the normal ones
+        changes["phase"] = Phase.CROWN
+        return _evolve(state, changes)
+    return _finish_withdrawal(_evolve(state, changes), t, seat)
+
+
+def _place_crown(state: GameState, t: Tables, city: int) -> GameState:
+    seat = state.current_player
+    assert seat is not None
+    changes = {"crown_palaces": _set(state.crown_palaces, city, seat), "pending_crown": False}
+    return _finish_withdrawal(_evolve(state, changes), t, seat)
+
+
+def _finish_withdrawal(state: GameState, t: Tables, seat: int) -> GameState:
+    """K5, K6–K8, F1 and F3, then the supply cards due (F2) or the end of the turn."""
+    changes: dict[str, Any] = {"pending_province": False, "pending_draw": False}
+    score = state.scores[seat]
+    if state.pending_province:  # K5
+        owned = scoring.owned_commodities(state, seat)
+        score += scoring.commodity_points(owned, t.tile_commodities[state.visit - 1])
+        tiles = state.province_tiles[seat] + (state.visit,)
+        changes["province_tiles"] = _set(state.province_tiles, seat, tiles)
+    score += scoring.connection_points(state, seat)  # K6-K8
+    if score != state.scores[seat]:
+        changes["scores"] = _set(state.scores, seat, score)
+    hand = state.hands[seat]
+    discard = state.discard
+    for kind in state.table[seat]:  # F1
+        if t.special[kind]:
+            hand = _insert(hand, kind)
+        else:
+            discard = _insert(discard, kind)
+    if state.pending_draw:  # W11, F3: the top deck card before the supply cards
+        card, deck, discard, reshuffles = _draw(state, state.deck, discard, state.reshuffles)
+        changes.update(deck=deck, reshuffles=reshuffles)
+        if card is not None:
+            hand = _insert(hand, card)
+    changes.update(
+        hands=_set(state.hands, seat, hand), discard=discard, table=_set(state.table, seat, ())
+    )
+    takes = min(2, len(state.supply))  # F2
+    if takes:
+        changes.update(phase=Phase.TAKE, pending_takes=takes, current_player=seat)
+        return _evolve(state, changes)
+    return _end_turn(_evolve(state, changes), t, seat)
+
+
+def _take(state: GameState, t: Tables, kind: int) -> GameState:
+    seat = state.current_player
+    assert seat is not None
+    supply = _remove(state.supply, kind)
+    changes: dict[str, Any] = {
+        "supply": supply,
+        "hands": _set(state.hands, seat, _insert(state.hands[seat], kind)),
+        "known": _set(state.known, seat, _insert(state.known[seat], kind)),
+        "pending_takes": state.pending_takes - 1,
+    }
+    if state.pending_takes > 1 and supply:
+        return _evolve(state, changes)
+    changes["pending_takes"] = 0
+    return _end_turn(_evolve(state, changes), t, seat)
+
+
+def _end_turn(state: GameState, t: Tables, seat: int) -> GameState:
+    nxt = _next_active(state.withdrawn, seat)
+    if nxt is None:  # V6
+        return _end_visit(state, t)
+    return _evolve(state, {"phase": Phase.PLAY, "current_player": nxt})
+
+
+def _draw(
+    state: GameState, deck: tuple[int, ...], discard: tuple[int, ...], reshuffles: int
+) -> tuple[int | None, tuple[int, ...], tuple[int, ...], int]:
+    """Draw the top card (D1: reshuffle the discard pile from the seed when the deck is empty)."""
+    if not deck:
+        if not discard:
+            return None, deck, discard, reshuffles
+        pile = list(discard)
+        seeded_rng(state.seed, f"reshuffle/{reshuffles}").shuffle(pile)
+        deck, discard, reshuffles = tuple(pile), (), reshuffles + 1
+    return deck[-1], deck[:-1], discard, reshuffles
+
+
+def _draw_into_hand(state: GameState, seat: int) -> dict[str, Any]:
+    card, deck, discard, reshuffles = _draw(state, state.deck, state.discard, state.reshuffles)
+    changes: dict[str, Any] = {"deck": deck, "discard": discard, "reshuffles": reshuffles}
+    if card is not None:
+        changes["hands"] = _set(state.hands, seat, _insert(state.hands[seat], card))
+    return changes
+
+
+def _end_visit(state: GameState, t: Tables) -> GameState:
+    """E1–E7 (and G1 after the 12th visit)."""
+    n = state.num_players
+    current = state.province_order[state.visit - 1]
+    bonus = list(state.bonus)
+    for city in t.province_cities[current]:  # E1
+        bonus[city] = -1
+    discard = state.discard
+    for kind in state.supply:  # never happens with 2n-1 cards; kept so no card is lost
+        discard = _insert(discard, kind)
+    hands = list(state.hands)
+    influence = list(state.influence)
+    holder = list(state.special_holder)
+    for seat in range(n):  # E2
+        held = list(influence[seat])
+        for i, count in enumerate(held):
+            if count < 2:
+                continue
+            held[i] = count - 2
+            special = t.earned[i]
+            owner = holder[special]
+            if owner != seat:
+                kind = t.special_kind[SPECIALS[special]]
+                if owner >= 0:
+                    hands[owner] = _remove(hands[owner], kind)
+                hands[seat] = _insert(hands[seat], kind)
+                holder[special] = seat
+        influence[seat] = tuple(held)
+    changes: dict[str, Any] = {
+        "bonus": tuple(bonus),
+        "hands": tuple(hands),
+        "influence": tuple(influence),
+        "special_holder": tuple(holder),
+        "supply": (),
+        "court_province_tile": False,
+        "table": ((),) * n,
+        "withdrawn": (False,) * n,
+        "visit_colors": (None,) * n,
+    }
+    if state.visit == len(state.province_order):  # E7, G1
+        scores = tuple(
+            score + scoring.final_bonus(state.components, hands[seat])
+            for seat, score in enumerate(state.scores)
+        )
+        changes.update(discard=discard, scores=scores, phase=Phase.OVER, current_player=None)
+        return _evolve(state, changes)
+    per_symbol = state.components.influence_tiles_per_symbol
+    court = tuple(  # E5: one of each kind, while the supply has one
+        per_symbol - sum(held[i] for held in influence) > 0 for i in range(len(INFLUENCE))
+    )
+    deck, reshuffles = state.deck, state.reshuffles
+    supply: list[int] = []
+    for _ in range(2 * n - 1):  # E6
+        card, deck, discard, reshuffles = _draw(state, deck, discard, reshuffles)
+        if card is None:
+            break
+        supply.append(card)
+    visit = state.visit + 1
+    changes.update(
+        visit=visit,  # E4
+        court_influence=court,
+        court_crown=True,
+        court_province_tile=True,
+        supply=tuple(sorted(supply)),
+        deck=deck,
+        discard=discard,
+        reshuffles=reshuffles,
+        phase=Phase.PLAY,
+        current_player=(state.first_player + visit - 1) % n,  # E3
+    )
+    return _evolve(state, changes)
+
+
+# ---------------------------------------------------------------------------- errors
+
+
+def _why_illegal(state: GameState, move: object, seat: int | None) -> str:
+    """Say why ``move`` is not legal in ``state`` (for IllegalMoveError)."""
+    t = tables(state.components)
+    text = f"{move}" if isinstance(move, MOVE_TYPES) else repr(move)
+    if not isinstance(move, MOVE_TYPES):
+        return f"{text} is not a move (expected one of {', '.join(m.__name__ for m in MOVE_TYPES)})"
+    if state.phase is Phase.OVER:
+        return f"cannot {text}: the game is over"
+    current = state.current_player
+    if seat is not None and seat != current:
+        return f"cannot {text} for seat {seat}: it is seat {current}'s decision"
+    owed = {
+        Phase.PLAY: "play cards or withdraw",
+        Phase.PALACE: "place a palace ('palace CITY')",
+        Phase.CROWN: "place the crown palace ('crown CITY')",
+        Phase.TAKE: "take a supply card ('take CARD')",
+    }[state.phase]
+    expected = {
+        Phase.PLAY: (PlayCards, Withdraw),
+        Phase.PALACE: (PlacePalace,),
+        Phase.CROWN: (PlaceCrownPalace,),
+        Phase.TAKE: (TakeCard,),
+    }[state.phase]
+    if not isinstance(move, expected):
+        return f"cannot {text}: seat {current} must {owed} now"
+    assert current is not None
+    if isinstance(move, PlayCards):
+        return _why_illegal_play(state, t, move, current)
+    if isinstance(move, PlacePalace | PlaceCrownPalace):
+        province = state.province
+        if move.city not in t.city_of:
+            return f"cannot {text}: there is no city {move.city!r}"
+        city = t.city_of[move.city]
+        if t.city_province[city] != state.province_order[state.visit - 1]:
+            return f"cannot {text}: {move.city!r} is not in the current province {province!r}"
+        kind = "crown" if isinstance(move, PlaceCrownPalace) else "normal"
+        return f"cannot {text}: {move.city!r} already holds a {kind} palace (W8)"
+    assert isinstance(move, TakeCard)
+    return f"cannot {text}: {move.card} is not in the card supply"
+
+
+def _why_illegal_play(state: GameState, t: Tables, move: PlayCards, seat: int) -> str:
+    text = str(move)
+    colored, extra = move.colored, move.extra
+    if colored not in t.kind_of or not t.colored[t.kind_of[colored]]:
+        return f"cannot {text}: a play needs exactly one colored card first (P1)"
+    if extra is not None and (extra not in t.kind_of or t.colored[t.kind_of[extra]]):
+        return f"cannot {text}: the second card must be a white or special card (P1)"
+    hand = list(state.hands[seat])
+    for card in (colored, extra):
+        if card is None:
+            continue
+        kind = t.kind_of[card]
+        if kind not in hand:
+            return f"cannot {text}: {card} is not in seat {seat}'s hand"
+        hand.remove(kind)
+    color = state.visit_colors[seat]
+    return (
+        f"cannot {text}: cannot play {colored.color.value}: your color this visit is "
+        f"{color.value if color is not None else 'free'} (P2)"
+    )
+
+
+MOVE_TYPES = (PlayCards, Withdraw, PlacePalace, PlaceCrownPalace, TakeCard)

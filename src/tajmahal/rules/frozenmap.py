@@ -1,0 +1,48 @@
+"""FrozenMap: a small read-only, hashable mapping for immutable values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+__all__ = ["FrozenMap"]
+
+
+class FrozenMap(Mapping[K, V], Generic[K, V]):
+    """An immutable mapping that keeps insertion order and can be hashed.
+
+    >>> m = FrozenMap({'agra': (0, None)})
+    >>> m['agra'], len(m), m == {'agra': (0, None)}
+    ((0, None), 1, True)
+    """
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, items: Mapping[K, V] | None = None) -> None:
+        self._data: dict[K, V] = dict(items or {})
+        self._hash: int | None = None
+
+    def __getitem__(self, key: K) -> V:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(tuple(self._data.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return self._data == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"

@@ -1,0 +1,56 @@
+"""Setup placement of the tiles (RULES.md S2–S3) and the seeded random streams (S10)."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from tajmahal.rules.components import BonusKind, BonusTile, Components
+
+__all__ = ["TilePlacement", "place_tiles", "seeded_rng"]
+
+
+def seeded_rng(seed: int, stream: str) -> random.Random:
+    """A random generator for one named stream of a game's seed (S10).
+
+    Each use of randomness (tiles, deck, each reshuffle) has its own stream,
+    so one never shifts another.
+    """
+    return random.Random(f"tajmahal/{stream}/{seed}")
+
+
+@attrs.frozen
+class TilePlacement:
+    """Where setup puts the tiles.
+
+    ``province_order[k]`` is the id of the province holding tile ``k + 1``
+    (so it is visited ``k + 1``-th); ``bonus`` maps each fortress id to its tile.
+    """
+
+    province_order: tuple[str, ...]
+    bonus: tuple[tuple[str, BonusTile], ...]
+
+    def bonus_tile(self, city_id: str) -> BonusTile | None:
+        """The bonus tile setup put on this city, if any."""
+        return dict(self.bonus).get(city_id)
+
+
+def place_tiles(components: Components, seed: int) -> TilePlacement:
+    """Lay the province and bonus tiles for a seed (S2, S3); a pure function.
+
+    >>> from tajmahal import standard_components
+    >>> placement = place_tiles(standard_components(), seed=1)
+    >>> placement.province_order[-1], placement.bonus_tile('agra').kind.value
+    ('agra', 'taj_mahal')
+    """
+    board = components.board
+    rng = seeded_rng(seed, "tiles")
+    others = [p.id for p in board.provinces if p.id != board.final_province]
+    rng.shuffle(others)
+    fortresses = [c.id for c in board.fortresses if c.id != board.taj_mahal_city]
+    squares = [t for t in components.bonus_tiles if t.kind is not BonusKind.TAJ_MAHAL]
+    taj = next(t for t in components.bonus_tiles if t.kind is BonusKind.TAJ_MAHAL)
+    rng.shuffle(squares)
+    bonus = ((board.taj_mahal_city, taj), *zip(fortresses, squares, strict=True))
+    return TilePlacement((*others, board.final_province), tuple(sorted(bonus)))

@@ -1,0 +1,145 @@
+"""GameState: one immutable snapshot of a game (DESIGN.md, "Public API").
+
+The fields are a compact representation: cards are *kind* indices into
+``components.card_kinds``, cities index ``components.board.cities``, seats are
+ints and ``-1`` means "nobody".  Use the properties and :meth:`GameState.view`
+for friendly values; the engine (:mod:`tajmahal.rules.engine`) makes states.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from tajmahal.rules.components import Card, Components
+
+if TYPE_CHECKING:
+    from tajmahal.rules.moves import Move
+    from tajmahal.rules.views import PlayerView
+
+__all__ = ["GameState", "Phase"]
+
+
+class Phase(enum.Enum):
+    """What the seat that owes the next move must decide."""
+
+    PLAY = "play"  #: play cards or withdraw (V3)
+    PALACE = "palace"  #: place a normal palace (W5)
+    CROWN = "crown"  #: place the crown palace (W7)
+    TAKE = "take"  #: take a supply card (F2)
+    OVER = "over"  #: the game has ended
+
+
+Seats = tuple[int, ...]
+Kinds = tuple[int, ...]
+
+
+@attrs.frozen(repr=False)
+class GameState:
+    """An immutable game state; build one with :func:`tajmahal.new_game`.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=4, seed=7)
+    >>> state.current_player, state.visit, state.is_over
+    (0, 1, False)
+    >>> after = state.apply(state.legal_moves()[0])
+    >>> after is not state and state.current_player == 0
+    True
+    """
+
+    components: Components
+    seed: int
+    num_players: int
+    first_player: int
+    visit: int  #: 1..12
+    phase: Phase
+    current_player: int | None  #: the seat owing the next move; None once the game is over
+    hands: tuple[Kinds, ...]  #: per seat, sorted card kinds in hand (special cards included)
+    table: tuple[Kinds, ...]  #: per seat, card kinds played this visit, in play order
+    withdrawn: tuple[bool, ...]
+    visit_colors: tuple[Any, ...]  #: per seat, the Color fixed this visit (P2) or None
+    supply: Kinds  #: sorted card kinds face up
+    deck: Kinds  #: the draw deck, top card last
+    discard: Kinds  #: sorted card kinds
+    reshuffles: int  #: how often the discard pile became the deck (D1)
+    scores: tuple[int, ...]
+    province_order: tuple[int, ...]  #: province index by visit - 1 (S2)
+    normal_palaces: Seats  #: per city, owner of the normal palace or -1
+    crown_palaces: Seats  #: per city, owner of the crown palace or -1
+    bonus: tuple[int, ...]  #: per city, index into components.bonus_tiles or -1
+    court_influence: tuple[bool, ...]  #: per influence symbol (INFLUENCE order), in the court?
+    court_crown: bool
+    court_province_tile: bool
+    province_tiles: tuple[tuple[int, ...], ...]  #: per seat, tile numbers owned
+    commodity_tiles: tuple[tuple[int, ...], ...]  #: per seat, bonus tile indices owned
+    influence: tuple[tuple[int, ...], ...]  #: per seat, influence tiles held (INFLUENCE order)
+    special_holder: Seats  #: per Special (enum order), holder or -1 (beside the board)
+    known: tuple[Kinds, ...]  #: per seat, sorted kinds publicly known to be in hand
+    pending_palaces: int = 0
+    pending_crown: bool = False
+    pending_province: bool = False
+    pending_takes: int = 0
+    pending_draw: bool = False  #: W11: withdrew without playing, draws on finishing
+    _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False)
+
+    # ------------------------------------------------------------------ public API
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move for :attr:`current_player`, in a fixed order, without duplicates."""
+        legal = self._legal
+        if legal is None:
+            legal = _engine.legal_moves(self)
+            object.__setattr__(self, "_legal", legal)
+        return legal  # type: ignore[no-any-return]
+
+    def apply(self, move: Move, *, seat: int | None = None) -> GameState:
+        """The state after ``move``; ``self`` is unchanged.
+
+        ``seat``, if given, is the seat claiming the move: a move made out of
+        turn raises :class:`~tajmahal.IllegalMoveError` as any illegal move does.
+        """
+        return _engine.apply(self, move, seat)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know (RULES.md I1–I4): public facts and its own hand."""
+        from tajmahal.rules.views import make_view
+
+        return make_view(self, seat)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the 12th visit has ended and final scoring is done."""
+        return self.phase is Phase.OVER
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the highest final score (G3); empty before the end."""
+        if self.phase is not Phase.OVER:
+            return ()
+        best = max(self.scores)
+        return tuple(s for s, v in enumerate(self.scores) if v == best)
+
+    @property
+    def province(self) -> str:
+        """Id of the province visited now."""
+        return self.components.board.provinces[self.province_order[self.visit - 1]].id
+
+    @property
+    def starting_player(self) -> int:
+        """The seat that started the current visit (S8, E3)."""
+        return (self.first_player + self.visit - 1) % self.num_players
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards in ``seat``'s hand (hidden information: for the state's owner only)."""
+        kinds = self.components.card_kinds
+        return tuple(kinds[k] for k in self.hands[seat])
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.num_players} players, seed {self.seed}, visit {self.visit}, "
+            f"{self.phase.value}, current {self.current_player}, scores {list(self.scores)}>"
+        )
+
+
+from tajmahal.rules import engine as _engine  # noqa: E402  (cycle: the engine builds states)

@@ -1,0 +1,135 @@
+"""Lookup tables the engine's hot path uses, computed once per :class:`Components`.
+
+Cards are handled as *kind* indices (positions in ``components.card_kinds``),
+cities and provinces as indices into the board's tuples, symbols as indices
+into :class:`Symbol`.  Every move object the engine can offer is built here,
+once, so ``legal_moves`` allocates nothing but the tuple it returns.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import attrs
+
+from tajmahal.rules.components import (
+    COLORED,
+    INFLUENCE,
+    BonusKind,
+    Card,
+    Color,
+    Commodity,
+    Components,
+    Special,
+    Symbol,
+)
+from tajmahal.rules.moves import PlaceCrownPalace, PlacePalace, PlayCards, TakeCard
+
+__all__ = ["SYMBOLS", "Tables", "tables"]
+
+SYMBOLS: tuple[Symbol, ...] = tuple(Symbol)
+SPECIALS: tuple[Special, ...] = tuple(Special)
+COMMODITIES: tuple[Commodity, ...] = tuple(Commodity)
+ELEPHANT = SYMBOLS.index(Symbol.ELEPHANT)
+GRAND_MOGUL = SYMBOLS.index(Symbol.GRAND_MOGUL)
+#: indices of the influence symbols, in INFLUENCE order (0..3 in SYMBOLS too)
+INFLUENCE_IDX: tuple[int, ...] = tuple(SYMBOLS.index(s) for s in INFLUENCE)
+NO_EXTRA = -1
+
+
+@attrs.frozen(eq=False)
+class Tables:
+    """Precomputed, read-only lookups for one set of components."""
+
+    kinds: tuple[Card, ...]
+    kind_of: dict[Card, int]
+    color: tuple[Color, ...]
+    colored: tuple[bool, ...]
+    white: tuple[bool, ...]
+    special: tuple[bool, ...]
+    #: per kind, the count of each symbol (indexed like SYMBOLS)
+    symbol_counts: tuple[tuple[int, ...], ...]
+    #: Special -> kind index of that special card
+    special_kind: dict[Special, int]
+    #: influence index (0..3) -> special index (into SPECIALS) it earns (E2)
+    earned: tuple[int, ...]
+    color_change: int
+    points: int
+    deck: tuple[int, ...]
+    city_ids: tuple[str, ...]
+    city_of: dict[str, int]
+    city_province: tuple[int, ...]
+    fortress: tuple[bool, ...]
+    adjacency: tuple[tuple[int, ...], ...]
+    province_ids: tuple[str, ...]
+    province_of: dict[str, int]
+    province_cities: tuple[tuple[int, ...], ...]
+    #: (colored kind, extra kind or NO_EXTRA) -> the PlayCards move
+    play: dict[tuple[int, int], PlayCards]
+    place: tuple[PlacePalace, ...]
+    crown: tuple[PlaceCrownPalace, ...]
+    take: tuple[TakeCard, ...]
+    #: per province tile number - 1, the commodity indices shown
+    tile_commodities: tuple[tuple[int, ...], ...]
+    #: per bonus tile index, the commodity index or -1
+    bonus_commodity: tuple[int, ...]
+
+
+@functools.cache
+def tables(components: Components) -> Tables:
+    """The lookup tables of ``components`` (cached: built once per components)."""
+    kinds = components.card_kinds
+    kind_of = {card: i for i, card in enumerate(kinds)}
+    special_kind = {c.special: kind_of[c] for c in components.special_cards if c.special}
+    earned_by = dict(components.special_earned_by)
+    board = components.board
+    city_ids = tuple(c.id for c in board.cities)
+    city_of = {cid: i for i, cid in enumerate(city_ids)}
+    province_ids = tuple(p.id for p in board.provinces)
+    province_of = {pid: i for i, pid in enumerate(province_ids)}
+    adjacency: list[list[int]] = [[] for _ in city_ids]
+    for a, b in board.roads:
+        adjacency[city_of[a]].append(city_of[b])
+        adjacency[city_of[b]].append(city_of[a])
+    play: dict[tuple[int, int], PlayCards] = {}
+    for i, card in enumerate(kinds):
+        if card.color in COLORED:
+            play[i, NO_EXTRA] = PlayCards(card)
+            for j, extra in enumerate(kinds):
+                if extra.color in (Color.WHITE, Color.SPECIAL):
+                    play[i, j] = PlayCards(card, extra)
+    return Tables(
+        kinds=kinds,
+        kind_of=kind_of,
+        color=tuple(c.color for c in kinds),
+        colored=tuple(c.color in COLORED for c in kinds),
+        white=tuple(c.color is Color.WHITE for c in kinds),
+        special=tuple(c.color is Color.SPECIAL for c in kinds),
+        symbol_counts=tuple(tuple(c.symbols.count(s) for s in SYMBOLS) for c in kinds),
+        special_kind=special_kind,
+        earned=tuple(SPECIALS.index(earned_by[s]) for s in INFLUENCE),
+        color_change=special_kind[Special.COLOR_CHANGE],
+        points=special_kind[Special.POINTS],
+        deck=tuple(sorted(kind_of[c] for c in components.deck)),
+        city_ids=city_ids,
+        city_of=city_of,
+        city_province=tuple(province_of[c.province] for c in board.cities),
+        fortress=tuple(c.fortress for c in board.cities),
+        adjacency=tuple(tuple(a) for a in adjacency),
+        province_ids=province_ids,
+        province_of=province_of,
+        province_cities=tuple(tuple(city_of[c.id] for c in p.cities) for p in board.provinces),
+        play=play,
+        place=tuple(PlacePalace(cid) for cid in city_ids),
+        crown=tuple(PlaceCrownPalace(cid) for cid in city_ids),
+        take=tuple(TakeCard(c) for c in kinds),
+        tile_commodities=tuple(
+            tuple(COMMODITIES.index(c) for c in t.commodities) for t in components.province_tiles
+        ),
+        bonus_commodity=tuple(
+            COMMODITIES.index(t.commodity)
+            if t.kind is BonusKind.COMMODITY and t.commodity is not None
+            else -1
+            for t in components.bonus_tiles
+        ),
+    )

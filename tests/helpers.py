@@ -1,0 +1,77 @@
+"""Test helpers: small custom boards and random playouts."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+
+from tajmahal.rules.components import STANDARD_PATH, Components, parse_components
+
+_STANDARD = STANDARD_PATH.read_text(encoding="utf-8")
+#: the standard file's deck, special cards and tiles, without its board
+NON_BOARD_TOML = (
+    _STANDARD[: _STANDARD.index("\n[board]")] if "\n[board]" in _STANDARD else _STANDARD
+)
+
+
+def board_toml(
+    provinces: Sequence[tuple[str, Sequence[str]]],
+    roads: Sequence[tuple[str, str]],
+    fortresses: Sequence[str],
+    final: str,
+    taj: str,
+) -> str:
+    """A [board] section: provinces as (id, city ids); cities laid on a grid."""
+    lines = ["[board]", f'final_province = "{final}"', f'taj_mahal_city = "{taj}"', "roads = ["]
+    lines += [f'  ["{a}", "{b}"],' for a, b in roads]
+    lines.append("]")
+    for pid, _ in provinces:
+        lines += ["[[board.provinces]]", f'id = "{pid}"', f'name = "{pid.title()}"']
+    for row, (pid, cities) in enumerate(provinces):
+        for col, cid in enumerate(cities):
+            lines += [
+                "[[board.cities]]",
+                f'id = "{cid}"',
+                f'name = "{cid.title()}"',
+                f'province = "{pid}"',
+                f"fortress = {'true' if cid in fortresses else 'false'}",
+                f"x = {col * 50}",
+                f"y = {row * 50}",
+            ]
+    return "\n".join(lines) + "\n"
+
+
+def line_board(num_provinces: int = 12, extra_fortresses: int = 4) -> str:
+    """Provinces p1..pN in a row, 4 cities each (5 in the last), chained by one road each."""
+    provinces = []
+    roads: list[tuple[str, str]] = []
+    fortresses = []
+    for k in range(1, num_provinces + 1):
+        size = 5 if k == num_provinces else 4
+        cities = [f"p{k}{'abcde'[i]}" for i in range(size)]
+        provinces.append((f"p{k}", cities))
+        roads += list(itertools.pairwise(cities))
+        fortresses.append(cities[0])
+        if k <= extra_fortresses:
+            fortresses.append(cities[2])
+        if k > 1:
+            roads.append((provinces[-2][1][-1], cities[0]))
+    final = f"p{num_provinces}"
+    return board_toml(provinces, roads, fortresses, final, f"{final}a")
+
+
+def components_with_board(board: str, non_board: str = NON_BOARD_TOML) -> Components:
+    return parse_components(non_board + "\n" + board, source="<test board>")
+
+
+def line_components() -> Components:
+    return components_with_board(line_board())
+
+
+def random_playout(state, rng: random.Random) -> Iterator:  # type: ignore[no-untyped-def]
+    """Yield every state of a game played with uniformly random legal moves."""
+    yield state
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_moves()))
+        yield state
