@@ -257,8 +257,7 @@ def _withdraw(state: GameState, t: Tables) -> GameState:
     assert seat is not None
     changes: dict[str, Any] = {"withdrawn": _set(state.withdrawn, seat, True)}
     if not state.table[seat]:  # W11: wins nothing, draws on finishing (F3)
-        changes["pending_draw"] = True
-        return _finish_withdrawal(_evolve(state, changes), t, seat)
+        return _finish_withdrawal(_evolve(state, changes), t, seat, draw=True)
     won = scoring.symbols_won(state, seat)
     court = list(state.court_influence)
     palaces = 0
@@ -323,9 +322,9 @@ def _place_crown(state: GameState, t: Tables, city: int) -> GameState:
     return _finish_withdrawal(_evolve(state, changes), t, seat)
 
 
-def _finish_withdrawal(state: GameState, t: Tables, seat: int) -> GameState:
+def _finish_withdrawal(state: GameState, t: Tables, seat: int, draw: bool = False) -> GameState:
     """K5, K6–K8, F1 and F3, then the supply cards due (F2) or the end of the turn."""
-    changes: dict[str, Any] = {"pending_province": False, "pending_draw": False}
+    changes: dict[str, Any] = {"pending_province": False}
     score = state.scores[seat]
     if state.pending_province:  # K5
         owned = scoring.owned_commodities(state, seat)
@@ -342,7 +341,7 @@ def _finish_withdrawal(state: GameState, t: Tables, seat: int) -> GameState:
             hand = _insert(hand, kind)
         else:
             discard = _insert(discard, kind)
-    if state.pending_draw:  # W11, F3: the top deck card before the supply cards
+    if draw:  # W11, F3: the top deck card before the supply cards
         card, deck, discard, reshuffles = _draw(state, state.deck, discard, state.reshuffles)
         changes.update(deck=deck, reshuffles=reshuffles)
         if card is not None:

@@ -81,7 +81,6 @@ class GameState:
     pending_crown: bool = False
     pending_province: bool = False
     pending_takes: int = 0
-    pending_draw: bool = False  #: W11: withdrew without playing, draws on finishing
     _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False)
 
     # ------------------------------------------------------------------ public API

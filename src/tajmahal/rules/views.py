@@ -67,6 +67,7 @@ class PlayerView:
     pending_palaces: int
     pending_crown: bool
     pending_takes: int
+    pending_province: bool  #: the withdrawing seat won the province tile, scored after its palaces
 
     @property
     def is_over(self) -> bool:
@@ -140,6 +141,7 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         pending_palaces=state.pending_palaces,
         pending_crown=state.pending_crown,
         pending_takes=state.pending_takes,
+        pending_province=state.pending_province,
     )
 
 
