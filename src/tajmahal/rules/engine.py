@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from tajmahal.rules import scoring
 from tajmahal.rules.components import INFLUENCE, BonusKind, Components, standard_components
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard, Withdraw
 from tajmahal.rules.setup import place_tiles, seeded_rng
-from tajmahal.rules.state import GameState, Phase
+from tajmahal.rules.state import GameState, Phase, evolve
 from tajmahal.rules.tables import (
     ELEPHANT,
     GRAND_MOGUL,
@@ -194,8 +192,7 @@ def apply(state: GameState, move: Move, seat: int | None = None) -> GameState:
     return _take(state, t, t.kind_of[move.card])
 
 
-def _evolve(state: GameState, changes: dict[str, Any]) -> GameState:
-    return attrs.evolve(state, **changes)
+_evolve = evolve  # attrs.evolve's result, several times faster (see state.evolve)
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -520,9 +517,12 @@ def _why_illegal(state: GameState, move: object, seat: int | None) -> str:
 def _why_illegal_play(state: GameState, t: Tables, move: PlayCards, seat: int) -> str:
     text = str(move)
     colored, extra = move.colored, move.extra
-    if colored not in t.kind_of or not t.colored[t.kind_of[colored]]:
+    for card in (colored, extra):
+        if card is not None and card not in t.kind_of:
+            return f"cannot {text}: no such card {card} in these components"
+    if not t.colored[t.kind_of[colored]]:
         return f"cannot {text}: a play needs exactly one colored card first (P1)"
-    if extra is not None and (extra not in t.kind_of or t.colored[t.kind_of[extra]]):
+    if extra is not None and t.colored[t.kind_of[extra]]:
         return f"cannot {text}: the second card must be a white or special card (P1)"
     hand = list(state.hands[seat])
     for card in (colored, extra):

@@ -9,6 +9,7 @@ for friendly values; the engine (:mod:`tajmahal.rules.engine`) makes states.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from tajmahal.rules.moves import Move
     from tajmahal.rules.views import PlayerView
 
-__all__ = ["GameState", "Phase"]
+__all__ = ["GameState", "Phase", "evolve"]
 
 
 class Phase(enum.Enum):
@@ -139,6 +140,50 @@ class GameState:
             f"<GameState {self.num_players} players, seed {self.seed}, visit {self.visit}, "
             f"{self.phase.value}, current {self.current_player}, scores {list(self.scores)}>"
         )
+
+
+def _make_evolve() -> Callable[[GameState, dict[str, Any]], GameState]:
+    """Generate :func:`evolve`: one straight-line copy of every slot, then the changes.
+
+    ``attrs.evolve`` reads the fields' metadata and runs the frozen ``__init__``
+    (one ``object.__setattr__`` per field) on every call; the engine makes a
+    state per move, so this is its hottest path.  Slot descriptors' setters,
+    bound once as default arguments, copy the same values several times faster.
+    """
+    names = [f.name for f in attrs.fields(GameState)]
+    setters = {name: GameState.__dict__[name].__set__ for name in names}
+    params = "".join(f", _set{i}=_setters[{name!r}]" for i, name in enumerate(names))
+    lines = [f"def evolve(state, changes, _new=object.__new__, _cls=GameState{params}):"]
+    lines.append("    new = _new(_cls)")
+    for i, name in enumerate(names):  # the legal-moves cache starts empty, as in __init__
+        lines.append(f"    _set{i}(new, {'None' if name == '_legal' else 'state.' + name})")
+    lines += [
+        "    for name, value in changes.items():",
+        "        _setters[name](new, value)",
+        "    return new",
+    ]
+    namespace: dict[str, Any] = {"GameState": GameState, "_setters": setters}
+    exec("\n".join(lines), namespace)  # generated from the attrs fields above
+    fast: Callable[[GameState, dict[str, Any]], GameState] = namespace["evolve"]
+    return fast
+
+
+_evolve = _make_evolve()
+
+
+def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
+    """``attrs.evolve(state, **changes)``, several times faster (the engine's state copy).
+
+    No validation runs (GameState has none) and unchanged fields are shared,
+    not copied; the new state's legal-moves cache starts empty.  An unknown
+    field name raises ``KeyError``.
+
+    >>> import attrs, tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=1)
+    >>> evolve(state, {"scores": (1, 2, 3)}) == attrs.evolve(state, scores=(1, 2, 3))
+    True
+    """
+    return _evolve(state, changes)
 
 
 from tajmahal.rules import engine as _engine  # noqa: E402  (cycle: the engine builds states)
