@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -33,6 +34,7 @@ __all__ = [
     "ProvinceTile",
     "Special",
     "Symbol",
+    "components_from_data",
     "load_components",
     "parse_components",
     "standard_components",
@@ -304,6 +306,10 @@ def load_components(path: str | Path, *, name: str | None = None) -> Components:
         raise ComponentsError(
             f"cannot read components file {str(path)!r}: {exc.strerror}"
         ) from None
+    except UnicodeDecodeError as exc:
+        raise ComponentsError(
+            f"cannot read components file {str(path)!r}: not UTF-8 text (byte {exc.start})"
+        ) from None
     return parse_components(text, source=str(path), name=name)
 
 
@@ -324,6 +330,26 @@ def parse_components(text: str, *, source: str = "<string>", name: str | None = 
         AttributeError,
     ) as exc:  # pragma: no cover - safety net
         raise ComponentsError(f"{source}: malformed components file: {exc!r}") from None
+
+
+def components_from_data(
+    data: Mapping[str, Any], *, source: str = "<data>", name: str | None = None
+) -> Components:
+    """Validate components given as already-parsed tables (a components file's shape, e.g. JSON).
+
+    Runs exactly the checks of :func:`parse_components`; raises :class:`ComponentsError`.
+
+    >>> components_from_data({'cards': []}, source='doc')
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.ComponentsError: doc: top level: missing key(s) board, bonus_tiles, province_tiles, special_cards
+    """  # noqa: E501
+    try:
+        return _Parser(source).components(data, name)  # type: ignore[arg-type]
+    except ComponentsError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # pragma: no cover
+        raise ComponentsError(f"{source}: malformed components: {exc!r}") from None
 
 
 E = TypeVar("E", bound=enum.Enum)
@@ -557,8 +583,8 @@ class _Parser:
                 name=self.typed(entry["name"], str, f"{where}.name"),
                 province=province,
                 fortress=self.typed(entry.get("fortress", False), bool, f"{where}.fortress"),
-                x=float(self.typed(entry["x"], (int, float), f"{where}.x")),
-                y=float(self.typed(entry["y"], (int, float), f"{where}.y")),
+                x=self.coordinate(entry["x"], f"{where}.x"),
+                y=self.coordinate(entry["y"], f"{where}.y"),
             )
         roads = self.roads(top["roads"], cities)
         by_province = {
@@ -584,9 +610,16 @@ class _Parser:
             )
         return Board(tuple(by_province.values()), tuple(cities.values()), roads, final, taj)
 
+    def coordinate(self, value: Any, where: str) -> float:
+        number = float(self.typed(value, (int, float), where))
+        if not math.isfinite(number):
+            raise self.fail(where, f"a drawing coordinate must be a finite number, got {value!r}")
+        return number
+
     def ident(self, value: Any, where: str) -> str:
         text = self.typed(value, str, where)
-        if not text or not text.replace("_", "").replace("-", "").isalnum() or text != text.lower():
+        plain = text.replace("_", "").replace("-", "")
+        if not plain.isascii() or not plain.isalnum() or text != text.lower():
             raise self.fail(where, f"ids are lowercase letters, digits, '_' and '-', got {text!r}")
         return str(text)
 
