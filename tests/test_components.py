@@ -487,6 +487,14 @@ def test_non_ascii_city_id() -> None:
     rejects(edited(block, block.replace('id = "ghazni"', 'id = "ghaznī"')), "'ghaznī'")
 
 
+def test_non_finite_city_coordinate() -> None:
+    block = city_block("ghazni")
+    x_line = next(line for line in block.splitlines() if line.startswith("x = "))
+    for bad in ("nan", "inf"):
+        text = edited(block, block.replace(x_line, f"x = {bad}"))
+        rejects(text, "board.cities[", ".x", "finite number")
+
+
 def test_road_to_unknown_city() -> None:
     text = edited('["kabul", "ghazni"]', '["kabul", "kandahar"]')
     message = rejects(text, "kandahar")
