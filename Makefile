@@ -4,18 +4,19 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit clean
+.PHONY: demo test lint typecheck unit clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml examples/plugin/pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
+	$(BIN)/python -m pip install --quiet -e examples/plugin  # the tests use its entry point
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m tajmahal demo
+	$(BIN)/tajmahal match greedy greedy random random --seed 7
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
@@ -27,6 +28,9 @@ unit: $(STAMP)
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W -b html docs docs/_build/html
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

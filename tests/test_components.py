@@ -715,3 +715,9 @@ def test_s10_different_seeds_differ() -> None:
     placements = [place_tiles(COMPS, seed) for seed in range(10)]
     assert len({p.province_order for p in placements}) == 10
     assert len({p.bonus for p in placements}) > 1
+
+
+def test_huge_count_is_rejected_before_allocating() -> None:
+    pair = 'symbols = ["elephant", "elephant"]\ncount = '
+    text = edited(pair + "2", pair + "1000000000000")
+    rejects(text, "cards[0].count", "must be from 1 to 10000")

@@ -5,7 +5,10 @@
 96
 """
 
+from tajmahal import bots
+from tajmahal.bots import Bot, hookimpl
 from tajmahal.game import Game, GameRecord, replay
+from tajmahal.referee import Fault, MatchResult, play_match
 from tajmahal.rules.components import (
     Board,
     BonusKind,
@@ -31,10 +34,12 @@ from tajmahal.rules.moves import (
     PlayCards,
     TakeCard,
     Withdraw,
+    parse_move,
 )
 from tajmahal.rules.setup import TilePlacement, place_tiles
 from tajmahal.rules.state import GameState, Phase
 from tajmahal.rules.views import PlayerView
+from tajmahal.serialize import dumps, loads
 
 __version__ = "0.1.0.dev0"
 
@@ -42,17 +47,20 @@ __all__ = [
     "Board",
     "BonusKind",
     "BonusTile",
+    "Bot",
     "Card",
     "City",
     "Color",
     "Commodity",
     "Components",
     "ComponentsError",
+    "Fault",
     "FormatError",
     "Game",
     "GameRecord",
     "GameState",
     "IllegalMoveError",
+    "MatchResult",
     "Move",
     "Phase",
     "PlaceCrownPalace",
@@ -67,9 +75,15 @@ __all__ = [
     "TakeCard",
     "TilePlacement",
     "Withdraw",
+    "bots",
+    "dumps",
+    "hookimpl",
     "load_components",
+    "loads",
     "new_game",
+    "parse_move",
     "place_tiles",
+    "play_match",
     "replay",
     "standard_components",
 ]

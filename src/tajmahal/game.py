@@ -9,7 +9,7 @@ import attrs
 from tajmahal.rules.components import Components, standard_components
 from tajmahal.rules.engine import new_game
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
-from tajmahal.rules.moves import Move
+from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
 
 __all__ = ["Game", "GameRecord", "replay"]
@@ -61,6 +61,28 @@ class Game:
         self.players: tuple[str, ...] = tuple(players)
 
     @classmethod
+    def from_record(cls, record: GameRecord) -> Game:
+        """The game a record describes, with its whole history (so it can be undone).
+
+        Raises :class:`~tajmahal.IllegalMoveError` naming the first bad move, as :func:`replay`.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=2)
+        >>> _ = game.push(game.state.legal_moves()[0])
+        >>> again = tm.Game.from_record(game.record())
+        >>> again.state == game.state and again.moves == game.moves
+        True
+        """
+        game = cls(_initial_state(record), record.players)
+        for number, move in enumerate(record.moves, start=1):
+            try:
+                game.push(move)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"move {number} ({move}) is not legal: {exc}") from None
+        _check_result(record, game.state)
+        return game
+
+    @classmethod
     def new(
         cls,
         num_players: int,
@@ -102,6 +124,17 @@ class Game:
         self._moves.append(move)
         return state
 
+    def push_text(self, text: str) -> GameState:
+        """Make the move written ``text`` (read by :func:`tajmahal.parse_move`); the new state.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=2)
+        >>> _ = game.push_text('withdraw')
+        >>> str(game.moves[-1])
+        'withdraw'
+        """
+        return self.push(parse_move(text, self.state))
+
     def pop(self) -> Move:
         """Undo the last move and return it; ``IndexError`` if there is none."""
         if not self._moves:
@@ -128,18 +161,46 @@ def replay(record: GameRecord) -> GameState:
     """Rebuild the final state of a record; ``IllegalMoveError`` names the first bad move.
 
     A record whose stored result disagrees with the replayed game is rejected too.
+
+    >>> import attrs, tajmahal as tm
+    >>> game = tm.Game.new(num_players=3, seed=4)
+    >>> for _ in range(3):
+    ...     _ = game.push(game.state.legal_moves()[-1])
+    >>> tm.replay(game.record()) == game.state
+    True
+    >>> moves = game.moves
+    >>> tm.replay(attrs.evolve(game.record(), moves=(moves[0], moves[0], moves[2])))
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.IllegalMoveError: move 2 (withdraw) is not legal: ...
     """
-    state = new_game(record.num_players, record.seed, record.components, record.first_player)
+    state = _initial_state(record)
     for number, move in enumerate(record.moves, start=1):
         try:
             state = state.apply(move)
         except IllegalMoveError as exc:
             raise IllegalMoveError(f"move {number} ({move}) is not legal: {exc}") from None
-    if record.scores is not None and (record.scores, record.winners) != (
-        state.scores,
-        state.winners,
-    ):
-        raise IllegalMoveError(
-            f"the record's result {record.scores} does not match the replayed game's {state.scores}"
-        )
+    _check_result(record, state)
     return state
+
+
+def _initial_state(record: GameRecord) -> GameState:
+    if not isinstance(record, GameRecord):
+        raise TajMahalError(f"expected a GameRecord, got {type(record).__name__}")
+    return new_game(record.num_players, record.seed, record.components, record.first_player)
+
+
+def _check_result(record: GameRecord, state: GameState) -> None:
+    """A stored result must be the replayed game's (and only a finished game has one)."""
+    if (record.scores, record.winners) == (None, None):
+        return
+    if not state.is_over:
+        raise IllegalMoveError(
+            f"the record has a result {record.scores}, but its {len(record.moves)} moves "
+            "do not finish the game"
+        )
+    if (record.scores, record.winners) != (state.scores, state.winners):
+        raise IllegalMoveError(
+            f"the record's result (scores {record.scores}, winners {record.winners}) does not "
+            f"match the replayed game's (scores {state.scores}, winners {state.winners})"
+        )

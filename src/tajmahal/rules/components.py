@@ -43,6 +43,7 @@ __all__ = [
 STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 FORMAT = "tajmahal/components"
 VERSION = 1
+MAX_COUNT = 10_000  #: the most copies one entry may ask for (guards against huge files)
 
 
 class Symbol(enum.Enum):
@@ -403,8 +404,8 @@ class _Parser:
 
     def count(self, entry: Mapping[str, Any], where: str) -> int:
         n = self.typed(entry.get("count", 1), int, f"{where}.count")
-        if n < 1:
-            raise self.fail(f"{where}.count", f"must be at least 1, got {n}")
+        if not 1 <= n <= MAX_COUNT:
+            raise self.fail(f"{where}.count", f"must be from 1 to {MAX_COUNT}, got {n}")
         return int(n)
 
     # -- sections

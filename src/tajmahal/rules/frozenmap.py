@@ -36,7 +36,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(tuple(self._data.items()))
+            self._hash = hash(frozenset(self._data.items()))  # equal maps hash equal
         return self._hash
 
     def __eq__(self, other: object) -> bool:

@@ -9,18 +9,35 @@ Grammar of ``str(move)`` (and of :func:`tajmahal.parse_move`)::
     take <card>                                     TakeCard
 
 where a card is ``color:symbol[+symbol]`` (``red:elephant+vizier``,
-``white:monk``) or ``special:<kind>`` (``special:color_change``).
+``white:monk``) or ``special:<kind>`` (``special:color_change``), and a city
+id is the board's lowercase id (``agra``).  Words are separated by
+whitespace.  ``str(move)`` writes the colored card first and a card's symbols
+as the components list them; :func:`parse_move` also accepts other letter
+case, extra whitespace and the symbols of a card in any order.
 """
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import attrs
 
-from tajmahal.rules.components import Card
+from tajmahal.rules.components import Card, Symbol
+from tajmahal.rules.errors import IllegalMoveError
 
-__all__ = ["Move", "PlaceCrownPalace", "PlacePalace", "PlayCards", "TakeCard", "Withdraw"]
+if TYPE_CHECKING:
+    from tajmahal.rules.state import GameState
+
+__all__ = [
+    "Move",
+    "PlaceCrownPalace",
+    "PlacePalace",
+    "PlayCards",
+    "TakeCard",
+    "Withdraw",
+    "move_from_text",
+    "parse_move",
+]
 
 
 @attrs.frozen(cache_hash=True)
@@ -98,7 +115,11 @@ Move: TypeAlias = PlayCards | Withdraw | PlacePalace | PlaceCrownPalace | TakeCa
 
 
 def move_from_text(text: str) -> Move:
-    """Read a move from its text form without checking legality; raises ``ValueError``."""
+    """Read a move from its text form without checking legality; raises ``ValueError``.
+
+    >>> move_from_text('palace agra')
+    PlacePalace(city='agra')
+    """
     words = text.split()
     if not words:
         raise ValueError("empty move text")
@@ -118,3 +139,60 @@ def move_from_text(text: str) -> Move:
         f"{text!r} is not a move: expected 'play CARD [CARD]', 'withdraw', "
         "'palace CITY', 'crown CITY' or 'take CARD'"
     )
+
+
+def parse_move(text: str, state: GameState) -> Move:
+    """The legal move of ``state`` written ``text`` (the inverse of ``str(move)``).
+
+    Raises :class:`~tajmahal.IllegalMoveError` when ``text`` is not a move or
+    not a legal one in ``state``, saying why and listing the legal moves' texts.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=1)
+    >>> tm.parse_move('WITHDRAW', state)
+    Withdraw()
+    >>> tm.parse_move('palace agra', state)
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.IllegalMoveError: 'palace agra' is not a legal move: ...
+    """
+    legal = state.legal_moves()
+    if not isinstance(text, str):
+        reason = f"expected the text of a move, got {type(text).__name__}"
+    else:
+        try:
+            move = move_from_text(text.lower())
+        except ValueError as exc:
+            reason = str(exc)
+        else:
+            found = {_key(m): m for m in legal}.get(_key(move))
+            if found is not None:
+                return found
+            try:
+                state.apply(move)
+                reason = "not legal"  # pragma: no cover - apply accepts only legal moves
+            except IllegalMoveError as exc:
+                reason = str(exc)
+    if legal:
+        listed = "legal moves: " + ", ".join(str(m) for m in legal)
+    else:
+        listed = "no move is legal: the game is over"
+    raise IllegalMoveError(f"{text!r} is not a legal move: {reason}; {listed}")
+
+
+_SYMBOL_ORDER = {s: i for i, s in enumerate(Symbol)}
+
+
+def _card_key(card: Card | None) -> object:
+    if card is None:
+        return None
+    return card.color, card.special, tuple(sorted(card.symbols, key=_SYMBOL_ORDER.__getitem__))
+
+
+def _key(move: Move) -> object:
+    """``move`` up to the order of the symbols on its cards."""
+    if isinstance(move, PlayCards):
+        return PlayCards, _card_key(move.colored), _card_key(move.extra)
+    if isinstance(move, TakeCard):
+        return TakeCard, _card_key(move.card)
+    return move

@@ -66,6 +66,8 @@ class Tables:
     province_cities: tuple[tuple[int, ...], ...]
     #: (colored kind, extra kind or NO_EXTRA) -> the PlayCards move
     play: dict[tuple[int, int], PlayCards]
+    #: the same moves for the hot path: per colored kind, extra kind or NO_EXTRA -> move
+    play_with: tuple[dict[int, PlayCards], ...]
     place: tuple[PlacePalace, ...]
     crown: tuple[PlaceCrownPalace, ...]
     take: tuple[TakeCard, ...]
@@ -75,7 +77,7 @@ class Tables:
     bonus_commodity: tuple[int, ...]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=32)  # bounded: loaded documents may carry many components
 def tables(components: Components) -> Tables:
     """The lookup tables of ``components`` (cached: built once per components)."""
     kinds = components.card_kinds
@@ -120,6 +122,10 @@ def tables(components: Components) -> Tables:
         province_of=province_of,
         province_cities=tuple(tuple(city_of[c.id] for c in p.cities) for p in board.provinces),
         play=play,
+        play_with=tuple(
+            {extra: move for (colored, extra), move in play.items() if colored == i}
+            for i in range(len(kinds))
+        ),
         place=tuple(PlacePalace(cid) for cid in city_ids),
         crown=tuple(PlaceCrownPalace(cid) for cid in city_ids),
         take=tuple(TakeCard(c) for c in kinds),

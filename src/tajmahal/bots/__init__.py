@@ -1,0 +1,42 @@
+"""Bots: the :class:`Bot` protocol, the plugin hooks, the registry and the built-in bots.
+
+>>> import tajmahal as tm
+>>> bot = tm.bots.create('random', seed=1)
+>>> isinstance(bot, tm.Bot), sorted(tm.bots.available())[-2:]
+(True, ['greedy', 'random'])
+"""
+
+from __future__ import annotations
+
+from tajmahal.bots.base import Bot, describe
+from tajmahal.bots.greedy import GreedyBot
+from tajmahal.bots.hookspecs import hookimpl
+from tajmahal.bots.random_bot import RandomBot
+from tajmahal.bots.registry import (
+    BotInfo,
+    PluginError,
+    Registry,
+    UnknownBotError,
+    available,
+    bot_infos,
+    create,
+    default_registry,
+    reload,
+)
+
+__all__ = [
+    "Bot",
+    "BotInfo",
+    "GreedyBot",
+    "PluginError",
+    "RandomBot",
+    "Registry",
+    "UnknownBotError",
+    "available",
+    "bot_infos",
+    "create",
+    "default_registry",
+    "describe",
+    "hookimpl",
+    "reload",
+]

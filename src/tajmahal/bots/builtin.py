@@ -1,0 +1,22 @@
+"""The built-in bots, registered through the same hook as any plugin's.
+
+>>> [bot.name for bot in tajmahal_bots()]
+['random', 'greedy']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tajmahal.bots.base import Bot
+from tajmahal.bots.greedy import GreedyBot
+from tajmahal.bots.hookspecs import hookimpl
+from tajmahal.bots.random_bot import RandomBot
+
+__all__ = ["tajmahal_bots"]
+
+
+@hookimpl
+def tajmahal_bots() -> Iterable[type[Bot]]:
+    """The built-in bots: ``random`` and ``greedy``."""
+    return [RandomBot, GreedyBot]

@@ -1,0 +1,240 @@
+"""The ``greedy`` bot: a readable one-move-ahead heuristic.
+
+Every decision is "pick the move whose immediate value is highest", with
+values in estimated points:
+
+- **play or withdraw**: withdraw once the majorities held are worth taking
+  (or nothing is within reach); otherwise play the card that brings a prize
+  within reach for the least cost in cards;
+- **palaces**: the city that connects the most other provinces to the
+  current one, plus the value of a fortress's bonus tile;
+- **supply cards**: whites, then cards of the colours it already collects,
+  counting their symbols.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, NamedTuple
+
+from tajmahal.rules.components import BonusKind, BonusTile, Card, Color, Commodity, Special
+from tajmahal.rules.moves import (
+    Move,
+    PlaceCrownPalace,
+    PlacePalace,
+    PlayCards,
+    TakeCard,
+    Withdraw,
+)
+from tajmahal.rules.state import Phase
+from tajmahal.rules.tables import (
+    COMMODITIES,
+    ELEPHANT,
+    GRAND_MOGUL,
+    INFLUENCE_IDX,
+    SYMBOLS,
+    Tables,
+    tables,
+)
+from tajmahal.rules.views import PlayerView
+
+__all__ = ["GreedyBot"]
+
+Counts = tuple[int, ...]
+
+
+class GreedyBot:
+    """Plays greedily: takes majorities worth having, connects palaces, keeps whites.
+
+    Options (keyword arguments): ``enough`` — the estimated points of the
+    majorities held at which it withdraws (default 4.0); ``card_cost`` — what
+    spending one colored card is worth to it (default 0.6).
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=4, seed=7)
+    >>> bot = GreedyBot(seed=0)
+    >>> bot.choose(state.view(0), state.legal_moves()) in state.legal_moves()
+    True
+    """
+
+    name: ClassVar[str] = "greedy"
+
+    def __init__(self, seed: int = 0, enough: float = 4.0, card_cost: float = 0.6) -> None:
+        self.seed = seed  # the bot is deterministic; the seed is accepted for the protocol
+        self.enough = enough
+        self.card_cost = card_cost
+
+    def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
+        """The legal move with the highest estimated value (the first one on a tie)."""
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        if view.phase is Phase.PLAY:
+            return self._play_or_withdraw(view, legal_moves)
+        return max(legal_moves, key=lambda move: self._value(view, move))
+
+    # ------------------------------------------------------------------ playing cards
+    def _play_or_withdraw(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
+        t = tables(view.components)
+        prizes = _Prizes.of(view, t)
+        mine = _table_counts(t, view.table[view.seat])
+        rivals = _rival_best(t, view)
+        held = prizes.worth(mine, rivals)
+        withdraw: Move = next(m for m in legal_moves if isinstance(m, Withdraw))  # P8
+        if held >= self.enough:
+            return withdraw
+        alone = all(view.withdrawn[s] for s in range(view.num_players) if s != view.seat)
+        # a lead taken now may be lost before the next turn unless nobody else plays on
+        certainty = 1.0 if alone else 0.7
+        best, best_gain = withdraw, 0.0
+        for move in legal_moves:
+            if not isinstance(move, PlayCards):
+                continue
+            after = _add(mine, _card_counts(t, move.colored), _extra_counts(t, move.extra))
+            gain = certainty * (prizes.worth(after, rivals) - held) - self._cost(view, move)
+            if gain > best_gain:
+                best, best_gain = move, gain
+        return best
+
+    def _cost(self, view: PlayerView, move: PlayCards) -> float:
+        """What the cards of a play are worth to keep (special cards come back: F1)."""
+        cost = self.card_cost * (1 + 2 / max(len(view.hand), 1))  # scarcer cards cost more
+        extra = move.extra
+        if extra is None:
+            return cost
+        if extra.special is Special.POINTS:
+            return cost - 2.0  # P6: two points at once
+        if extra.special is not None:
+            return cost
+        return cost + 1.0  # a white card: flexible, and a point at the end (G1)
+
+    # ------------------------------------------------------------------ other decisions
+    def _value(self, view: PlayerView, move: Move) -> float:
+        t = tables(view.components)
+        if isinstance(move, PlacePalace):
+            return _city_value(view, t, t.city_of[move.city], normal=True)
+        if isinstance(move, PlaceCrownPalace):
+            return _city_value(view, t, t.city_of[move.city], normal=False)
+        if isinstance(move, TakeCard):
+            return _card_value(view, move.card)
+        return 0.0
+
+
+
+class _Prizes(NamedTuple):
+    """What the prizes still in the court are worth to one seat now, in estimated points."""
+
+    influence: frozenset[int]  #: symbol indices of the influence prizes in the court
+    crown: bool
+    palace_cities: tuple[float, ...]  #: values of the cities free for a palace, best first
+    crown_city: float  #: value of the best city free for the crown palace
+    province_tile: float  #: 0 when the tile is not in the court
+
+    @classmethod
+    def of(cls, view: PlayerView, t: Tables) -> _Prizes:
+        cities = t.province_cities[t.province_of[view.province]]
+        free = [c for c in cities if view.palaces[t.city_ids[c]][0] is None]
+        crown_free = [c for c in cities if view.palaces[t.city_ids[c]][1] is None]
+        tile = view.court_province_tile
+        return cls(
+            influence=frozenset(i for i in INFLUENCE_IDX if SYMBOLS[i] in view.court_influence),
+            crown=view.court_crown,
+            palace_cities=tuple(sorted(_city_value(view, t, c, True) for c in free)[::-1]),
+            crown_city=max((_city_value(view, t, c, False) for c in crown_free), default=0.0),
+            province_tile=0.0 if tile is None else _commodity_points(view, t, tile.commodities),
+        )
+
+    def worth(self, mine: Counts, rivals: Counts) -> float:
+        """The prizes ``mine`` would win against ``rivals`` on withdrawing (W1–W9)."""
+        won = [i for i, n in enumerate(mine) if n >= 1 and n > rivals[i]]
+        palaces = sum(1 for i in won if i in self.influence)
+        crown = self.crown and GRAND_MOGUL in won
+        value = 0.0
+        if palaces or crown:
+            value += 1.0 + sum(self.palace_cities[:palaces])  # K6 once, then each city
+            value += self.crown_city if crown else 0.0
+            value += 0.5 * palaces  # influence tiles lead to special cards (E2)
+        if ELEPHANT in won:
+            value += self.province_tile
+        return value
+
+
+def _city_value(view: PlayerView, t: Tables, city: int, normal: bool) -> float:
+    """Provinces a palace here would connect (K7), plus a fortress's bonus tile (W6)."""
+    value = float(len(_connected_provinces(view, t, city)))
+    value += 0.1 * sum(t.city_province[n] != t.city_province[city] for n in t.adjacency[city])
+    tile = view.bonus_tiles.get(t.city_ids[city]) if normal else None
+    if tile is not None:
+        value += _bonus_value(view, t, tile)
+    return value
+
+
+def _connected_provinces(view: PlayerView, t: Tables, start: int) -> set[int]:
+    """Other provinces reached from ``start`` through cities holding this seat's palaces."""
+    seat = view.seat
+    palaces = view.palaces
+    reached, frontier = {start}, [start]
+    while frontier:
+        city = frontier.pop()
+        for other in t.adjacency[city]:
+            if other not in reached and seat in palaces[t.city_ids[other]]:
+                reached.add(other)
+                frontier.append(other)
+    home = t.city_province[start]
+    return {t.city_province[c] for c in reached} - {home}
+
+
+def _bonus_value(view: PlayerView, t: Tables, tile: BonusTile) -> float:
+    if tile.kind is BonusKind.COMMODITY and tile.commodity is not None:
+        return _commodity_points(view, t, (tile.commodity,))
+    if tile.kind is BonusKind.CARD:
+        return 1.0
+    return float(tile.points)
+
+
+def _commodity_points(view: PlayerView, t: Tables, commodities: Sequence[Commodity]) -> float:
+    """K4/K5: 1 point per commodity plus 1 per same commodity already owned."""
+    owned = [0] * len(COMMODITIES)
+    for tile in view.province_tiles[view.seat]:
+        for c in tile.commodities:
+            owned[COMMODITIES.index(c)] += 1
+    for c in view.commodity_tiles[view.seat]:
+        owned[COMMODITIES.index(c)] += 1
+    return float(sum(1 + owned[COMMODITIES.index(c)] for c in commodities))
+
+
+def _card_value(view: PlayerView, card: Card) -> float:
+    """Whites first, then cards of the colours in hand; more symbols are better."""
+    if card.color is Color.WHITE:
+        return 3.0 + len(card.symbols)
+    same = sum(1 for c in view.hand if c.color is card.color)
+    return len(card.symbols) + 0.4 * same
+
+
+def _table_counts(t: Tables, cards: Sequence[Card]) -> Counts:
+    counts = [0] * len(SYMBOLS)
+    for card in cards:
+        for i, n in enumerate(t.symbol_counts[t.kind_of[card]]):
+            counts[i] += n
+    return tuple(counts)
+
+
+def _rival_best(t: Tables, view: PlayerView) -> Counts:
+    """Per symbol, the highest count of any other seat still on the table (W1)."""
+    best = [0] * len(SYMBOLS)
+    for seat, cards in enumerate(view.table):
+        if seat != view.seat:
+            for i, n in enumerate(_table_counts(t, cards)):
+                best[i] = max(best[i], n)
+    return tuple(best)
+
+
+def _card_counts(t: Tables, card: Card) -> Counts:
+    return t.symbol_counts[t.kind_of[card]]
+
+
+def _extra_counts(t: Tables, card: Card | None) -> Counts:
+    return (0,) * len(SYMBOLS) if card is None else t.symbol_counts[t.kind_of[card]]
+
+
+def _add(*counts: Counts) -> Counts:
+    return tuple(sum(column) for column in zip(*counts, strict=True))

@@ -1,0 +1,317 @@
+"""The command line: ``tajmahal bots | match | replay | render``, their output and exit codes."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import tajmahal as tm
+from builders import at_visit, finish_takes, play, situation, start
+from helpers import NON_BOARD_TOML, line_board, line_components
+from tajmahal.cli import account, describe, main
+
+SEATS = ["greedy", "random", "random", "greedy"]
+
+
+@pytest.fixture(scope="module")
+def line_board_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A components file with the synthetic line board (``--components``)."""
+    path = tmp_path_factory.mktemp("boards") / "line.toml"
+    path.write_text(NON_BOARD_TOML + "\n" + line_board(), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def serialize() -> ModuleType:
+    return pytest.importorskip("tajmahal.serialize")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, *words: str) -> None:
+    assert code != 0
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    for word in words:
+        assert word in err
+
+
+# ---------------------------------------------------------------------------- help
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("bots", []),
+        ("match", ["--seed", "--record", "--time-limit", "--quiet"]),
+        ("replay", ["FILE"]),
+        ("render", ["--out", "--seed", "--record", "--visit"]),
+    ],
+)
+def test_every_command_has_help(
+    capsys: pytest.CaptureFixture[str], command: str, options: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert out.startswith(f"usage: tajmahal {command}")
+    for option in options:
+        assert option in out
+
+
+def test_main_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    for command in ("bots", "match", "replay", "render"):
+        assert command in out
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tajmahal", "match", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout.startswith("usage: tajmahal match")
+
+
+# ---------------------------------------------------------------------------- bots
+
+
+def test_bots_lists_name_origin_and_description(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bots")
+    assert code == 0
+    rows = {line.split()[0]: line.split(maxsplit=2) for line in out.splitlines()[1:]}
+    assert rows["random"][1] == "tajmahal" and rows["random"][2].startswith("Plays a uniformly")
+    assert rows["greedy"][1] == "tajmahal" and rows["greedy"][2].startswith("Plays greedily")
+
+
+# ---------------------------------------------------------------------------- match
+
+
+def test_match_prints_the_account_then_the_result(
+    capsys: pytest.CaptureFixture[str], line_board_file: Path
+) -> None:
+    args = ["match", *SEATS, "--seed", "5", "--components", str(line_board_file)]
+    code, out, err = run(capsys, *args)
+    assert code == 0 and err == ""
+    result = tm.play_match(SEATS, seed=5, components=line_components())
+    headings = re.findall(r"^Visit (\d+):", out, flags=re.MULTILINE)
+    assert headings == [str(k) for k in range(1, 13)]
+    scores = ", ".join(f"seat {s} ({SEATS[s]}) {v}" for s, v in enumerate(result.scores))
+    assert f"Final scores: {scores}" in out
+    winners = ", ".join(f"seat {s} ({SEATS[s]})" for s in result.winners)
+    assert re.search(rf"^Winners?: {re.escape(winners)}$", out, flags=re.MULTILINE)
+    assert out.index("Visit 12:") < out.index("Final scores:")
+
+
+def test_the_account_adds_up_to_the_final_scores() -> None:
+    record = tm.play_match(SEATS, seed=11, components=line_components()).record
+    lines = list(account(record))
+    points = [0] * 4
+    for line in lines:
+        found = re.match(r"  seat (\d) \(\w+\) .*: \+(\d+) \(total (\d+)\)$", line)
+        if found:
+            seat, gained, total = (int(g) for g in found.groups())
+            points[seat] += gained
+            assert points[seat] == total
+    end = next(line for line in lines if line.startswith("Game end"))
+    for seat, bonus in re.findall(r"seat (\d) \(\w+\) \+(\d+)", end):
+        points[int(seat)] += int(bonus)
+    assert tuple(points) == record.scores
+
+
+def test_the_demo_match_runs_on_the_standard_board(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "match", "greedy", "greedy", "random", "random", "--seed", "7")
+    assert code == 0 and "Visit 12: Agra" in out and "Winner" in out
+
+
+def test_match_quiet_prints_only_the_result(
+    capsys: pytest.CaptureFixture[str], line_board_file: Path
+) -> None:
+    args = ["match", *SEATS[:3], "--quiet", "--time-limit", "10"]
+    code, out, _ = run(capsys, *args, "--components", str(line_board_file))
+    assert code == 0
+    assert "Visit" not in out and "Final scores:" in out and "Winner" in out
+
+
+def test_match_with_an_unknown_bot_fails_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "match", "greedy", "grumpy", "random")
+    assert_one_line_error(code, err, "'grumpy'", "greedy", "random")
+    assert out == ""
+
+
+def test_match_needs_three_to_five_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "match", "greedy", "random")
+    assert_one_line_error(code, err, "3 to 5 bots")
+
+
+def test_match_time_limit_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["match", "greedy", "random", "random", "--time-limit", "-1"])
+    assert done.value.code == 2
+    assert "time limit must be positive" in capsys.readouterr().err
+
+
+def test_match_reports_faults(
+    capsys: pytest.CaptureFixture[str], line_board_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Crashing(tm.bots.RandomBot):
+        """Crashes on its first decision."""
+
+        name = "crashing"
+
+        def choose(self, view: tm.PlayerView, legal_moves: object) -> tm.Move:
+            raise RuntimeError("out of ideas")
+
+    class Plugin:
+        @tm.hookimpl
+        def tajmahal_bots(self) -> list[type[tm.Bot]]:
+            return [Crashing]
+
+    registry = tm.bots.Registry(entry_points=False)
+    registry.register(Plugin(), name="crashing-plugin")
+    monkeypatch.setattr(tm.bots.registry, "default_registry", lambda: registry)
+    code, out, _ = run(
+        capsys, "match", "crashing", "random", "random", "--quiet",
+        "--components", str(line_board_file),
+    )
+    assert code == 0
+    assert "Faults (" in out and "RuntimeError: out of ideas" in out
+    assert re.search(r"^Ranking: .*seat 0 \(crashing\)$", out, flags=re.MULTILINE)
+
+
+# ---------------------------------------------------------------------------- records
+
+
+def test_match_record_and_replay_print_the_same_account(
+    capsys: pytest.CaptureFixture[str],
+    line_board_file: Path,
+    tmp_path: Path,
+    serialize: ModuleType,
+) -> None:
+    record_file = tmp_path / "game.json"
+    args = ["match", *SEATS, "--seed", "3", "--components", str(line_board_file)]
+    code, matched, _ = run(capsys, *args, "--record", str(record_file))
+    assert code == 0
+    record = serialize.loads(record_file.read_text(encoding="utf-8"))
+    assert record == tm.play_match(SEATS, seed=3, components=line_components()).record
+    code, replayed, _ = run(capsys, "replay", str(record_file))
+    assert code == 0
+    account_lines = [line for line in replayed.splitlines() if not line.startswith("Winner")]
+    assert "\n".join(account_lines) in matched
+
+
+def test_replay_of_a_missing_file_fails_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "nothing.json"
+    code, _, err = run(capsys, "replay", str(missing))
+    assert_one_line_error(code, err, str(missing))
+
+
+def test_replay_of_a_binary_file_fails_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    junk = tmp_path / "junk.json"
+    junk.write_bytes(b"\xff\xfe\x00garbage")
+    code, _, err = run(capsys, "replay", str(junk))
+    assert_one_line_error(code, err, "UTF-8")
+
+
+@pytest.mark.parametrize(
+    "text", ["{not json", '{"format": "tajmahal/nothing", "version": 1}', "[]"]
+)
+def test_replay_of_an_unreadable_record_fails_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, serialize: ModuleType, text: str
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bad))
+    assert_one_line_error(code, err, str(bad))
+
+
+def test_replay_of_a_move_record_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, serialize: ModuleType
+) -> None:
+    other = tmp_path / "move.json"
+    other.write_text(serialize.dumps(tm.Withdraw()), encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(other))
+    assert_one_line_error(code, err, "not a game record")
+
+
+# ---------------------------------------------------------------------------- render
+
+
+def test_render_writes_an_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    code, _, err = run(capsys, "render", "--out", str(out), "--seed", "4")
+    assert code == 0, err
+    assert ET.parse(out).getroot().tag.endswith("svg")
+
+
+def test_render_a_recorded_game_after_a_visit(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, serialize: ModuleType
+) -> None:
+    result = tm.play_match(["greedy", "random", "random"], seed=2)
+    record_file = tmp_path / "game.json"
+    record_file.write_text(serialize.dumps(result.record), encoding="utf-8")
+    state = tm.new_game(3, 2)
+    for move in result.record.moves:
+        after = state.apply(move)
+        if after.visit == 4:
+            state = after
+            break
+        state = after
+    palaces = sum(owner >= 0 for owner in state.normal_palaces)
+    svg_file = tmp_path / "visit3.svg"
+    code, _, err = run(
+        capsys, "render", "--out", str(svg_file), "--record", str(record_file), "--visit", "3"
+    )
+    assert code == 0, err
+    root = ET.parse(svg_file).getroot()
+    drawn = [e for e in root.iter() if "palace" in e.get("class", "").split()]
+    assert len(drawn) == palaces > 0
+
+
+def test_render_visit_needs_a_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "render", "--out", str(tmp_path / "x.svg"), "--visit", "2")
+    assert_one_line_error(code, err, "--visit needs --record")
+
+
+# ---------------------------------------------------------------------------- the account
+
+
+def test_describe_names_the_prizes_won_and_the_points() -> None:
+    state = situation(
+        at_visit(start(), 1, province="p5"),
+        table={0: ["red:vizier+general", "red:elephant+vizier"], 1: ["green:general+monk"]},
+        visit_colors={0: "red", 1: "green"},
+        bonus={"p5a": "+2"},
+        current_player=0,
+    )
+    after = play(state, "withdraw")
+    lines = describe(state, tm.Withdraw(), after, ["greedy", "random", "random"])
+    # the province tile is scored after the palaces (W10), so no points yet
+    assert lines == ["  seat 0 (greedy) withdraws and wins vizier, province tile 1"]
+    placed = play(after, "palace p5a")
+    lines = describe(after, tm.PlacePalace("p5a"), placed, ["greedy", "random", "random"])
+    assert lines == [
+        # +2 bonus tile (K2), +1 province tile 1 with one rice (K5), +1 palace (K6)
+        "  seat 0 (greedy) places a palace in P5A and takes its bonus tile (+2 points): "
+        "+4 (total 4)"
+    ]
+    assert finish_takes(placed).current_player == 1

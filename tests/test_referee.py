@@ -1,0 +1,272 @@
+"""The referee: results, what bots see, determinism, and faults that never stop a match."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tajmahal as tm
+from helpers import line_components
+from tajmahal.bots import GreedyBot, RandomBot
+from tajmahal.referee import FaultKind, bot_seed
+
+LINE = line_components()
+
+
+def match(players: Sequence[str | tm.Bot], seed: int = 1, **options: Any) -> tm.MatchResult:
+    return tm.play_match(players, seed=seed, components=LINE, **options)
+
+
+def states_of(record: tm.GameRecord) -> list[tm.GameState]:
+    """Every state of a record, the initial one first."""
+    state = tm.new_game(record.num_players, record.seed, record.components, record.first_player)
+    states = [state]
+    for move in record.moves:
+        state = state.apply(move)
+        states.append(state)
+    return states
+
+
+class Faulty:
+    """Plays like ``random`` except at its ``at``-th decision, where ``misbehave`` runs."""
+
+    name: ClassVar[str] = "faulty"
+
+    def __init__(
+        self, misbehave: Callable[[Sequence[tm.Move]], Any], at: int = 3, inner: Any = None
+    ) -> None:
+        self.inner: tm.Bot = inner if inner is not None else RandomBot(seed=99)
+        self.misbehave, self.at, self.calls = misbehave, at, 0
+
+    def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+        self.calls += 1
+        if self.calls == self.at:
+            return self.misbehave(legal_moves)  # type: ignore[no-any-return]
+        return self.inner.choose(view, legal_moves)
+
+
+def raise_error(legal: Sequence[tm.Move]) -> tm.Move:
+    raise RuntimeError("boom")
+
+
+def illegal_move(legal: Sequence[tm.Move]) -> tm.Move:
+    return tm.PlacePalace("nowhere")
+
+
+def not_a_move(legal: Sequence[tm.Move]) -> tm.Move:
+    return "withdraw"  # type: ignore[return-value]
+
+
+def exits(legal: Sequence[tm.Move]) -> tm.Move:
+    raise SystemExit(3)
+
+
+def too_slow(legal: Sequence[tm.Move]) -> tm.Move:
+    time.sleep(0.3)
+    return legal[-1]
+
+
+# ---------------------------------------------------------------------------- results
+
+
+def test_result_matches_the_replayed_record() -> None:
+    result = match(["greedy", "random", "random", "random"], seed=4)
+    final = tm.replay(result.record)
+    assert final.is_over
+    assert result.scores == final.scores == result.record.scores
+    assert result.players == result.record.players == ("greedy", "random", "random", "random")
+    assert sorted(result.ranking) == [0, 1, 2, 3]
+    ranked_scores = [result.scores[s] for s in result.ranking]
+    assert ranked_scores == sorted(ranked_scores, reverse=True)
+    assert result.winners == final.winners  # no faults: the rules decide
+    assert result.faults == ()
+
+
+def test_bots_see_only_their_view_and_the_legal_moves() -> None:
+    seen: list[tuple[int, object, object]] = []
+
+    class Spy:
+        name: ClassVar[str] = "spy"
+
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+
+        def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+            seen.append((self.seat, view, legal_moves))
+            return legal_moves[0]
+
+    result = match([Spy(0), Spy(1), Spy(2)], seed=2)
+    states = states_of(result.record)
+    assert len(seen) == len(result.record.moves)
+    for (seat, view, legal), state in zip(seen, states, strict=False):
+        assert type(view) is tm.PlayerView and not isinstance(view, tm.GameState)
+        assert seat == state.current_player and view == state.view(seat)
+        assert legal == state.legal_moves()
+
+
+def test_bots_named_get_their_seat_seed() -> None:
+    result = match(["random", "random", "random"], seed=5)
+    bots = [RandomBot(seed=bot_seed(5, seat)) for seat in range(3)]
+    by_instances = match(bots, seed=5)  # type: ignore[arg-type]
+    assert by_instances.record == result.record
+
+
+def test_same_seed_same_record_other_seed_other_game() -> None:
+    players = ["greedy", "random", "random", "greedy"]
+    first, second = match(players, seed=8), match(players, seed=8)
+    assert first.record == second.record
+    assert first.record.moves != match(players, seed=9).record.moves
+
+
+def test_a_generous_time_limit_changes_nothing() -> None:
+    players = ["greedy", "random", "random"]
+    timed = match(players, seed=12, time_limit=10.0)
+    assert timed.faults == () and timed.record == match(players, seed=12).record
+
+
+def test_same_seed_gives_a_byte_identical_record() -> None:
+    serialize = pytest.importorskip("tajmahal.serialize")
+    players = ["greedy", "random", "random"]
+    texts = {serialize.dumps(match(players, seed=3).record) for _ in range(2)}
+    assert len(texts) == 1
+
+
+@settings(max_examples=4, deadline=None)
+@given(
+    seed=st.integers(0, 2**40),
+    players=st.lists(st.sampled_from(["random", "greedy"]), min_size=3, max_size=5),
+)
+def test_matches_are_deterministic_and_replay(seed: int, players: list[str]) -> None:
+    serialize = pytest.importorskip("tajmahal.serialize")
+    first, second = match(players, seed=seed), match(players, seed=seed)
+    assert serialize.dumps(first.record) == serialize.dumps(second.record)
+    assert tm.replay(serialize.loads(serialize.dumps(first.record))).scores == first.scores
+
+
+def test_match_needs_three_to_five_bots() -> None:
+    with pytest.raises(tm.TajMahalError, match="3 to 5 players"):
+        match(["random", "random"])
+    with pytest.raises(tm.TajMahalError, match="3 to 5 players"):
+        match(["random"] * 6)
+
+
+def test_match_rejects_what_is_not_a_bot_and_bad_time_limits() -> None:
+    with pytest.raises(tm.TajMahalError, match="seat 1"):
+        match(["random", object(), "random"])  # type: ignore[list-item]
+    with pytest.raises(tm.TajMahalError, match="time_limit"):
+        match(["random"] * 3, time_limit=0)
+
+
+def test_unknown_bot_name_lists_the_available_ones() -> None:
+    with pytest.raises(tm.bots.UnknownBotError, match=r"available bots: .*greedy.*random"):
+        match(["random", "no-such-bot", "random"])
+
+
+# ---------------------------------------------------------------------------- faults
+
+
+def assert_fault_handled(
+    result: tm.MatchResult, seat: int, kind: FaultKind, decision_of_seat: int = 3
+) -> tm.Fault:
+    """One fault of ``kind`` at the seat's n-th decision, the fallback played, ranked last."""
+    assert result.record.scores is not None  # the match ran to its end
+    (fault,) = result.faults
+    assert (fault.seat, fault.kind) == (seat, kind)
+    states = states_of(result.record)
+    seat_decisions = [n for n, s in enumerate(states[:-1], start=1) if s.current_player == seat]
+    assert fault.decision == seat_decisions[decision_of_seat - 1]
+    before = states[fault.decision - 1]
+    assert result.record.moves[fault.decision - 1] == before.legal_moves()[0]
+    assert result.ranking[-1] == seat and seat not in result.winners
+    return fault
+
+
+@pytest.mark.parametrize(
+    ("misbehave", "kind", "detail"),
+    [
+        (raise_error, FaultKind.EXCEPTION, "RuntimeError: boom"),
+        (illegal_move, FaultKind.ILLEGAL_MOVE, "palace nowhere"),
+        (not_a_move, FaultKind.ILLEGAL_MOVE, "'withdraw'"),
+        (exits, FaultKind.EXCEPTION, "SystemExit: 3"),
+    ],
+)
+def test_a_faulty_decision_gets_the_fallback_and_ranks_last(
+    misbehave: Callable[[Sequence[tm.Move]], Any], kind: FaultKind, detail: str
+) -> None:
+    # the faulty seat is the strong one: without the ranking rule it would usually win
+    faulty = Faulty(misbehave, inner=GreedyBot())
+    result = match(["random", faulty, "random", "random"], seed=6)
+    fault = assert_fault_handled(result, 1, kind)
+    assert detail in fault.detail and "played" in fault.detail
+
+
+def test_the_ranking_rule_overrides_a_higher_score() -> None:
+    for seed in range(10):
+        faulty = Faulty(raise_error, at=1, inner=GreedyBot())
+        result = match([faulty, "random", "random", "random"], seed=seed)
+        if result.scores[0] > max(result.scores[1:]):
+            break
+    else:
+        pytest.fail("greedy never had the best score in 10 games")
+    assert result.ranking[-1] == 0 and 0 not in result.winners
+    assert result.record.winners == (0,)  # the record keeps the game's own result (G3)
+    best_clean = max(result.scores[1:])
+    assert {result.scores[s] for s in result.winners} == {best_clean}
+
+
+def test_a_slow_decision_is_a_timeout() -> None:
+    result = match(["random", "random", Faulty(too_slow)], seed=7, time_limit=0.1)
+    assert result.record.scores is not None
+    first, *later = result.faults
+    states = states_of(result.record)
+    decisions = [n for n, s in enumerate(states[:-1], start=1) if s.current_player == 2]
+    assert (first.seat, first.kind, first.decision) == (2, FaultKind.TIMEOUT, decisions[2])
+    assert "0.1 s time limit" in first.detail
+    assert result.record.moves[first.decision - 1] == states[first.decision - 1].legal_moves()[0]
+    # while the late call still runs, the seat is not asked again: fallback moves, faults
+    assert all(f.kind is FaultKind.TIMEOUT and "still running" in f.detail for f in later)
+    assert [f.decision for f in later] == decisions[3 : 3 + len(later)]
+    assert len(result.faults) < len(decisions)  # then it plays again
+    assert result.ranking[-1] == 2 and 2 not in result.winners
+
+
+def test_a_bot_that_never_answers_does_not_stop_the_match() -> None:
+    release = threading.Event()
+
+    def hang(legal: Sequence[tm.Move]) -> tm.Move:
+        release.wait(30)
+        return legal[0]
+
+    try:
+        start = time.perf_counter()
+        result = match(["random", Faulty(hang, at=1), "random"], seed=3, time_limit=0.05)
+        assert time.perf_counter() - start < 10
+    finally:
+        release.set()
+    assert result.record.scores is not None
+    assert {f.kind for f in result.faults} == {FaultKind.TIMEOUT}
+    assert {f.seat for f in result.faults} == {1}
+    # every later decision of the hanging seat is a fault too, until its call returns
+    states = states_of(result.record)
+    decisions = [n for n, s in enumerate(states[:-1], start=1) if s.current_player == 1]
+    assert [f.decision for f in result.faults] == decisions
+    assert "still running" in result.faults[1].detail
+    assert result.ranking[-1] == 1
+
+
+def test_when_every_seat_has_faults_the_best_score_wins() -> None:
+    players = [Faulty(raise_error, at=1) for _ in range(3)]
+    result = match(players, seed=2)  # type: ignore[arg-type]
+    assert result.faulty_seats == {0, 1, 2}
+    assert result.winners == result.record.winners
+
+
+def test_fault_text_names_seat_decision_and_kind() -> None:
+    fault = tm.Fault(seat=1, decision=9, kind=FaultKind.ILLEGAL_MOVE, detail="returned x")
+    assert str(fault) == "seat 1, decision 9: illegal_move: returned x"
