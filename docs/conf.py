@@ -1,0 +1,89 @@
+"""Sphinx configuration for the tajmahal documentation.
+
+Built with ``make docs`` (HTML into ``docs/_build/html``) and, in the test
+suite, with ``sphinx-build -W`` (warnings are errors) and the doctest builder.
+Nothing here needs the network: intersphinx is not used.
+"""
+
+from __future__ import annotations
+
+import doctest
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(DOCS / "_ext"))
+# Tutorial 2's bot package; a reader installs it with `pip install -e yourbot`.
+sys.path.insert(0, str(DOCS / "tutorials" / "yourbot" / "src"))
+
+import tajmahal  # noqa: E402
+
+project = "tajmahal"
+author = "The tajmahal developers"
+copyright = "2024, The tajmahal developers"
+release = tajmahal.__version__
+version = release
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.doctest",
+    "sphinx.ext.viewcode",
+    "tajmahal_docs",
+]
+
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+root_doc = "index"
+exclude_patterns = ["_build", "_generated", "Thumbs.db", ".DS_Store"]
+templates_path: list[str] = []
+
+# -- MyST
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# -- cross-references: every reference must resolve (with -W, a broken one fails the build)
+nitpicky = True
+nitpick_ignore_regex = [
+    # the standard library, attrs and pluggy are not documented here (no intersphinx: offline)
+    ("py:class", r"(argparse|pathlib|os|random|collections\.abc|typing|enum)\..*"),
+    ("py:class", r"(pluggy|attr|attrs)\..*"),
+    ("py:class", r"(Path|PathLike|Random|Sequence|Iterable|Iterator|Mapping|Callable|Any)"),
+    ("py:class", r"(TypeAlias|ClassVar|Protocol|Enum|NoneType|Exception|ValueError)"),
+    ("py:class", r"(str|int|float|bool|bytes|object|dict|list|tuple|set|frozenset|type)"),
+    # internal helper types that appear in annotations
+    ("py:class", r"tajmahal\.rules\.frozenmap\.FrozenMap"),
+    ("py:class", r"FrozenMap.*"),
+    ("py:class", r"tajmahal\.rules\.(state|views)\.(Kinds|Seats|Palaces)"),
+    ("py:class", r"(Kinds|Seats|Palaces|E)"),
+]
+
+# -- autodoc: the docstrings are the reference text
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_default_options = {"members": True}
+autoclass_content = "class"
+# Keep per-object entries out of the navigation: the sections are the table of contents.
+toc_object_entries = False
+python_use_unqualified_type_names = True
+
+# -- doctest: every ```{doctest} block of every page runs in `make test`
+doctest_global_setup = "import tajmahal as tm"
+# Exception messages are part of what the pages show, so they are compared too.
+doctest_default_flags = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
+# Docstring examples (shown in the API reference) are run by tests/test_docs.py in
+# their own module's namespace, as their authors wrote them.
+doctest_test_doctest_blocks = ""
+
+# -- HTML
+html_theme = "furo"
+html_title = f"tajmahal {release}"
+html_static_path: list[str] = []
+html_theme_options = {"navigation_with_keys": True}
+pygments_style = "friendly"
+pygments_dark_style = "monokai"
+
+# Pages written by other people that may not exist yet; a toctree entry for a
+# missing one is dropped (see _ext/tajmahal_docs.py, optional_pages).
+optional_pages = ["performance"]
