@@ -91,34 +91,83 @@ class Game:
         first_player: int = 0,
         players: Sequence[str] = (),
     ) -> Game:
-        """A new game, set up as :func:`tajmahal.new_game` does."""
+        """A new game, set up as :func:`tajmahal.new_game` does.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1, players=('greedy', 'random', 'random'))
+        >>> game.state == tm.new_game(num_players=3, seed=1), game.players, len(game)
+        (True, ('greedy', 'random', 'random'), 0)
+        """
         return cls(new_game(num_players, seed, components, first_player), players)
 
     @property
     def state(self) -> GameState:
-        """The current state."""
+        """The current state.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1)
+        >>> game.state.phase
+        <Phase.PLAY: 'play'>
+        >>> _ = game.push(tm.Withdraw())
+        >>> game.state.phase, game.state.current_player
+        (<Phase.TAKE: 'take'>, 0)
+        """
         return self._states[-1]
 
     @property
     def initial_state(self) -> GameState:
-        """The state the game started from."""
+        """The state the game started from.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1)
+        >>> _ = game.push(tm.Withdraw())
+        >>> game.initial_state == tm.new_game(num_players=3, seed=1) != game.state
+        True
+        """
         return self._states[0]
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        """The moves made so far, oldest first."""
+        """The moves made so far, oldest first.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1)
+        >>> _ = game.push_text('withdraw')
+        >>> _ = game.push_text('take white:elephant')
+        >>> [str(move) for move in game.moves]
+        ['withdraw', 'take white:elephant']
+        """
         return tuple(self._moves)
 
     @property
     def states(self) -> tuple[GameState, ...]:
-        """Every state so far, from the initial one to the current one."""
+        """Every state so far, from the initial one to the current one.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1)
+        >>> _ = game.push(tm.Withdraw())
+        >>> len(game.states), game.states[0] is game.initial_state, game.states[-1] is game.state
+        (2, True, True)
+        """
         return tuple(self._states)
 
     def __len__(self) -> int:
         return len(self._moves)
 
     def push(self, move: Move) -> GameState:
-        """Make ``move`` (``IllegalMoveError`` if not legal) and return the new state."""
+        """Make ``move`` (``IllegalMoveError`` if not legal) and return the new state.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1)
+        >>> game.push(tm.Withdraw()).phase  # after withdrawing, seat 0 takes supply cards (F2)
+        <Phase.TAKE: 'take'>
+        >>> game.push(tm.Withdraw())
+        Traceback (most recent call last):
+        ...
+        tajmahal.rules.errors.IllegalMoveError: cannot withdraw: seat 0 must take a supply card ...
+        >>> len(game)  # the illegal move was not recorded
+        1
+        """
         state = self.state.apply(move)
         self._states.append(state)
         self._moves.append(move)
@@ -136,14 +185,33 @@ class Game:
         return self.push(parse_move(text, self.state))
 
     def pop(self) -> Move:
-        """Undo the last move and return it; ``IndexError`` if there is none."""
+        """Undo the last move and return it; ``IndexError`` if there is none.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1)
+        >>> _ = game.push(tm.Withdraw())
+        >>> game.pop(), game.state == game.initial_state
+        (Withdraw(), True)
+        >>> game.pop()
+        Traceback (most recent call last):
+        ...
+        IndexError: pop from a game with no moves
+        """
         if not self._moves:
             raise IndexError("pop from a game with no moves")
         self._states.pop()
         return self._moves.pop()
 
     def record(self) -> GameRecord:
-        """A :class:`GameRecord` of the game so far."""
+        """A :class:`GameRecord` of the game so far.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1, players=('greedy', 'random', 'random'))
+        >>> _ = game.push(tm.Withdraw())
+        >>> record = game.record()
+        >>> record.seed, record.moves, record.players, record.scores  # no result yet
+        (1, (Withdraw(),), ('greedy', 'random', 'random'), None)
+        """
         first, last = self.initial_state, self.state
         return GameRecord(
             num_players=first.num_players,

@@ -86,6 +86,13 @@ class MatchResult:
     with an equal score (a faulty seat wins only if every seat is faulty).
     ``record`` is the game's :class:`~tajmahal.GameRecord`, whose own
     ``winners`` follow the rules alone (G3).
+
+    >>> import tajmahal as tm
+    >>> result = tm.play_match(['random', 'random', 'random'], seed=1)
+    >>> result.scores, result.ranking, result.winners
+    ((29, 49, 43), (1, 2, 0), (1,))
+    >>> tm.replay(result.record).scores == result.scores
+    True
     """
 
     players: tuple[str, ...]  #: the bot name of each seat
@@ -97,7 +104,17 @@ class MatchResult:
 
     @property
     def faulty_seats(self) -> frozenset[int]:
-        """The seats with at least one fault."""
+        """The seats with at least one fault.
+
+        >>> import tajmahal as tm
+        >>> class Stubborn:
+        ...     name = 'stubborn'
+        ...     def choose(self, view, legal_moves):
+        ...         return tm.Withdraw()  # even when it must take a card or place a palace
+        >>> result = tm.play_match(['random', Stubborn(), 'random'], seed=1)
+        >>> result.faulty_seats, result.faults[0].kind, result.ranking[-1]
+        (frozenset({1}), <FaultKind.ILLEGAL_MOVE: 'illegal_move'>, 1)
+        """
         return frozenset(fault.seat for fault in self.faults)
 
 

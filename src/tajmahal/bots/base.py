@@ -43,7 +43,15 @@ class Bot(Protocol):
     def __init__(self, seed: int = 0, **options: Any) -> None: ...
 
     def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
-        """Return one of ``legal_moves`` for the seat whose ``view`` this is."""
+        """Return one of ``legal_moves`` for the seat whose ``view`` this is.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> bot = tm.bots.create('greedy')
+        >>> move = bot.choose(state.view(0), state.legal_moves())
+        >>> str(move), move in state.legal_moves()
+        ('play red:elephant+monk', True)
+        """
         ...
 
 

@@ -65,7 +65,18 @@ class GreedyBot:
         self.card_cost = card_cost
 
     def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
-        """The legal move with the highest estimated value (the first one on a tie)."""
+        """The legal move with the highest estimated value (the first one on a tie).
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> str(GreedyBot().choose(state.view(0), state.legal_moves()))
+        'play red:elephant+monk'
+        >>> str(GreedyBot(enough=0).choose(state.view(0), state.legal_moves()))  # holds enough
+        'withdraw'
+        >>> after = state.apply(tm.Withdraw())
+        >>> str(GreedyBot().choose(after.view(0), after.legal_moves()))  # white cards first
+        'take white:elephant'
+        """
         if len(legal_moves) == 1:
             return legal_moves[0]
         if view.phase is Phase.PLAY:

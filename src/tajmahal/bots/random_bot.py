@@ -32,5 +32,12 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
-        """A uniformly random element of ``legal_moves``."""
+        """A uniformly random element of ``legal_moves``.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> bot = RandomBot(seed=5)
+        >>> [str(bot.choose(state.view(0), state.legal_moves())) for _ in range(3)]
+        ['play green:elephant+general', 'play yellow:elephant+elephant', 'withdraw']
+        """
         return legal_moves[self._rng.randrange(len(legal_moves))]

@@ -41,11 +41,31 @@ NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_.-]*")
 
 
 class PluginError(TajMahalError):
-    """A plugin that cannot be loaded, or whose bots break the rules (a duplicate name, ...)."""
+    """A plugin that cannot be loaded, or whose bots break the rules (a duplicate name, ...).
+
+    >>> import tajmahal as tm
+    >>> class Copycat:
+    ...     @tm.hookimpl
+    ...     def tajmahal_bots(self):
+    ...         return [tm.bots.RandomBot]
+    >>> registry = Registry(entry_points=False)
+    >>> registry.register(Copycat(), name='copycat')
+    >>> registry.available()
+    Traceback (most recent call last):
+    ...
+    tajmahal.bots.registry.PluginError: bot name 'random' is registered twice: ...
+    """
 
 
 class UnknownBotError(TajMahalError, LookupError):
-    """A bot name that no installed plugin provides."""
+    """A bot name that no installed plugin provides; a ``LookupError`` too.
+
+    >>> try:
+    ...     Registry(entry_points=False).create('nobody')
+    ... except LookupError as exc:
+    ...     print(type(exc).__name__, '-', exc)
+    UnknownBotError - no bot is called 'nobody'; available bots: greedy, random
+    """
 
     def __str__(self) -> str:  # LookupError would quote the message like a key
         return str(self.args[0]) if self.args else ""
@@ -93,7 +113,29 @@ class Registry:
             self._load_entry_points()
 
     def register(self, plugin: object, name: str, origin: str | None = None) -> None:
-        """Add a plugin object (a module or any object with ``@hookimpl`` functions)."""
+        """Add a plugin object (a module or any object with ``@hookimpl`` functions).
+
+        >>> import tajmahal as tm
+        >>> class FirstMove:
+        ...     '''Always plays the first legal move.'''
+        ...     name = 'first'
+        ...     def __init__(self, seed=0):
+        ...         self.seed = seed
+        ...     def choose(self, view, legal_moves):
+        ...         return legal_moves[0]
+        >>> class MyPlugin:
+        ...     @tm.hookimpl
+        ...     def tajmahal_bots(self):
+        ...         return [FirstMove]
+        >>> registry = Registry(entry_points=False)
+        >>> registry.register(MyPlugin(), name='mine', origin='my-package')
+        >>> sorted(registry.available()), registry.bot_infos()['first'].origin
+        (['first', 'greedy', 'random'], 'my-package')
+        >>> registry.register(MyPlugin(), name='mine')
+        Traceback (most recent call last):
+        ...
+        tajmahal.bots.registry.PluginError: two plugins are named 'mine'; ...
+        """
         if self.plugin_manager.has_plugin(name):
             raise PluginError(f"two plugins are named {name!r}; plugin names must be unique")
         try:
@@ -121,17 +163,36 @@ class Registry:
             self.register(plugin, name=entry_point.name, origin=dist)
 
     def bot_infos(self) -> Mapping[str, BotInfo]:
-        """Every bot by name, sorted by name; raises :class:`PluginError` on a conflict."""
+        """Every bot by name, sorted by name; raises :class:`PluginError` on a conflict.
+
+        >>> infos = Registry(entry_points=False).bot_infos()
+        >>> list(infos), infos['greedy'].bot_class.__name__, infos['greedy'].plugin
+        (['greedy', 'random'], 'GreedyBot', 'tajmahal')
+        """
         if self._infos is None:
             self._infos = self._collect()
         return self._infos
 
     def available(self) -> dict[str, type[Bot]]:
-        """Bot name -> bot class, sorted by name."""
+        """Bot name -> bot class, sorted by name.
+
+        >>> bots = Registry(entry_points=False).available()
+        >>> {name: bot_class.__name__ for name, bot_class in bots.items()}
+        {'greedy': 'GreedyBot', 'random': 'RandomBot'}
+        """
         return {name: info.bot_class for name, info in self.bot_infos().items()}
 
     def create(self, name: str, seed: int = 0, **options: Any) -> Bot:
-        """Build the bot called ``name`` as ``BotClass(seed=seed, **options)``."""
+        """Build the bot called ``name`` as ``BotClass(seed=seed, **options)``.
+
+        >>> registry = Registry(entry_points=False)
+        >>> registry.create('greedy', seed=1, enough=2.0).enough
+        2.0
+        >>> registry.create('greedy', speed=3)
+        Traceback (most recent call last):
+        ...
+        tajmahal.rules.errors.TajMahalError: cannot build bot 'greedy' with seed=0, speed=3: ...
+        """
         infos = self.bot_infos()
         if name not in infos:
             raise UnknownBotError(
@@ -199,12 +260,23 @@ def _qualname(cls: type[Any]) -> str:
 
 @functools.cache
 def default_registry() -> Registry:
-    """The registry of the built-in bots and every installed plugin (built once)."""
+    """The registry of the built-in bots and every installed plugin (built once).
+
+    >>> registry = default_registry()
+    >>> registry is default_registry(), {'greedy', 'random'} <= registry.available().keys()
+    (True, True)
+    """
     return Registry()
 
 
 def reload() -> None:
-    """Forget the default registry: the next lookup discovers the plugins again."""
+    """Forget the default registry: the next lookup discovers the plugins again.
+
+    >>> before = default_registry()
+    >>> reload()
+    >>> default_registry() is before, 'random' in available()
+    (False, True)
+    """
     default_registry.cache_clear()
 
 

@@ -47,7 +47,13 @@ MAX_COUNT = 10_000  #: the most copies one entry may ask for (guards against hug
 
 
 class Symbol(enum.Enum):
-    """A symbol printed on a card (C1)."""
+    """A symbol printed on a card (C1).
+
+    >>> Card.parse('green:monk+princess').symbols
+    (<Symbol.MONK: 'monk'>, <Symbol.PRINCESS: 'princess'>)
+    >>> Symbol.ELEPHANT in INFLUENCE
+    False
+    """
 
     VIZIER = "vizier"
     GENERAL = "general"
@@ -62,7 +68,13 @@ INFLUENCE: tuple[Symbol, ...] = (Symbol.VIZIER, Symbol.GENERAL, Symbol.MONK, Sym
 
 
 class Color(enum.Enum):
-    """A card's suit (C2); special cards have the pseudo-suit ``SPECIAL``."""
+    """A card's suit (C2); special cards have the pseudo-suit ``SPECIAL``.
+
+    >>> Card.parse('white:monk').color, Card.parse('special:points').color
+    (<Color.WHITE: 'white'>, <Color.SPECIAL: 'special'>)
+    >>> [color.value for color in COLORED]
+    ['red', 'yellow', 'green', 'violet']
+    """
 
     RED = "red"
     YELLOW = "yellow"
@@ -77,7 +89,11 @@ COLORED: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.VIOLET
 
 
 class Commodity(enum.Enum):
-    """A commodity shown on province tiles and commodity bonus tiles (C9, C10)."""
+    """A commodity shown on province tiles and commodity bonus tiles (C9, C10).
+
+    >>> standard_components().province_tiles[1].commodities
+    (<Commodity.TEA: 'tea'>, <Commodity.JEWELS: 'jewels'>)
+    """
 
     RICE = "rice"
     TEA = "tea"
@@ -86,7 +102,13 @@ class Commodity(enum.Enum):
 
 
 class Special(enum.Enum):
-    """The four special cards (C6)."""
+    """The four special cards (C6).
+
+    >>> Card.parse('special:color_change').special
+    <Special.COLOR_CHANGE: 'color_change'>
+    >>> dict(standard_components().special_earned_by)[Symbol.GENERAL]  # E2
+    <Special.ELEPHANT: 'elephant'>
+    """
 
     ELEPHANT = "elephant"
     GRAND_MOGUL = "grand_mogul"
@@ -95,7 +117,12 @@ class Special(enum.Enum):
 
 
 class BonusKind(enum.Enum):
-    """The kind of a bonus tile on a fortress (C10)."""
+    """The kind of a bonus tile on a fortress (C10).
+
+    >>> from collections import Counter
+    >>> Counter(tile.kind.value for tile in standard_components().bonus_tiles)
+    Counter({'commodity': 8, 'points': 4, 'card': 3, 'taj_mahal': 1})
+    """
 
     TAJ_MAHAL = "taj_mahal"
     POINTS = "points"
@@ -129,13 +156,29 @@ class Card:
 
     @property
     def sort_key(self) -> tuple[int, ...]:
-        """The order the library lists cards in: by color, then symbols."""
+        """The order the library lists cards in: by color, then symbols.
+
+        >>> cards = [Card.parse(text) for text in ('white:monk', 'red:monk', 'red:vizier')]
+        >>> [str(card) for card in sorted(cards, key=lambda card: card.sort_key)]
+        ['red:vizier', 'red:monk', 'white:monk']
+        """
         special = list(Special).index(self.special) if self.special is not None else -1
         return (_COLOR_ORDER[self.color], special, *(_SYMBOL_ORDER[s] for s in self.symbols))
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read a card from its text form (``str(card)``); raises ``ValueError``."""
+        """Read a card from its text form (``str(card)``); raises ``ValueError``.
+
+        >>> Card.parse('red:vizier+monk') == Card(Color.RED, (Symbol.VIZIER, Symbol.MONK))
+        True
+        >>> card = Card.parse('special:elephant')
+        >>> card.special, card.symbols
+        (<Special.ELEPHANT: 'elephant'>, (<Symbol.ELEPHANT: 'elephant'>,))
+        >>> Card.parse('blue:monk')
+        Traceback (most recent call last):
+        ...
+        ValueError: 'blue:monk' is not a card: unknown color, symbol or special
+        """
         color_text, sep, rest = text.strip().partition(":")
         if not sep or not rest:
             raise ValueError(f"{text!r} is not a card: expected 'color:symbol[+symbol]'")
@@ -159,7 +202,12 @@ _SPECIAL_SYMBOLS: dict[Special, tuple[Symbol, ...]] = {
 
 @attrs.frozen(cache_hash=True)
 class ProvinceTile:
-    """A numbered province tile with its commodities (C9)."""
+    """A numbered province tile with its commodities (C9).
+
+    >>> tile = standard_components().province_tiles[1]
+    >>> tile.number, [commodity.value for commodity in tile.commodities]
+    (2, ['tea', 'jewels'])
+    """
 
     number: int
     commodities: tuple[Commodity, ...]
@@ -167,7 +215,16 @@ class ProvinceTile:
 
 @attrs.frozen(cache_hash=True)
 class BonusTile:
-    """A bonus tile (C10): ``points`` is its value for TAJ_MAHAL and POINTS tiles."""
+    """A bonus tile (C10): ``points`` is its value for TAJ_MAHAL and POINTS tiles.
+
+    ``str(tile)`` is how boards and views print it.
+
+    >>> taj = standard_components().bonus_tiles[0]
+    >>> taj.kind, taj.points, str(taj)
+    (<BonusKind.TAJ_MAHAL: 'taj_mahal'>, 4, '+4')
+    >>> str(BonusTile(BonusKind.COMMODITY, Commodity.TEA)), str(BonusTile(BonusKind.CARD))
+    ('tea', '+1 card')
+    """
 
     kind: BonusKind
     commodity: Commodity | None = None
@@ -183,7 +240,12 @@ class BonusTile:
 
 @attrs.frozen(cache_hash=True)
 class City:
-    """A city on the board; ``x``/``y`` place it in drawings."""
+    """A city on the board; ``x``/``y`` place it in drawings.
+
+    >>> agra = standard_components().board.city('agra')
+    >>> agra.name, agra.province, agra.fortress
+    ('Agra', 'agra', True)
+    """
 
     id: str
     name: str
@@ -195,7 +257,12 @@ class City:
 
 @attrs.frozen(cache_hash=True)
 class Province:
-    """A province and its cities."""
+    """A province and its cities.
+
+    >>> kabul = standard_components().board.province('kabul')
+    >>> kabul.name, [city.id for city in kabul.cities]
+    ('Kabul', ['kabul', 'ghazni', 'jalalabad', 'peshawar'])
+    """
 
     id: str
     name: str
@@ -208,6 +275,12 @@ class Board:
 
     ``final_province`` takes the highest province tile (S2) and
     ``taj_mahal_city`` holds the Taj Mahal tile (S3).
+
+    >>> board = standard_components().board
+    >>> len(board.provinces), len(board.cities), board.final_province, board.taj_mahal_city
+    (12, 49, 'agra', 'agra')
+    >>> len(board.roads), board.roads[0]
+    (83, ('jalalabad', 'peshawar'))
     """
 
     provinces: tuple[Province, ...]
@@ -217,20 +290,45 @@ class Board:
     taj_mahal_city: str
 
     def city(self, city_id: str) -> City:
-        """The city with this id (``KeyError`` if none)."""
+        """The city with this id (``KeyError`` if none).
+
+        >>> board = standard_components().board
+        >>> board.city('peshawar').province
+        'kabul'
+        >>> board.city('atlantis')
+        Traceback (most recent call last):
+        ...
+        KeyError: 'atlantis'
+        """
         return _board_index(self)[0][city_id]
 
     def province(self, province_id: str) -> Province:
-        """The province with this id (``KeyError`` if none)."""
+        """The province with this id (``KeyError`` if none).
+
+        >>> standard_components().board.province('agra').name
+        'Agra'
+        """
         return _board_index(self)[1][province_id]
 
     def neighbours(self, city_id: str) -> tuple[str, ...]:
-        """Ids of the cities one road away, in file order."""
+        """Ids of the cities one road away, in file order.
+
+        >>> board = standard_components().board
+        >>> board.neighbours('agra')
+        ('mathura', 'kannauj', 'fatehpur_sikri', 'delhi')
+        >>> all('agra' in board.neighbours(city) for city in board.neighbours('agra'))
+        True
+        """
         return _board_index(self)[2][city_id]
 
     @property
     def fortresses(self) -> tuple[City, ...]:
-        """The fortress cities, in file order."""
+        """The fortress cities, in file order.
+
+        >>> fortresses = standard_components().board.fortresses
+        >>> len(fortresses), fortresses[0].id, all(city.fortress for city in fortresses)
+        (16, 'kabul', True)
+        """
         return tuple(c for c in self.cities if c.fortress)
 
 
@@ -268,11 +366,23 @@ class Components:
 
     @property
     def card_kinds(self) -> tuple[Card, ...]:
-        """Every distinct card (deck and special cards), in the library's card order."""
+        """Every distinct card (deck and special cards), in the library's card order.
+
+        >>> kinds = standard_components().card_kinds
+        >>> len(kinds), str(kinds[0]), str(kinds[-1])
+        (50, 'red:vizier+general', 'special:color_change')
+        >>> list(kinds) == sorted(kinds, key=lambda card: card.sort_key)
+        True
+        """
         return _card_kinds(self)
 
     def special_card(self, special: Special) -> Card:
-        """The special card of this kind."""
+        """The special card of this kind.
+
+        >>> card = standard_components().special_card(Special.GRAND_MOGUL)
+        >>> str(card), card.symbols
+        ('special:grand_mogul', (<Symbol.GRAND_MOGUL: 'grand_mogul'>,))
+        """
         return next(c for c in self.special_cards if c.special is special)
 
 
@@ -299,6 +409,13 @@ def load_components(path: str | Path, *, name: str | None = None) -> Components:
 
     The file's format is documented in the docs ("Rules notes") and shown by
     the standard file, ``tajmahal/rules/data/standard.toml``.
+
+    >>> load_components(STANDARD_PATH, name='mine').board == standard_components().board
+    True
+    >>> load_components('nowhere.toml')
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.ComponentsError: cannot read components file 'nowhere.toml': ...
     """
     path = Path(path)
     try:

@@ -7,6 +7,7 @@ draws, reshuffles, the end of a visit and the end of the game.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from tajmahal.rules import scoring
@@ -14,7 +15,7 @@ from tajmahal.rules.components import INFLUENCE, BonusKind, Components, standard
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard, Withdraw
 from tajmahal.rules.setup import place_tiles, seeded_rng
-from tajmahal.rules.state import GameState, Phase, evolve
+from tajmahal.rules.state import GameState, Phase, _evolve  # _evolve: state.evolve, unwrapped
 from tajmahal.rules.tables import (
     ELEPHANT,
     GRAND_MOGUL,
@@ -124,7 +125,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     if phase is Phase.PLAY:
         return _play_moves(state, t)
     if phase is Phase.TAKE:
-        return tuple(t.take[k] for k in _distinct(state.supply))
+        take = t.take
+        return tuple([take[k] for k in _distinct(state.supply)])
     cities = t.province_cities[state.province_order[state.visit - 1]]
     if phase is Phase.PALACE:
         normal = state.normal_palaces
@@ -138,34 +140,28 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 def _play_moves(state: GameState, t: Tables) -> tuple[Move, ...]:
     seat = state.current_player
     assert seat is not None
-    hand = state.hands[seat]
     color = state.visit_colors[seat]
-    distinct = _distinct(hand)
-    extras = [k for k in distinct if not t.colored[k]]  # whites, then specials (P1)
+    distinct = _distinct(state.hands[seat])
+    colored, colors = t.colored, t.color
+    extras = [k for k in distinct if not colored[k]]  # whites, then specials (P1)
     has_color_change = t.color_change in extras
-    play = t.play
     moves: list[Move] = []
     for k in distinct:
-        if not t.colored[k]:
+        if not colored[k]:
             break  # kinds are sorted: colored suits come first
-        if color is None or t.color[k] is color:
-            moves.append(play[k, NO_EXTRA])
-            moves.extend(play[k, e] for e in extras)
+        play = t.play_with[k]
+        if color is None or colors[k] is color:
+            moves.append(play[NO_EXTRA])
+            moves.extend([play[e] for e in extras])
         elif has_color_change:
-            moves.append(play[k, t.color_change])  # P4
+            moves.append(play[t.color_change])  # P4
     moves.append(WITHDRAW)  # V3; P8: always possible
     return tuple(moves)
 
 
 def _distinct(kinds: tuple[int, ...]) -> list[int]:
     """The distinct values of a sorted tuple, in order."""
-    out: list[int] = []
-    last = -1
-    for k in kinds:
-        if k != last:
-            out.append(k)
-            last = k
-    return out
+    return list(dict.fromkeys(kinds))
 
 
 # ---------------------------------------------------------------------------- apply
@@ -173,7 +169,14 @@ def _distinct(kinds: tuple[int, ...]) -> list[int]:
 
 def apply(state: GameState, move: Move, seat: int | None = None) -> GameState:
     """The state after ``move`` (use :meth:`GameState.apply`)."""
-    if move not in state.legal_moves() or (seat is not None and seat != state.current_player):
+    legal = state.legal_moves()
+    for offered in legal:  # usually one of the engine's own move objects: no __eq__ calls
+        if offered is move:
+            break
+    else:
+        if move not in legal:
+            raise IllegalMoveError(_why_illegal(state, move, seat))
+    if seat is not None and seat != state.current_player:
         raise IllegalMoveError(_why_illegal(state, move, seat))
     t = tables(state.components)
     kind = type(move)
@@ -192,9 +195,6 @@ def apply(state: GameState, move: Move, seat: int | None = None) -> GameState:
     return _take(state, t, t.kind_of[move.card])
 
 
-_evolve = evolve  # attrs.evolve's result, several times faster (see state.evolve)
-
-
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1 :]
 
@@ -205,12 +205,7 @@ def _remove(kinds: tuple[int, ...], kind: int) -> tuple[int, ...]:
 
 
 def _insert(kinds: tuple[int, ...], kind: int) -> tuple[int, ...]:
-    i = 0
-    for i, k in enumerate(kinds):  # noqa: B007 - i is used after the loop
-        if k >= kind:
-            break
-    else:
-        return (*kinds, kind)
+    i = bisect_left(kinds, kind)  # kinds are sorted
     return kinds[:i] + (kind,) + kinds[i:]
 
 
@@ -350,7 +345,7 @@ def _finish_withdrawal(state: GameState, t: Tables, seat: int, draw: bool = Fals
     if takes:
         changes.update(phase=Phase.TAKE, pending_takes=takes, current_player=seat)
         return _evolve(state, changes)
-    return _end_turn(_evolve(state, changes), t, seat)
+    return _end_turn(state, t, seat, changes)
 
 
 def _take(state: GameState, t: Tables, kind: int) -> GameState:
@@ -366,14 +361,16 @@ def _take(state: GameState, t: Tables, kind: int) -> GameState:
     if state.pending_takes > 1 and supply:
         return _evolve(state, changes)
     changes["pending_takes"] = 0
-    return _end_turn(_evolve(state, changes), t, seat)
+    return _end_turn(state, t, seat, changes)
 
 
-def _end_turn(state: GameState, t: Tables, seat: int) -> GameState:
-    nxt = _next_active(state.withdrawn, seat)
+def _end_turn(state: GameState, t: Tables, seat: int, changes: dict[str, Any]) -> GameState:
+    """End ``seat``'s turn: ``changes`` (the turn's last, not yet applied) plus the next seat."""
+    nxt = _next_active(changes.get("withdrawn", state.withdrawn), seat)
     if nxt is None:  # V6
-        return _end_visit(state, t)
-    return _evolve(state, {"phase": Phase.PLAY, "current_player": nxt})
+        return _end_visit(_evolve(state, changes), t)
+    changes.update(phase=Phase.PLAY, current_player=nxt)
+    return _evolve(state, changes)  # one new state, not two
 
 
 def _draw(

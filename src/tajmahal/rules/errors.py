@@ -6,16 +6,49 @@ __all__ = ["ComponentsError", "FormatError", "IllegalMoveError", "TajMahalError"
 
 
 class TajMahalError(Exception):
-    """Base class of every error the library raises on purpose."""
+    """Base class of every error the library raises on purpose.
+
+    >>> import tajmahal as tm
+    >>> try:
+    ...     tm.new_game(num_players=2, seed=1)
+    ... except tm.TajMahalError as exc:
+    ...     print(exc)
+    Taj Mahal is for 3, 4 or 5 players, not 2
+    """
 
 
 class IllegalMoveError(TajMahalError, ValueError):
-    """A move that is not legal in the state it was applied to."""
+    """A move that is not legal in the state it was applied to.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=1)
+    >>> state.apply(tm.PlacePalace('agra'))
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.IllegalMoveError: cannot palace agra: seat 0 must play cards or withdraw now
+    >>> issubclass(IllegalMoveError, ValueError)
+    True
+    """  # noqa: E501
 
 
 class FormatError(TajMahalError, ValueError):
-    """A serialised document that cannot be read back (bad JSON, wrong shape, impossible state)."""
+    """A serialised document that cannot be read back (bad JSON, wrong shape, impossible state).
+
+    >>> import tajmahal as tm
+    >>> try:
+    ...     tm.loads('{"format": "tajmahal/move"}')
+    ... except tm.FormatError as exc:
+    ...     print(exc)
+    cannot read the document: $.version: required key missing
+    """
 
 
 class ComponentsError(TajMahalError, ValueError):
-    """A components file (deck, tiles, board) that is malformed or inconsistent."""
+    """A components file (deck, tiles, board) that is malformed or inconsistent.
+
+    >>> from tajmahal.rules.components import parse_components
+    >>> parse_components('cards = 1', source='mine.toml')
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.ComponentsError: mine.toml: top level: missing key(s) board, bonus_tiles, province_tiles, special_cards
+    """  # noqa: E501

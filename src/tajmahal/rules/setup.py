@@ -26,13 +26,28 @@ class TilePlacement:
 
     ``province_order[k]`` is the id of the province holding tile ``k + 1``
     (so it is visited ``k + 1``-th); ``bonus`` maps each fortress id to its tile.
+
+    >>> from tajmahal import standard_components
+    >>> placement = place_tiles(standard_components(), seed=1)
+    >>> placement.province_order[:3], placement.province_order[-1]
+    (('thatta', 'kabul', 'kashmir'), 'agra')
+    >>> len(placement.bonus), placement.bonus[0][0]
+    (16, 'agra')
     """
 
     province_order: tuple[str, ...]
     bonus: tuple[tuple[str, BonusTile], ...]
 
     def bonus_tile(self, city_id: str) -> BonusTile | None:
-        """The bonus tile setup put on this city, if any."""
+        """The bonus tile setup put on this city, if any.
+
+        >>> from tajmahal import standard_components
+        >>> placement = place_tiles(standard_components(), seed=1)
+        >>> str(placement.bonus_tile('agra')), str(placement.bonus_tile('kabul'))
+        ('+4', 'rice')
+        >>> placement.bonus_tile('mathura') is None  # not a fortress
+        True
+        """
         return dict(self.bonus).get(city_id)
 
 

@@ -24,7 +24,15 @@ __all__ = ["GameState", "Phase", "evolve"]
 
 
 class Phase(enum.Enum):
-    """What the seat that owes the next move must decide."""
+    """What the seat that owes the next move must decide.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=1)
+    >>> state.phase
+    <Phase.PLAY: 'play'>
+    >>> state.apply(tm.Withdraw()).phase  # F2: whoever withdraws takes supply cards
+    <Phase.TAKE: 'take'>
+    """
 
     PLAY = "play"  #: play cards or withdraw (V3)
     PALACE = "palace"  #: place a normal palace (W5)
@@ -37,7 +45,8 @@ Seats = tuple[int, ...]
 Kinds = tuple[int, ...]
 
 
-@attrs.frozen(repr=False)
+# No __weakref__ slot: it would sit after the fields and forbid evolve's class swap below.
+@attrs.frozen(repr=False, weakref_slot=False)
 class GameState:
     """An immutable game state; build one with :func:`tajmahal.new_game`.
 
@@ -86,7 +95,13 @@ class GameState:
 
     # ------------------------------------------------------------------ public API
     def legal_moves(self) -> tuple[Move, ...]:
-        """Every legal move for :attr:`current_player`, in a fixed order, without duplicates."""
+        """Every legal move for :attr:`current_player`, in a fixed order, without duplicates.
+
+        >>> import tajmahal as tm
+        >>> moves = tm.new_game(num_players=3, seed=1).legal_moves()
+        >>> len(moves), str(moves[0]), str(moves[-1])
+        (6, 'play red:elephant+monk', 'withdraw')
+        """
         legal = self._legal
         if legal is None:
             legal = _engine.legal_moves(self)
@@ -98,23 +113,58 @@ class GameState:
 
         ``seat``, if given, is the seat claiming the move: a move made out of
         turn raises :class:`~tajmahal.IllegalMoveError` as any illegal move does.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> after = state.apply(tm.Withdraw())
+        >>> after.withdrawn, state.withdrawn
+        ((True, False, False), (False, False, False))
+        >>> state.apply(tm.Withdraw(), seat=2)
+        Traceback (most recent call last):
+        ...
+        tajmahal.rules.errors.IllegalMoveError: cannot withdraw for seat 2: it is seat 0's decision
         """
         return _engine.apply(self, move, seat)
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may know (RULES.md I1–I4): public facts and its own hand."""
+        """What ``seat`` may know (RULES.md I1–I4): public facts and its own hand.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> view = state.view(1)
+        >>> view.seat, view.hand == state.hand(1), view.hand_sizes
+        (1, True, (6, 6, 6))
+        """
         from tajmahal.rules.views import make_view
 
         return make_view(self, seat)
 
     @property
     def is_over(self) -> bool:
-        """True once the 12th visit has ended and final scoring is done."""
+        """True once the 12th visit has ended and final scoring is done.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> while not state.is_over:  # always the last legal move: withdraw when playing
+        ...     state = state.apply(state.legal_moves()[-1])
+        >>> state.is_over, state.visit, state.current_player, state.legal_moves()
+        (True, 12, None, ())
+        """
         return self.phase is Phase.OVER
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """Seats with the highest final score (G3); empty before the end."""
+        """Seats with the highest final score (G3); empty before the end.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> state.winners
+        ()
+        >>> while not state.is_over:
+        ...     state = state.apply(state.legal_moves()[0])
+        >>> state.scores, state.winners
+        ((37, 49, 32), (1,))
+        """
         if self.phase is not Phase.OVER:
             return ()
         best = max(self.scores)
@@ -122,16 +172,40 @@ class GameState:
 
     @property
     def province(self) -> str:
-        """Id of the province visited now."""
+        """Id of the province visited now.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> state.province, tm.place_tiles(state.components, seed=1).province_order[0]
+        ('thatta', 'thatta')
+        """
         return self.components.board.provinces[self.province_order[self.visit - 1]].id
 
     @property
     def starting_player(self) -> int:
-        """The seat that started the current visit (S8, E3)."""
+        """The seat that started the current visit (S8, E3).
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1, first_player=2)
+        >>> state.starting_player
+        2
+        >>> while state.visit == 1:
+        ...     state = state.apply(state.legal_moves()[0])
+        >>> state.visit, state.starting_player  # E3: one seat clockwise
+        (2, 0)
+        """
         return (self.first_player + self.visit - 1) % self.num_players
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards in ``seat``'s hand (hidden information: for the state's owner only)."""
+        """The cards in ``seat``'s hand (hidden information: for the state's owner only).
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> [str(card) for card in state.hand(0)[:3]]
+        ['red:elephant+monk', 'red:elephant+princess', 'yellow:elephant+elephant']
+        >>> len(state.hand(0)), state.view(1).hand_sizes[0]  # seat 1 sees only the count
+        (6, 6)
+        """
         kinds = self.components.card_kinds
         return tuple(kinds[k] for k in self.hands[seat])
 
@@ -143,26 +217,32 @@ class GameState:
 
 
 def _make_evolve() -> Callable[[GameState, dict[str, Any]], GameState]:
-    """Generate :func:`evolve`: one straight-line copy of every slot, then the changes.
+    """Generate :func:`evolve`: a straight-line copy of every slot, then the changes.
 
     ``attrs.evolve`` reads the fields' metadata and runs the frozen ``__init__``
-    (one ``object.__setattr__`` per field) on every call; the engine makes a
-    state per move, so this is its hottest path.  Slot descriptors' setters,
-    bound once as default arguments, copy the same values several times faster.
+    (one ``object.__setattr__`` call per field); the engine makes a state per
+    move, so this is its hottest path.  The copy is written into a mutable
+    twin class with the very same slots (plain attribute stores, which CPython
+    specialises), and the finished object then becomes a ``GameState``: it is
+    frozen from the moment anyone else can see it.
     """
     names = [f.name for f in attrs.fields(GameState)]
-    setters = {name: GameState.__dict__[name].__set__ for name in names}
-    params = "".join(f", _set{i}=_setters[{name!r}]" for i, name in enumerate(names))
-    lines = [f"def evolve(state, changes, _new=object.__new__, _cls=GameState{params}):"]
-    lines.append("    new = _new(_cls)")
-    for i, name in enumerate(names):  # the legal-moves cache starts empty, as in __init__
-        lines.append(f"    _set{i}(new, {'None' if name == '_legal' else 'state.' + name})")
+    slots = vars(GameState)["__slots__"]
+    draft = type("_Draft", (), {"__slots__": slots})  # the same layout, not frozen
+    lines = [
+        "def evolve(state, changes, _new=object.__new__, _draft=_Draft, _cls=GameState,",
+        "           _set=object.__setattr__):",
+        "    new = _new(_draft)",
+    ]
+    for name in names:  # the legal-moves cache starts empty, as in __init__
+        lines.append(f"    new.{name} = {'None' if name == '_legal' else 'state.' + name}")
     lines += [
         "    for name, value in changes.items():",
-        "        _setters[name](new, value)",
+        "        _set(new, name, value)",
+        "    new.__class__ = _cls",
         "    return new",
     ]
-    namespace: dict[str, Any] = {"GameState": GameState, "_setters": setters}
+    namespace: dict[str, Any] = {"GameState": GameState, "_Draft": draft}
     exec("\n".join(lines), namespace)  # generated from the attrs fields above
     fast: Callable[[GameState, dict[str, Any]], GameState] = namespace["evolve"]
     return fast
@@ -176,7 +256,7 @@ def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
 
     No validation runs (GameState has none) and unchanged fields are shared,
     not copied; the new state's legal-moves cache starts empty.  An unknown
-    field name raises ``KeyError``.
+    field name raises ``AttributeError``.
 
     >>> import attrs, tajmahal as tm
     >>> state = tm.new_game(num_players=3, seed=1)

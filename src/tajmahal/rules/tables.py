@@ -77,9 +77,28 @@ class Tables:
     bonus_commodity: tuple[int, ...]
 
 
-@functools.lru_cache(maxsize=32)  # bounded: loaded documents may carry many components
+#: the components asked for last and their tables: the hot path asks for one set again and again
+_recent: tuple[Components, Tables] | None = None
+
+
 def tables(components: Components) -> Tables:
-    """The lookup tables of ``components`` (cached: built once per components)."""
+    """The lookup tables of ``components`` (cached: built once per components).
+
+    >>> import tajmahal as tm
+    >>> tables(tm.standard_components()) is tables(tm.standard_components())
+    True
+    """
+    global _recent
+    recent = _recent
+    if recent is not None and recent[0] is components:  # no hashing of the components
+        return recent[1]
+    found = _tables(components)
+    _recent = (components, found)
+    return found
+
+
+@functools.lru_cache(maxsize=32)  # bounded: loaded documents may carry many components
+def _tables(components: Components) -> Tables:
     kinds = components.card_kinds
     kind_of = {card: i for i, card in enumerate(kinds)}
     special_kind = {c.special: kind_of[c] for c in components.special_cards if c.special}

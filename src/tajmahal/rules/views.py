@@ -90,7 +90,18 @@ class PlayerView:
 
     @property
     def is_over(self) -> bool:
-        """True once the game has ended."""
+        """True once the game has ended.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> state.view(0).is_over
+        False
+        >>> while not state.is_over:  # always the last legal move: withdraw when playing
+        ...     state = state.apply(state.legal_moves()[-1])
+        >>> view = state.view(0)
+        >>> view.is_over, view.phase, view.scores
+        (True, <Phase.OVER: 'over'>, (10, 15, 11))
+        """
         return self.phase is Phase.OVER
 
     def sample(self, rng: random.Random) -> GameState:
