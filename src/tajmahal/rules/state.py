@@ -231,7 +231,7 @@ def _make_evolve() -> Callable[[GameState, dict[str, Any]], GameState]:
     draft = type("_Draft", (), {"__slots__": slots})  # the same layout, not frozen
     lines = [
         "def evolve(state, changes, _new=object.__new__, _draft=_Draft, _cls=GameState,",
-        "           _set=object.__setattr__):",
+        "           _set=setattr):",
         "    new = _new(_draft)",
     ]
     for name in names:  # the legal-moves cache starts empty, as in __init__

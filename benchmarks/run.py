@@ -1,0 +1,468 @@
+"""Benchmarks of the tajmahal rules engine (see benchmarks/README.md).
+
+Measures, for 3, 4 and 5 players, with a fixed seed, a warm-up and several
+repetitions (the median is reported):
+
+* random playouts: decisions (moves applied) per second and full games per second,
+  per second of the process's CPU time (less disturbed by other programs);
+* the median microseconds of one ``legal_moves()`` on a fresh (uncached) state
+  and of one ``apply()`` on a state whose legal moves are already known;
+* ``tm.dumps`` / ``tm.loads`` microseconds per state and ``view.sample``
+  microseconds ("n/a" while the library has no such function);
+* the memory retained per state along a game (tracemalloc over a full game's
+  trail of states, as a random playout leaves them);
+* with ``--compare-openspiel``: random playouts of OpenSpiel's pure-Python
+  ``python_block_dominoes`` in the same run, interleaved with ours, and the
+  ratio of our decisions per second to theirs (per repetition, then the median).
+
+Usage::
+
+    python benchmarks/run.py                      # full run, table on stdout
+    python benchmarks/run.py --quick              # a smoke run of a few seconds
+    python benchmarks/run.py --json results.json  # also write JSON ('-': JSON only, to stdout)
+    python benchmarks/run.py --compare-openspiel  # needs the 'bench' extra (open-spiel)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import attrs
+
+import tajmahal as tm
+
+PLAYER_COUNTS = (3, 4, 5)
+DEFAULT_SEED = 20240607
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much work one run does."""
+
+    seed: int = DEFAULT_SEED
+    reps: int = 9  #: timed repetitions (after one warm-up)
+    games: int = 15  #: random playouts per repetition and player count
+    trail_games: int = 4  #: games whose states feed the per-call timings
+    codec_states: int = 150  #: states per repetition for dumps/loads/sample
+    openspiel_games: int = 600  #: OpenSpiel playouts per repetition
+    quick: bool = False  #: the --quick smoke settings
+
+
+QUICK = Settings(reps=2, games=2, trail_games=1, codec_states=20, openspiel_games=100, quick=True)
+
+
+# ----------------------------------------------------------------------------- components
+
+
+def bench_components() -> tuple[tm.Components, str]:
+    """The components every benchmark game uses, and their name."""
+    return tm.standard_components(), "standard"
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def median(values: Sequence[float]) -> float:
+    """The median of ``values`` (0.0 when there are none)."""
+    return statistics.median(values) if values else 0.0
+
+
+def playout(state: tm.GameState, rng: random.Random) -> Iterator[tm.GameState]:
+    """Every state of one game played with uniformly random legal moves."""
+    yield state
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_moves()))
+        yield state
+
+
+def game_seed(settings: Settings, players: int, rep: int, game: int) -> int:
+    """The setup seed of one benchmark game (fixed by the run's seed)."""
+    return settings.seed + 100_000 * players + 1_000 * rep + game
+
+
+def trail(comps: tm.Components, settings: Settings, players: int) -> list[tm.GameState]:
+    """The states of ``settings.trail_games`` seeded random games."""
+    states: list[tm.GameState] = []
+    for g in range(settings.trail_games):
+        rng = random.Random(settings.seed + g)
+        seed = game_seed(settings, players, 99, g)
+        states.extend(playout(tm.new_game(players, seed=seed, components=comps), rng))
+    return states
+
+
+def time_each(calls: Sequence[Callable[[], object]]) -> list[float]:
+    """Microseconds taken by each call."""
+    out: list[float] = []
+    clock = time.perf_counter_ns
+    for call in calls:
+        start = clock()
+        call()
+        out.append((clock() - start) / 1000)
+    return out
+
+
+def spread(states: Sequence[Any], count: int) -> list[Any]:
+    """At most ``count`` items of ``states``, evenly spread along it."""
+    if len(states) <= count:
+        return list(states)
+    step = len(states) / count
+    return [states[int(i * step)] for i in range(count)]
+
+
+# ----------------------------------------------------------------------------- measurements
+
+
+def random_playouts(
+    comps: tm.Components, settings: Settings, players: int, rep: int
+) -> tuple[float, float, int]:
+    """One repetition: (decisions per second, games per second, decisions)."""
+    rng = random.Random(settings.seed * 7 + rep)
+    decisions = 0
+    start = time.process_time()
+    for g in range(settings.games):
+        state = tm.new_game(players, seed=game_seed(settings, players, rep, g), components=comps)
+        while not state.is_over:
+            state = state.apply(rng.choice(state.legal_moves()))
+            decisions += 1
+    elapsed = time.process_time() - start
+    return decisions / elapsed, settings.games / elapsed, decisions
+
+
+def legal_moves_us(states: Sequence[tm.GameState]) -> list[float]:
+    """``legal_moves()`` on fresh copies of ``states`` (nothing cached yet)."""
+    fresh = [attrs.evolve(s) for s in states if not s.is_over]
+    return time_each([s.legal_moves for s in fresh])
+
+
+def apply_us(states: Sequence[tm.GameState], rng: random.Random) -> list[float]:
+    """``apply()`` of a random legal move, its legal moves already known (as in a playout)."""
+    calls: list[Callable[[], object]] = []
+    for s in states:
+        if not s.is_over:
+            move = rng.choice(s.legal_moves())
+            calls.append(lambda s=s, move=move: s.apply(move))  # type: ignore[misc]
+    return time_each(calls)
+
+
+def codec_us(states: Sequence[tm.GameState]) -> tuple[list[float] | None, list[float] | None]:
+    """``tm.dumps`` and ``tm.loads`` per state, or None while they do not exist."""
+    dumps = getattr(tm, "dumps", None)
+    loads = getattr(tm, "loads", None)
+    if dumps is None:
+        return None, None
+    out = time_each([lambda s=s: dumps(s) for s in states])  # type: ignore[misc]
+    if loads is None:
+        return out, None
+    texts = [dumps(s) for s in states]
+    return out, time_each([lambda x=x: loads(x) for x in texts])  # type: ignore[misc]
+
+
+def sample_us(states: Sequence[tm.GameState], rng: random.Random) -> list[float] | None:
+    """``view.sample(rng)`` for the deciding seat's view, or None while views cannot sample."""
+    views = [s.view(s.current_player) for s in states if s.current_player is not None]
+    if not views or not hasattr(views[0], "sample"):
+        return None
+    return time_each([lambda v=v: v.sample(rng) for v in views])  # type: ignore[misc]
+
+
+def memory_per_state(comps: tm.Components, settings: Settings, players: int) -> float:
+    """Bytes retained per state by a full game's trail of states (tracemalloc)."""
+    rng = random.Random(settings.seed)
+    first = tm.new_game(players, seed=game_seed(settings, players, 98, 0), components=comps)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        states = list(playout(first, rng))
+        gc.collect()
+        retained = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    return retained / len(states)
+
+
+# ----------------------------------------------------------------------------- OpenSpiel
+
+
+def openspiel_game() -> Any:
+    """OpenSpiel's pure-Python ``python_block_dominoes`` game (raises ImportError if missing)."""
+    pyspiel = importlib.import_module("pyspiel")  # optional: the 'bench' extra
+    importlib.import_module("open_spiel.python.games.block_dominoes")  # registers the game
+
+    return pyspiel.load_game("python_block_dominoes")
+
+
+def openspiel_playouts(game: Any, settings: Settings, rep: int) -> tuple[float, float, int]:
+    """One repetition of OpenSpiel random playouts: (decisions/s, games/s, decisions).
+
+    Chance nodes (the deal) are sampled from their outcome probabilities and are
+    not counted as decisions; their cost is part of the game, as our deals are.
+    """
+    rng = random.Random(settings.seed * 7 + rep)
+    decisions = 0
+    start = time.process_time()
+    for _ in range(settings.openspiel_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+    elapsed = time.process_time() - start
+    return decisions / elapsed, settings.openspiel_games / elapsed, decisions
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+@dataclass
+class Row:
+    """One player count's results."""
+
+    decisions_per_s: list[float] = field(default_factory=list)
+    games_per_s: list[float] = field(default_factory=list)
+    decisions: int = 0
+    games: int = 0
+    legal_us: list[float] = field(default_factory=list)
+    apply_us: list[float] = field(default_factory=list)
+    dumps_us: list[float] | None = None
+    loads_us: list[float] | None = None
+    sample_us: list[float] | None = None
+    memory: float = 0.0
+
+
+def optional_median(values: list[float] | None) -> float | None:
+    """The median, or None for a measurement that does not exist."""
+    return None if values is None else median(values)
+
+
+def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
+    """Run every measurement; the result is what ``--json`` writes."""
+    comps, board = bench_components()
+    rows = {n: Row() for n in PLAYER_COUNTS}
+    spiel = openspiel_game() if compare_openspiel else None
+    spiel_rates: list[float] = []
+    spiel_games: list[float] = []
+    spiel_decisions = 0
+    rng = random.Random(settings.seed)
+    for rep in range(-1, settings.reps):  # rep -1 is the warm-up
+        for n in PLAYER_COUNTS:
+            gc.collect()  # playouts run with no other benchmark data alive
+            rate, games, decisions = random_playouts(comps, settings, n, rep)
+            states = trail(comps, settings, n)
+            legal = legal_moves_us(states)
+            applied = apply_us(states, rng)
+            some = spread(states, settings.codec_states)
+            dumps, loads = codec_us(some)
+            sampled = sample_us(some, rng)
+            del states, some
+            if rep < 0:
+                continue
+            row = rows[n]
+            row.decisions_per_s.append(rate)
+            row.games_per_s.append(games)
+            row.decisions += decisions
+            row.games += settings.games
+            row.legal_us += legal
+            row.apply_us += applied
+            if dumps is not None:
+                row.dumps_us = (row.dumps_us or []) + dumps
+            if loads is not None:
+                row.loads_us = (row.loads_us or []) + loads
+            if sampled is not None:
+                row.sample_us = (row.sample_us or []) + sampled
+        if spiel is not None:
+            gc.collect()
+            rate, games, decisions = openspiel_playouts(spiel, settings, rep)
+            if rep >= 0:
+                spiel_rates.append(rate)
+                spiel_games.append(games)
+                spiel_decisions += decisions
+    for n in PLAYER_COUNTS:
+        rows[n].memory = memory_per_state(comps, settings, n)
+    result: dict[str, Any] = {
+        "machine": machine(),
+        "board": board,
+        "settings": vars(settings),
+        "players": {
+            str(n): {
+                "decisions_per_s": median(r.decisions_per_s),
+                "games_per_s": median(r.games_per_s),
+                "decisions_per_game": r.decisions / r.games if r.games else 0.0,
+                "legal_moves_us": median(r.legal_us),
+                "apply_us": median(r.apply_us),
+                "dumps_us": optional_median(r.dumps_us),
+                "loads_us": optional_median(r.loads_us),
+                "sample_us": optional_median(r.sample_us),
+                "memory_bytes_per_state": r.memory,
+            }
+            for n, r in rows.items()
+        },
+        "openspiel": None,
+    }
+    if spiel is not None:
+        theirs = median(spiel_rates)
+        result["openspiel"] = {
+            "game": "python_block_dominoes",
+            "version": _version("open-spiel"),
+            "decisions_per_s": theirs,
+            "games_per_s": median(spiel_games),
+            "decisions_per_game": spiel_decisions / (settings.openspiel_games * settings.reps),
+            "ratio": {  # per repetition, ours / theirs in the same repetition; the median
+                str(n): median(
+                    [
+                        ours / them
+                        for ours, them in zip(rows[n].decisions_per_s, spiel_rates, strict=True)
+                    ]
+                )
+                for n in PLAYER_COUNTS
+            },
+        }
+    return result
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+def machine() -> dict[str, Any]:
+    """What the run ran on."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "nproc": os.cpu_count(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "tajmahal": tm.__version__,
+    }
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def table(result: dict[str, Any]) -> str:
+    """The results as a Markdown table (one column per player count)."""
+    players = result["players"]
+
+    def line(label: str, key: str, fmt: str) -> str:
+        cells = []
+        for n in PLAYER_COUNTS:
+            value = players[str(n)][key]
+            cells.append("n/a" if value is None else format(value, fmt))
+        return f"| {label} | " + " | ".join(cells) + " |"
+
+    m = result["machine"]
+    s = result["settings"]
+    out = [
+        f"tajmahal {m['tajmahal']} on {m['cpu']} ({m['nproc']} CPUs), "
+        f"{m['implementation']} {m['python']}; board: {result['board']}",
+        f"seed {s['seed']}, {s['reps']} repetitions after a warm-up, median"
+        + (" (--quick)" if s["quick"] else ""),
+        "",
+        "| measure | " + " | ".join(f"{n} players" for n in PLAYER_COUNTS) + " |",
+        "|---|" + "---:|" * len(PLAYER_COUNTS),
+        line("random playout: decisions/s", "decisions_per_s", ",.0f"),
+        line("random playout: games/s", "games_per_s", ",.1f"),
+        line("decisions per game (mean)", "decisions_per_game", ".1f"),
+        line("`legal_moves()` µs (fresh state)", "legal_moves_us", ".2f"),
+        line("`apply()` µs", "apply_us", ".2f"),
+        line("`tm.dumps` µs per state", "dumps_us", ".1f"),
+        line("`tm.loads` µs per state", "loads_us", ".1f"),
+        line("`view.sample` µs", "sample_us", ".1f"),
+        line("memory per state (bytes)", "memory_bytes_per_state", ",.0f"),
+    ]
+    spiel = result["openspiel"]
+    if spiel is not None:
+        ratio = spiel["ratio"]
+        out += [
+            "| OpenSpiel `python_block_dominoes` decisions/s | "
+            + " | ".join(format(spiel["decisions_per_s"], ",.0f") for _ in PLAYER_COUNTS)
+            + " |",
+            "| **ratio** ours / OpenSpiel (decisions/s) | "
+            + " | ".join(f"**{ratio[str(n)]:.2f}**" for n in PLAYER_COUNTS)
+            + " |",
+            "",
+            f"OpenSpiel {spiel['version']}: {spiel['games_per_s']:,.0f} games/s, "
+            f"{spiel['decisions_per_game']:.1f} decisions per game",
+        ]
+    return "\n".join(out)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description="Benchmarks of the tajmahal rules engine.")
+    parser.add_argument("--quick", action="store_true", help="a short smoke run (seconds)")
+    parser.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
+    parser.add_argument(
+        "--compare-openspiel",
+        action="store_true",
+        help="also time OpenSpiel's python_block_dominoes (pip install 'tajmahal[bench]')",
+    )
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the run's fixed seed")
+    parser.add_argument("--reps", type=int, help="timed repetitions (after one warm-up)")
+    parser.add_argument("--games", type=int, help="random playouts per repetition")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmarks; print the table (and/or write JSON)."""
+    args = parse_args(argv)
+    settings = QUICK if args.quick else Settings()
+    changes: dict[str, int] = {"seed": args.seed}
+    if args.reps is not None:
+        changes["reps"] = max(1, args.reps)
+    if args.games is not None:
+        changes["games"] = max(1, args.games)
+    settings = Settings(**(vars(settings) | changes))
+    try:
+        result = run(settings, args.compare_openspiel)
+    except ImportError as exc:
+        print(
+            f"--compare-openspiel needs OpenSpiel ({exc}); install it with "
+            "pip install 'tajmahal[bench]' (package open-spiel)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.json == "-":
+        print(json.dumps(result, indent=2))
+        return 0
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(result, out, indent=2)
+    print(table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
