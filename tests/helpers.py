@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterator, Sequence
 
+from hypothesis import strategies as st
+
+import tajmahal as tm
 from tajmahal.rules.components import STANDARD_PATH, Components, parse_components
 
 _STANDARD = STANDARD_PATH.read_text(encoding="utf-8")
@@ -75,3 +79,31 @@ def random_playout(state, rng: random.Random) -> Iterator:  # type: ignore[no-un
     while not state.is_over:
         state = state.apply(rng.choice(state.legal_moves()))
         yield state
+
+
+@functools.cache
+def _standard_and_line() -> tuple[Components, Components]:
+    return tm.standard_components(), line_components()
+
+
+@st.composite
+def mid_game_states(draw: st.DrawFn) -> tm.GameState:
+    """A state after a random number of random legal moves (possibly the end of the game).
+
+    3 to 5 players, any seed and first player, on the standard components or the line
+    board of :func:`line_components`.
+    """
+    comps = draw(st.sampled_from(_standard_and_line()))
+    players = draw(st.integers(min_value=3, max_value=5))
+    state = tm.new_game(
+        players,
+        seed=draw(st.integers(min_value=0, max_value=2**40)),
+        components=comps,
+        first_player=draw(st.integers(min_value=0, max_value=players - 1)),
+    )
+    rng = random.Random(draw(st.integers(min_value=0, max_value=2**32)))
+    for _ in range(draw(st.integers(min_value=0, max_value=450))):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state

@@ -6,31 +6,13 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import tajmahal as tm
-from helpers import line_components, random_playout
+from helpers import line_components, mid_game_states, random_playout
 from tajmahal.rules.moves import move_from_text
 from tajmahal.rules.state import GameState, Phase
 
-STANDARD = tm.standard_components()
 LINE = line_components()
-
-
-@st.composite
-def mid_game_states(draw: st.DrawFn) -> GameState:
-    """A state after a random number of random legal moves (possibly the end of the game)."""
-    comps = draw(st.sampled_from((STANDARD, LINE)))
-    players = draw(st.integers(min_value=3, max_value=5))
-    state = tm.new_game(
-        players, seed=draw(st.integers(min_value=0, max_value=2**40)), components=comps
-    )
-    rng = random.Random(draw(st.integers(min_value=0, max_value=2**32)))
-    for _ in range(draw(st.integers(min_value=0, max_value=450))):
-        if state.is_over:
-            break
-        state = state.apply(rng.choice(state.legal_moves()))
-    return state
 
 
 @settings(max_examples=60, deadline=None)

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tajmahal as tm
-from helpers import line_components
+from helpers import line_components, mid_game_states
 from tajmahal.rules.components import Components
 from tajmahal.rules.state import GameState
 from tajmahal.rules.tables import tables
@@ -27,25 +27,6 @@ from tajmahal.rules.validate import InvalidStateError, check_state, find_problem
 STANDARD = tm.standard_components()
 LINE = line_components()
 ROUND_TRIP = settings(max_examples=30, deadline=None)
-
-
-@st.composite
-def mid_game_states(draw: st.DrawFn) -> GameState:
-    """A state after a random number of random legal moves (possibly the end of the game)."""
-    comps = draw(st.sampled_from((STANDARD, LINE)))
-    players = draw(st.integers(min_value=3, max_value=5))
-    state = tm.new_game(
-        players,
-        seed=draw(st.integers(min_value=0, max_value=2**40)),
-        components=comps,
-        first_player=draw(st.integers(min_value=0, max_value=players - 1)),
-    )
-    rng = random.Random(draw(st.integers(min_value=0, max_value=2**32)))
-    for _ in range(draw(st.integers(min_value=0, max_value=450))):
-        if state.is_over:
-            break
-        state = state.apply(rng.choice(state.legal_moves()))
-    return state
 
 
 def played(
@@ -85,33 +66,33 @@ def rejected(data: Any, *fragments: str) -> str:
 # ---------------------------------------------------------------------------- round trips
 
 
+def assert_round_trip(obj: Any) -> None:
+    """loads(dumps(obj)) is an equal object of the same type, and dumps it to the same text."""
+    text = tm.dumps(obj)
+    back = tm.loads(text)
+    assert back == obj
+    assert type(back) is type(obj)
+    assert tm.dumps(back) == text
+
+
 @ROUND_TRIP
 @given(mid_game_states())
 def test_state_round_trip(state: GameState) -> None:
-    text = tm.dumps(state)
-    back = tm.loads(text)
-    assert back == state
-    assert tm.dumps(back) == text
+    assert_round_trip(state)
 
 
 @ROUND_TRIP
 @given(mid_game_states())
 def test_view_round_trip_for_every_seat(state: GameState) -> None:
     for seat in range(state.num_players):
-        view = state.view(seat)
-        text = tm.dumps(view)
-        back = tm.loads(text)
-        assert back == view
-        assert tm.dumps(back) == text
+        assert_round_trip(state.view(seat))
 
 
 @ROUND_TRIP
 @given(mid_game_states())
 def test_legal_moves_round_trip(state: GameState) -> None:
     for move in state.legal_moves():
-        back = tm.loads(tm.dumps(move))
-        assert back == move
-        assert type(back) is type(move)
+        assert_round_trip(move)
 
 
 @settings(max_examples=15, deadline=None)
@@ -122,10 +103,7 @@ def test_legal_moves_round_trip(state: GameState) -> None:
     st.sampled_from((STANDARD, LINE)),
 )
 def test_record_round_trip(players: int, seed: int, moves: int, comps: Components) -> None:
-    record = played(players, seed, moves, comps).record()
-    back = tm.loads(tm.dumps(record))
-    assert back == record
-    assert tm.dumps(back) == tm.dumps(record)
+    assert_round_trip(played(players, seed, moves, comps).record())
 
 
 def test_finished_record_round_trip_keeps_the_result() -> None:

@@ -89,14 +89,11 @@ def account(record: GameRecord) -> Iterator[str]:
 
     Raises :class:`~tajmahal.IllegalMoveError` at the first move that is not legal.
     """
-    state = new_game(record.num_players, record.seed, record.components, record.first_player)
     players = record.players
+    states = _replayed(record)
+    state = next(states)
     yield _heading(state)
-    for number, move in enumerate(record.moves, start=1):
-        try:
-            after = state.apply(move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {number} of the record ({move}): {exc}") from None
+    for move, after in zip(record.moves, states, strict=True):
         yield from describe(state, move, after, players)
         state = after
     if not state.is_over:
@@ -104,6 +101,18 @@ def account(record: GameRecord) -> Iterator[str]:
     yield _scores_line(state.scores, players)
     if state.is_over:
         yield _winners_line(state.winners, players)
+
+
+def _replayed(record: GameRecord) -> Iterator[GameState]:
+    """The record's states, the initial one first; IllegalMoveError names the first bad move."""
+    state = new_game(record.num_players, record.seed, record.components, record.first_player)
+    yield state
+    for number, move in enumerate(record.moves, start=1):
+        try:
+            state = state.apply(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {number} of the record ({move}): {exc}") from None
+        yield state
 
 
 def _withdrawal(before: GameState, after: GameState, seat: int) -> str:
@@ -237,15 +246,12 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 def _state_after_visit(record: GameRecord, visit: int | None) -> GameState:
     """The state when ``visit`` ended (the last state of the record if ``visit`` is None)."""
-    state = new_game(record.num_players, record.seed, record.components, record.first_player)
+    states = _replayed(record)
+    state = next(states)
     last = len(state.province_order)
     if visit is not None and not 1 <= visit <= last:
         raise CommandError(f"--visit must be a visit from 1 to {last}, got {visit}")
-    for number, move in enumerate(record.moves, start=1):
-        try:
-            after = state.apply(move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {number} of the record ({move}): {exc}") from None
+    for after in states:
         if visit is not None and (after.visit > visit or after.is_over) and state.visit == visit:
             return after
         state = after
@@ -319,17 +325,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    bots = commands.add_parser(
+    _add_command(
+        commands,
         "bots",
-        help="list the installed bots",
+        _cmd_bots,
+        summary="list the installed bots",
         description="List every installed bot: its name, the package it comes from, and what "
         "it does. Plugins add bots through the entry-point group 'tajmahal'.",
     )
-    bots.set_defaults(run=_cmd_bots)
 
-    match = commands.add_parser(
+    match = _add_command(
+        commands,
         "match",
-        help="play a match between bots",
+        _cmd_match,
+        summary="play a match between bots",
         description="Play one game between 3 to 5 bots, seat 0 first, and print visit by visit "
         "who won which prize and the points, then the final scores and the winners.",
     )
@@ -342,27 +351,25 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="seconds a bot may take per decision; slower decisions are faults",
     )
-    match.add_argument(
-        "--quiet", action="store_true", help="print only the result, not the account"
-    )
-    match.add_argument("--components", metavar="FILE", help="a components file (default: standard)")
-    match.set_defaults(run=_cmd_match)
+    _add_quiet_option(match)
+    _add_components_option(match)
 
-    replay = commands.add_parser(
+    replay = _add_command(
+        commands,
         "replay",
-        help="print the account of a recorded game",
+        _cmd_replay,
+        summary="print the account of a recorded game",
         description="Replay a game record written by 'tajmahal match --record' and print the "
         "same visit-by-visit account.",
     )
     replay.add_argument("file", metavar="FILE", help="a game record (JSON)")
-    replay.add_argument(
-        "--quiet", action="store_true", help="print only the result, not the account"
-    )
-    replay.set_defaults(run=_cmd_replay)
+    _add_quiet_option(replay)
 
-    render = commands.add_parser(
+    render = _add_command(
+        commands,
         "render",
-        help="draw the board as SVG",
+        _cmd_render,
+        summary="draw the board as SVG",
         description="Draw the board as an SVG picture: bare, with the tiles as a seed lays "
         "them, or as it stood in a recorded game.",
     )
@@ -375,11 +382,33 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="with --record: the board when visit K ended (default: the record's last state)",
     )
-    render.add_argument(
+    _add_components_option(render)
+    return parser
+
+
+def _add_command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    summary: str,
+    description: str,
+) -> argparse.ArgumentParser:
+    """A sub-command ``name`` that ``run`` carries out."""
+    command = commands.add_parser(name, help=summary, description=description)
+    command.set_defaults(run=run)
+    return command
+
+
+def _add_quiet_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--quiet", action="store_true", help="print only the result, not the account"
+    )
+
+
+def _add_components_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
         "--components", metavar="FILE", help="a components file (default: standard)"
     )
-    render.set_defaults(run=_cmd_render)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,129 @@
+"""From text to an object: strict JSON, the document's format and version, then its reader."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tajmahal.game import GameRecord
+from tajmahal.rules.errors import FormatError
+from tajmahal.rules.moves import Move
+from tajmahal.rules.state import GameState
+from tajmahal.rules.validate import Path, format_path
+from tajmahal.rules.views import PlayerView
+from tajmahal.serialize._converter import Failed, converter, json_type, problems_in, show
+from tajmahal.serialize._documents import (
+    KINDS,
+    PREFIX,
+    VERSION,
+    MoveDoc,
+    RecordDoc,
+    StateDoc,
+    ViewDoc,
+)
+from tajmahal.serialize._reader import read_move, read_record, read_state
+from tajmahal.serialize._view_reader import read_view
+
+_MAX_LISTED = 8
+
+Obj = GameState | PlayerView | Move | GameRecord
+#: kind -> (document class, reader)
+_READERS: dict[str, tuple[type[Any], Callable[[Any], Obj]]] = {
+    "state": (StateDoc, read_state),
+    "view": (ViewDoc, read_view),
+    "move": (MoveDoc, read_move),
+    "record": (RecordDoc, read_record),
+}
+
+
+def message(what: str, problems: Sequence[tuple[Path, str]]) -> str:
+    """The text of a FormatError: the first problems (each once), and how many more.
+
+    >>> message("the move document", [(("move",), "expected a string"), ((), "too long")])
+    'cannot read the move document: $.move: expected a string; $: too long'
+    """
+    lines = list(dict.fromkeys(f"{format_path(p)}: {m}" for p, m in problems))
+    listed = "; ".join(lines[:_MAX_LISTED])
+    if len(lines) > _MAX_LISTED:
+        listed += f"; and {len(lines) - _MAX_LISTED} more"
+    return f"cannot read {what}: {listed}"
+
+
+def read(text: Any) -> Obj:
+    """The object a document holds; FormatError or Failed for a bad document."""
+    data = _parse(text)
+    if type(data) is not dict:
+        raise Failed([((), f"expected an object, got {json_type(data)}")])
+    kind = _kind(data)
+    doc_type, reader = _READERS[kind]
+    what = f"the {kind} document"
+    try:
+        doc = converter.structure(data, doc_type)
+    except Exception as exc:  # turned into paths, or re-raised by problems_in
+        raise FormatError(message(what, problems_in(exc))) from None
+    try:
+        return reader(doc)
+    except Failed as failed:
+        raise FormatError(message(what, failed.problems)) from None
+
+
+def _no_constant(name: str) -> Any:
+    raise Failed([((), f"not JSON: {name} is not a number JSON allows")])
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Failed([((), f"number {text[:20]} is out of range")])
+    return value
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise Failed([((), f"key {twice!r} appears twice in one object")])
+    return out
+
+
+def _parse(text: Any) -> Any:
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise FormatError(
+            f"cannot read the document: expected JSON text, got {type(text).__name__}"
+        )
+    if not text.strip():
+        raise FormatError("cannot read the document: it is empty")
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_constant=_no_constant,
+            parse_float=_float,
+        )
+    except Failed:
+        raise
+    except ValueError as exc:  # JSONDecodeError, bad UTF-8 in bytes
+        raise FormatError(f"cannot read the document: not JSON: {exc}") from None
+
+
+def _kind(data: dict[str, Any]) -> str:
+    fmt, version = data.get("format"), data.get("version")
+    kinds = ", ".join(PREFIX + k for k in KINDS)
+    if "format" not in data:
+        raise Failed([(("format",), f"required key missing (one of {kinds})")])
+    if type(fmt) is not str or not fmt.startswith(PREFIX) or fmt[len(PREFIX) :] not in KINDS:
+        raise Failed([(("format",), f"unknown format {show(fmt)}; allowed: {kinds}")])
+    if "version" not in data:
+        raise Failed([(("version",), "required key missing")])
+    if type(version) is not int:
+        raise Failed([(("version",), f"expected an integer, got {json_type(version)}")])
+    if version > VERSION:
+        raise Failed(
+            [(("version",), f"version {version} is newer than this library reads ({VERSION})")]
+        )
+    if version != VERSION:
+        raise Failed([(("version",), f"unknown version {version}; this library reads {VERSION}")])
+    return fmt[len(PREFIX) :]
