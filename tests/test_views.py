@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import tajmahal as tm
 from helpers import line_components, mid_game_states, random_playout
-from tajmahal.rules.components import Components
+from tajmahal.rules.components import INFLUENCE, Components, Special
 from tajmahal.rules.state import GameState, Phase
 from tajmahal.rules.tables import tables
 from tajmahal.rules.validate import InvalidStateError, find_problems
@@ -230,3 +230,50 @@ def test_view_fields() -> None:
     assert view.province == state.province
     with pytest.raises(tm.TajMahalError, match="seat must be"):
         state.view(state.num_players)
+
+
+def test_board_and_tiles_follow_each_state_along_a_game() -> None:
+    """Views of consecutive states (which share unchanged fields) show each state's own
+    palaces, bonus tiles, tiles won and special card holders."""
+    comps = STANDARD
+    for state in states_of(game_seed=11, players=3):
+        ids = [city.id for city in state.components.board.cities]
+        for seat in range(state.num_players):
+            view = state.view(seat)
+            assert view.bonus_tiles == {
+                ids[i]: comps.bonus_tiles[b] for i, b in enumerate(state.bonus) if b >= 0
+            }
+            assert view.province_tiles == tuple(
+                tuple(comps.province_tiles[n - 1] for n in owned) for owned in state.province_tiles
+            )
+            assert [len(ts) for ts in view.commodity_tiles] == list(
+                map(len, state.commodity_tiles)
+            )
+            assert [Counter(held) for held in view.influence_tiles] == [
+                Counter(dict(zip(INFLUENCE, held, strict=True))) for held in state.influence
+            ]
+            assert [view.special_holder[sp] for sp in Special] == [
+                None if h < 0 else h for h in state.special_holder
+            ]
+            palaces = view.palaces
+            assert list(palaces) == ids
+            for i, cid in enumerate(ids):
+                normal, crown = state.normal_palaces[i], state.crown_palaces[i]
+                assert palaces[cid] == (
+                    None if normal < 0 else normal,
+                    None if crown < 0 else crown,
+                )
+
+
+def test_a_view_with_plain_dict_maps_samples_like_the_original() -> None:
+    """Sampling reads any mapping, not only FrozenMap, and gives the same state."""
+    state = states_of(game_seed=12, players=4)[120]
+    view = state.view(state.current_player or 0)
+    plain = attrs.evolve(
+        view,
+        palaces=dict(view.palaces),
+        bonus_tiles=dict(view.bonus_tiles),
+        special_holder=dict(view.special_holder),
+    )
+    assert plain.sample(random.Random(3)) == view.sample(random.Random(3))
+    assert any(owner != (None, None) for owner in view.palaces.values())

@@ -16,6 +16,7 @@ from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,
     BonusKind,
+    BonusTile,
     Card,
     Color,
     Commodity,
@@ -75,6 +76,14 @@ class Tables:
     tile_commodities: tuple[tuple[int, ...], ...]
     #: per bonus tile index, the commodity index or -1
     bonus_commodity: tuple[int, ...]
+    #: per Special (enum order), the kind index of that special card, -1 if the components lack it
+    special_kinds: tuple[int, ...]
+    #: per kind, how many cards of it the deck has
+    deck_counts: tuple[int, ...]
+    #: bonus tile -> the first index of an equal tile in components.bonus_tiles
+    bonus_tile_index: dict[BonusTile, int]
+    #: commodity -> index of a commodity bonus tile showing it (views turn tiles back to indices)
+    commodity_tile_index: dict[Commodity, int]
 
 
 #: the components asked for last and their tables: the hot path asks for one set again and again
@@ -112,6 +121,10 @@ def _tables(components: Components) -> Tables:
     for a, b in board.roads:
         adjacency[city_of[a]].append(city_of[b])
         adjacency[city_of[b]].append(city_of[a])
+    deck_counts = [0] * len(kinds)
+    for card in components.deck:
+        deck_counts[kind_of[card]] += 1
+    first_tile = {tile: i for i, tile in reversed(list(enumerate(components.bonus_tiles)))}
     play: dict[tuple[int, int], PlayCards] = {}
     for i, card in enumerate(kinds):
         if card.color in COLORED:
@@ -157,4 +170,10 @@ def _tables(components: Components) -> Tables:
             else -1
             for t in components.bonus_tiles
         ),
+        special_kinds=tuple(special_kind.get(sp, -1) for sp in SPECIALS),
+        deck_counts=tuple(deck_counts),
+        bonus_tile_index=first_tile,
+        commodity_tile_index={
+            tile.commodity: i for tile, i in first_tile.items() if tile.commodity is not None
+        },
     )

@@ -9,9 +9,12 @@ for that seat is the view itself (what ISMCTS-style search bots need).
 
 from __future__ import annotations
 
+import operator
 import random
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from itertools import chain, compress, repeat
+from typing import Any, TypeVar
 
 import attrs
 
@@ -34,6 +37,8 @@ from tajmahal.rules.validate import InvalidStateError, Path, Problem
 __all__ = ["PlayerView", "make_view"]
 
 Palaces = FrozenMap[str, tuple[int | None, int | None]]
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @attrs.frozen
@@ -144,13 +149,19 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         raise TajMahalError(f"seat must be 0..{state.num_players - 1}, got {seat!r}")
     comps = state.components
     t = tables(comps)
-    kinds = t.kinds
+    kind = t.kinds.__getitem__
 
     def cards(ks: tuple[int, ...]) -> tuple[Card, ...]:
-        return tuple(kinds[k] for k in ks)
+        return tuple(map(kind, ks))
 
-    board = comps.board
-    province_tile = comps.province_tiles[state.visit - 1] if state.court_province_tile else None
+    court = state.court_influence
+    if len(court) == len(INFLUENCE):
+        court_influence = frozenset(compress(INFLUENCE, court))
+    else:  # the strict zip raises
+        court_influence = frozenset(s for s, here in zip(INFLUENCE, court, strict=True) if here)
+    tiles = comps.province_tiles
+    holders = state.special_holder
+    province_tile = tiles[state.visit - 1] if state.court_province_tile else None
     return PlayerView(
         components=comps,
         seat=seat,
@@ -158,48 +169,34 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         first_player=state.first_player,
         visit=state.visit,
         province=state.province,
-        province_order=tuple(board.provinces[p].id for p in state.province_order),
+        province_order=tuple(map(t.province_ids.__getitem__, state.province_order)),
         phase=state.phase,
         current_player=state.current_player,
         hand=cards(state.hands[seat]),
-        hand_sizes=tuple(len(h) for h in state.hands),
+        hand_sizes=tuple(map(len, state.hands)),
         scores=state.scores,
-        table=tuple(cards(ks) for ks in state.table),
+        table=tuple(map(cards, state.table)),
         withdrawn=state.withdrawn,
         visit_colors=state.visit_colors,
         supply=cards(state.supply),
         deck_size=len(state.deck),
         discard=cards(state.discard),
-        court_influence=frozenset(
-            s for s, here in zip(INFLUENCE, state.court_influence, strict=True) if here
-        ),
+        court_influence=court_influence,
         court_crown=state.court_crown,
         court_province_tile=province_tile,
-        palaces=FrozenMap(
-            {
-                cid: (_owner(state.normal_palaces[i]), _owner(state.crown_palaces[i]))
-                for i, cid in enumerate(t.city_ids)
-            }
-        ),
-        bonus_tiles=FrozenMap(
-            {t.city_ids[i]: comps.bonus_tiles[b] for i, b in enumerate(state.bonus) if b >= 0}
-        ),
+        palaces=_palaces(state, t.city_ids),
+        bonus_tiles=_bonus_tiles(state, t),
         province_tiles=tuple(
-            tuple(comps.province_tiles[n - 1] for n in owned) for owned in state.province_tiles
+            tuple([tiles[n - 1] for n in owned]) if owned else () for owned in state.province_tiles
         ),
         commodity_tiles=tuple(
-            tuple(COMMODITIES[t.bonus_commodity[i]] for i in owned)
+            tuple([COMMODITIES[t.bonus_commodity[i]] for i in owned]) if owned else ()
             for owned in state.commodity_tiles
         ),
-        influence_tiles=tuple(
-            tuple(s for s, n in zip(INFLUENCE, held, strict=True) for _ in range(n))
-            for held in state.influence
-        ),
-        special_holder=FrozenMap(
-            {s: _owner(h) for s, h in zip(SPECIALS, state.special_holder, strict=True)}
-        ),
+        influence_tiles=_influence_tiles(state.influence),
+        special_holder=_special_holder(holders),
         known_cards=tuple(
-            cards(_with_specials(state, t.special_kind, seat, known))
+            cards(_with_specials(state, t, seat, known) if seat in holders else known)
             for seat, known in enumerate(state.known)
         ),
         pending_palaces=state.pending_palaces,
@@ -210,19 +207,61 @@ def make_view(state: GameState, seat: int) -> PlayerView:
     )
 
 
+def _palaces(state: GameState, city_ids: tuple[str, ...]) -> Palaces:
+    """city id -> (normal palace owner, crown palace owner), None for nobody."""
+    normal, crown = state.normal_palaces, state.crown_palaces
+    if len(normal) == len(crown) == len(city_ids):
+        normal_owners = [None if s < 0 else s for s in normal]
+        crown_owners = [None if s < 0 else s for s in crown]
+        owners = zip(normal_owners, crown_owners, strict=True)
+        return FrozenMap(dict(zip(city_ids, owners, strict=True)))
+    # a malformed state: index as ever (and raise where that raised)
+    return FrozenMap({cid: (_owner(normal[i]), _owner(crown[i])) for i, cid in enumerate(city_ids)})
+
+
 def _with_specials(
-    state: GameState, special_kind: dict[Special, int], seat: int, known: tuple[int, ...]
+    state: GameState, t: Tables, seat: int, known: tuple[int, ...]
 ) -> tuple[int, ...]:
     """``known`` plus the special cards ``seat`` holds in hand (who holds which is public)."""
-    if seat not in state.special_holder:
+    holders = state.special_holder
+    if seat not in holders:
         return known
     hand = state.hands[seat]
-    held = [
-        special_kind[sp]
-        for sp, holder in zip(SPECIALS, state.special_holder, strict=True)
-        if holder == seat and special_kind[sp] in hand
-    ]
+    if -1 in t.special_kinds:  # components without every special card: look each one up
+        special_kind = t.special_kind
+        held = [
+            special_kind[sp]
+            for sp, holder in zip(SPECIALS, holders, strict=True)
+            if holder == seat and special_kind[sp] in hand
+        ]
+    else:
+        held = [
+            k
+            for k, holder in zip(t.special_kinds, holders, strict=True)
+            if holder == seat and k in hand
+        ]
     return tuple(sorted(known + tuple(held))) if held else known
+
+
+def _bonus_tiles(state: GameState, t: Tables) -> FrozenMap[str, BonusTile]:
+    """city id -> the bonus tile still on it."""
+    city_ids, bonus_tiles = t.city_ids, state.components.bonus_tiles
+    return FrozenMap({city_ids[i]: bonus_tiles[b] for i, b in enumerate(state.bonus) if b >= 0})
+
+
+def _influence_tiles(influence: tuple[tuple[int, ...], ...]) -> tuple[tuple[Symbol, ...], ...]:
+    """Per seat, one symbol per influence tile held."""
+    return tuple(
+        tuple([s for s, n in zip(INFLUENCE, held, strict=True) for _ in range(n)])
+        if any(held)
+        else ()
+        for held in influence
+    )
+
+
+def _special_holder(holders: tuple[int, ...]) -> FrozenMap[Special, int | None]:
+    """Special -> the seat holding it, None beside the board."""
+    return FrozenMap(dict(zip(SPECIALS, [None if h < 0 else h for h in holders], strict=True)))
 
 
 def _owner(seat: int) -> int | None:
@@ -242,24 +281,27 @@ class _Sampler:
         self.problems: list[Problem] = []
         comps = view.components
         t = tables(comps)
-        kind_of = t.kind_of
+        kind_of = t.kind_of.__getitem__
+        special = t.special
         n, seat = view.num_players, view.seat
-        hand = tuple(sorted(kind_of[c] for c in view.hand))
-        known = [tuple(sorted(kind_of[c] for c in cs)) for cs in view.known_cards]
+        hand = tuple(sorted(map(kind_of, view.hand)))
+        known = [tuple(sorted(map(kind_of, cs))) if cs else () for cs in view.known_cards]
         if len(hand) != view.hand_sizes[seat]:
             self.fail(("hand",), f"{len(hand)} cards, but hand_sizes says {view.hand_sizes[seat]}")
-        if Counter(known[seat]) - Counter(hand):
+        if known[seat] and Counter(known[seat]) - Counter(hand):
             self.fail(("known_cards", seat), "lists cards that are not in the hand")
-        # the cards of the deck nobody but their holders can see
-        pool = Counter(t.deck)
+        # the cards of the deck nobody but their holders can see, as counts per kind
+        pool = list(t.deck_counts)
+        table = tuple(tuple(map(kind_of, cs)) if cs else () for cs in view.table)
+        supply = tuple(map(kind_of, view.supply))
+        discard = tuple(map(kind_of, view.discard))
         seen: list[tuple[Path, tuple[int, ...]]] = [(("hand",), hand)]
-        seen += [(("table", s), tuple(kind_of[c] for c in cs)) for s, cs in enumerate(view.table)]
-        seen += [(("supply",), tuple(kind_of[c] for c in view.supply))]
-        seen += [(("discard",), tuple(kind_of[c] for c in view.discard))]
+        seen += [(("table", s), ks) for s, ks in enumerate(table)]
+        seen += [(("supply",), supply), (("discard",), discard)]
         seen += [(("known_cards", s), known[s]) for s in range(n) if s != seat]
         for path, kinds in seen:
             for i, k in enumerate(kinds):
-                if t.special[k]:
+                if special[k]:
                     continue
                 pool[k] -= 1
                 if pool[k] < 0:
@@ -268,7 +310,7 @@ class _Sampler:
         for s, free in self.slots:
             if free < 0:
                 self.fail(("known_cards", s), f"more known cards than hand_sizes[{s}]")
-        self.pool = sorted(pool.elements())
+        self.pool = list(chain.from_iterable(map(repeat, range(len(pool)), pool)))
         wanted = sum(free for _, free in self.slots) + view.deck_size
         if not self.problems and len(self.pool) != wanted:
             self.fail(
@@ -280,9 +322,8 @@ class _Sampler:
         base_hands = list(known)
         base_hands[seat] = hand
         self.base_hands = tuple(base_hands)
-        self.args: list[Any] = [None] * len(_FIELDS)
-        for name, value in _public_fields(view, t, known).items():
-            self.args[_FIELDS.index(name)] = value
+        fields = _public_fields(view, t, known, table, supply, discard)
+        self.args: list[Any] = [fields.get(name) for name in _FIELDS]
 
     def fail(self, path: Path, message: str) -> None:
         self.problems.append(Problem(path, message))
@@ -308,52 +349,68 @@ class _Sampler:
         return GameState(*args)
 
 
-def _public_fields(view: PlayerView, t: Tables, known: list[tuple[int, ...]]) -> dict[str, Any]:
-    """Every GameState field but seed, hands and deck, from the view."""
-    comps = view.components
-    kind_of = t.kind_of
-    first_tile = {tile: i for i, tile in reversed(list(enumerate(comps.bonus_tiles)))}
-    commodity_tile = {
-        tile.commodity: i for tile, i in first_tile.items() if tile.commodity is not None
-    }
-    palaces = view.palaces
+def _public_fields(
+    view: PlayerView,
+    t: Tables,
+    known: list[tuple[int, ...]],
+    table: tuple[tuple[int, ...], ...],
+    supply: tuple[int, ...],
+    discard: tuple[int, ...],
+) -> dict[str, Any]:
+    """Every GameState field but seed, hands and deck, from the view (and its cards as kinds)."""
+    city_ids = t.city_ids
+    first_tile = t.bonus_tile_index
+    commodity_tile = t.commodity_tile_index
+    special = t.special
+    owners = list(map(_mapping(view.palaces).__getitem__, city_ids))
+    bonus = _mapping(view.bonus_tiles)
     return {
-        "components": comps,
+        "components": view.components,
         "num_players": view.num_players,
         "first_player": view.first_player,
         "visit": view.visit,
         "phase": view.phase,
         "current_player": view.current_player,
-        "table": tuple(tuple(kind_of[c] for c in cs) for cs in view.table),
+        "table": table,
         "withdrawn": view.withdrawn,
         "visit_colors": view.visit_colors,
-        "supply": tuple(sorted(kind_of[c] for c in view.supply)),
-        "discard": tuple(sorted(kind_of[c] for c in view.discard)),
+        "supply": tuple(sorted(supply)),
+        "discard": tuple(sorted(discard)),
         "reshuffles": view.reshuffles,
         "scores": view.scores,
-        "province_order": tuple(t.province_of[p] for p in view.province_order),
-        "normal_palaces": tuple(_seat(palaces[c][0]) for c in t.city_ids),
-        "crown_palaces": tuple(_seat(palaces[c][1]) for c in t.city_ids),
-        "bonus": tuple(
-            first_tile[view.bonus_tiles[c]] if c in view.bonus_tiles else -1 for c in t.city_ids
-        ),
+        "province_order": tuple(map(t.province_of.__getitem__, view.province_order)),
+        "normal_palaces": tuple([-1 if o is None else o for o in map(_first, owners)]),
+        "crown_palaces": tuple([-1 if o is None else o for o in map(_second, owners)]),
+        "bonus": tuple([first_tile[bonus[c]] if c in bonus else -1 for c in city_ids]),
         "court_influence": tuple(s in view.court_influence for s in INFLUENCE),
         "court_crown": view.court_crown,
         "court_province_tile": view.court_province_tile is not None,
-        "province_tiles": tuple(tuple(p.number for p in ps) for ps in view.province_tiles),
+        "province_tiles": tuple(
+            tuple([p.number for p in ps]) if ps else () for ps in view.province_tiles
+        ),
         "commodity_tiles": tuple(
-            tuple(commodity_tile[c] for c in cs) for cs in view.commodity_tiles
+            tuple([commodity_tile[c] for c in cs]) if cs else () for cs in view.commodity_tiles
         ),
         "influence": tuple(
-            tuple(held.count(s) for s in INFLUENCE) for held in view.influence_tiles
+            tuple([held.count(s) for s in INFLUENCE]) if held else _NO_INFLUENCE
+            for held in view.influence_tiles
         ),
         "special_holder": tuple(_seat(view.special_holder[sp]) for sp in SPECIALS),
-        "known": tuple(tuple(k for k in ks if not t.special[k]) for ks in known),
+        "known": tuple(tuple([k for k in ks if not special[k]]) if ks else () for ks in known),
         "pending_palaces": view.pending_palaces,
         "pending_crown": view.pending_crown,
         "pending_province": view.pending_province,
         "pending_takes": view.pending_takes,
     }
+
+
+_first, _second = operator.itemgetter(0), operator.itemgetter(1)
+_NO_INFLUENCE = (0,) * len(INFLUENCE)
+
+
+def _mapping(m: Mapping[K, V]) -> Mapping[K, V]:
+    """A FrozenMap's dict itself (C-level lookups), any other mapping as it is."""
+    return m._data if type(m) is FrozenMap else m
 
 
 def _seat(owner: int | None) -> int:
