@@ -9,6 +9,7 @@ structuring raised into (JSON path, message) pairs.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NewType, TypeVar, get_args, get_origin
@@ -126,10 +127,8 @@ def _enum_hook(cls: type[E]) -> Callable[[Any, Any], E]:
 
     def structure(value: Any, _: Any) -> E:
         if type(value) is str:
-            try:
+            with contextlib.suppress(ValueError):
                 return cls(value)
-            except ValueError:
-                pass
         raise Invalid(f"unknown {what} {show(value)}; allowed: {allowed}")
 
     return structure

@@ -9,6 +9,7 @@ problem it finds, with its JSON path, to raise them together
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -73,10 +74,8 @@ class Reader:
     def kinds(self, cards: list[CardText], path: Path) -> tuple[int, ...]:
         """The card kinds of a pile, as written (-1 for a card these components lack)."""
         text_kinds = self.text_kinds
-        try:
+        with contextlib.suppress(KeyError):  # the common case: every card is known
             return tuple([text_kinds[c] for c in cards])
-        except KeyError:
-            pass
         for i, c in enumerate(cards):
             if c not in text_kinds:
                 self.fail((*path, i), f"{c} is not a card of these components")
