@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,7 @@ from tajmahal.referee import FaultKind, bot_seed
 LINE = line_components()
 
 
-def match(players: Sequence[str | tm.Bot], seed: int = 1, **options: Any) -> tm.MatchResult:
+def match(players: Sequence[str | tm.Bot], seed: int | None = 1, **options: Any) -> tm.MatchResult:
     return tm.play_match(players, seed=seed, components=LINE, **options)
 
 
@@ -113,7 +114,7 @@ def test_bots_see_only_their_view_and_the_legal_moves() -> None:
 def test_bots_named_get_their_seat_seed() -> None:
     result = match(["random", "random", "random"], seed=5)
     bots = [RandomBot(seed=bot_seed(5, seat)) for seat in range(3)]
-    by_instances = match(bots, seed=5)  # type: ignore[arg-type]
+    by_instances = match(bots, seed=5)
     assert by_instances.record == result.record
 
 
@@ -262,7 +263,7 @@ def test_a_bot_that_never_answers_does_not_stop_the_match() -> None:
 
 def test_when_every_seat_has_faults_the_best_score_wins() -> None:
     players = [Faulty(raise_error, at=1) for _ in range(3)]
-    result = match(players, seed=2)  # type: ignore[arg-type]
+    result = match(players, seed=2)
     assert result.faulty_seats == {0, 1, 2}
     assert result.winners == result.record.winners
 
@@ -270,3 +271,58 @@ def test_when_every_seat_has_faults_the_best_score_wins() -> None:
 def test_fault_text_names_seat_decision_and_kind() -> None:
     fault = tm.Fault(seat=1, decision=9, kind=FaultKind.ILLEGAL_MOVE, detail="returned x")
     assert str(fault) == "seat 1, decision 9: illegal_move: returned x"
+
+
+class _EqualsAnything(tm.Withdraw):
+    """A fake move: a Withdraw subclass that claims to equal every move."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = tm.Withdraw.__hash__
+
+
+def fake_move(legal: Sequence[tm.Move]) -> tm.Move:
+    return _EqualsAnything()
+
+
+def test_a_fake_move_subclass_is_an_illegal_move_fault_and_never_played() -> None:
+    bot = Faulty(fake_move, at=2)
+    result = match([bot, "random", "random"], seed=6)
+    fault = result.faults[0]
+    assert (fault.seat, fault.kind) == (0, FaultKind.ILLEGAL_MOVE)
+    assert all(type(move) is not _EqualsAnything for move in result.record.moves)
+    assert tm.replay(result.record).scores == result.scores
+
+
+class CopyingBot:
+    """Returns an equal copy (not the engine's object) of its last legal move."""
+
+    name: ClassVar[str] = "copying"
+
+    def __init__(self) -> None:
+        self.copies: list[tm.Move] = []
+
+    def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+        copy = attrs.evolve(legal_moves[-1])
+        assert copy == legal_moves[-1] and copy is not legal_moves[-1]
+        self.copies.append(copy)
+        return copy
+
+
+def test_an_equal_copy_of_a_legal_move_is_accepted_and_the_engines_object_played() -> None:
+    bot = CopyingBot()
+    result = match([bot, "random", "random"], seed=6)
+    assert result.faults == () and bot.copies
+    recorded = result.record.moves
+    assert all(copy in recorded for copy in bot.copies)
+    assert not any(move is copy for move in recorded for copy in bot.copies)
+
+
+def test_seed_none_draws_an_unguessable_seed_kept_in_the_record() -> None:
+    first = match(["random", "random", "random"], seed=None)
+    second = match(["random", "random", "random"], seed=None)
+    assert first.record.seed != second.record.seed
+    assert first.record.seed.bit_length() > 32
+    assert tm.replay(first.record).scores == first.scores
+    assert tm.loads(tm.dumps(first.record)) == first.record

@@ -410,3 +410,23 @@ def test_apply_never_changes_its_input_state(seed: int) -> None:
             state.apply(tm.PlacePalace("nowhere"))
         assert state == before
         assert state.legal_moves() == before.legal_moves()
+
+
+def test_apply_refuses_a_move_subclass_even_if_it_claims_equality() -> None:
+    class EqualsAnything(tm.Withdraw):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = tm.Withdraw.__hash__
+
+    state = three()
+    with pytest.raises(tm.IllegalMoveError, match="is not a move"):
+        state.apply(EqualsAnything())
+
+
+def test_apply_plays_the_engines_own_object_for_an_equal_move() -> None:
+    state = three()
+    legal = state.legal_moves()[0]
+    copy = tm.parse_move(str(legal), state)
+    assert copy == legal
+    assert state.apply(copy) == state.apply(legal)

@@ -16,12 +16,25 @@ twice at once.  The trade-off: an abandoned call keeps running and competes for
 the interpreter with the rest of the match (it may slow other bots down) until
 it ends or the process exits.  Without a time limit, ``choose`` runs in the
 calling thread and nothing is timed.
+
+**Trust.**  Bots run in the referee's own process.  The referee survives a
+bot's faults (exceptions, illegal or fake moves, slowness) and only ever
+plays the engine's own move objects; it cannot defend against a bot that
+deliberately tampers with the interpreter (patching modules, mutating frozen
+objects).  Run untrusted bots in a separate process.
+
+**Seeds.**  A game is a pure function of its seed, and the tile layout is
+public: with a small seed, a bot can find it by trying seeds until the layout
+matches, and then knows every hand and the deck order.  For competitive
+matches pass ``seed=None``: the referee then draws an unguessable 63-bit seed
+(kept in the record, so the match can still be replayed).
 """
 
 from __future__ import annotations
 
 import enum
 import hashlib
+import secrets
 import threading
 import time
 from collections.abc import Sequence
@@ -130,7 +143,7 @@ def bot_seed(seed: int, seat: int) -> int:
 
 def play_match(
     players: Sequence[str | Bot],
-    seed: int = 0,
+    seed: int | None = 0,
     time_limit: float | None = None,
     *,
     components: Components | None = None,
@@ -138,8 +151,10 @@ def play_match(
     """Play one game between 3–5 bots (names or instances), seat 0 first.
 
     Bots given by name are built with :func:`tajmahal.bots.create` and the
-    seed :func:`bot_seed` derives for their seat.  ``time_limit`` is in
-    seconds per decision.  ``components`` defaults to the standard ones.
+    seed :func:`bot_seed` derives for their seat.  ``seed=None`` draws an
+    unguessable seed (see "Seeds" above); ``result.record.seed`` keeps it.
+    ``time_limit`` is in seconds per decision.  ``components`` defaults to
+    the standard ones.
 
     >>> import tajmahal as tm
     >>> result = tm.play_match(['greedy', 'random', 'random'], seed=3)
@@ -156,6 +171,8 @@ def play_match(
         )
     if time_limit is not None and not time_limit > 0:
         raise TajMahalError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if seed is None:
+        seed = secrets.randbits(63)
     bots = [_seat_bot(player, seed, seat) for seat, player in enumerate(players)]
     names = tuple(_bot_name(bot) for bot in bots)
     game = Game.new(len(bots), seed, components, players=names)
@@ -265,13 +282,13 @@ class _Judge:
         if limit is not None and call.elapsed > limit:
             detail = f"took {call.elapsed:.3f} s, more than the {limit:g} s time limit"
             return self._fault(seat, decision, FaultKind.TIMEOUT, detail, fallback)
-        move = call.move
-        if not _is_one_of(move, legal):
-            shown = str(move) if isinstance(move, _MOVE_TYPES) else repr(move)
+        chosen = _legal_twin(call.move, legal)
+        if chosen is None:
+            move = call.move
+            shown = str(move) if type(move) in _MOVE_TYPES else _safe_repr(move)
             detail = f"returned {shown}, which is not one of the {len(legal)} legal moves"
             return self._fault(seat, decision, FaultKind.ILLEGAL_MOVE, detail, fallback)
-        assert isinstance(move, _MOVE_TYPES)
-        return move
+        return chosen
 
     def _fault(
         self, seat: int, decision: int, kind: FaultKind, detail: str, fallback: Move
@@ -280,11 +297,23 @@ class _Judge:
         return fallback
 
 
-def _is_one_of(move: object, legal: tuple[Move, ...]) -> bool:
-    if not isinstance(move, _MOVE_TYPES):
-        return False
+def _legal_twin(move: object, legal: tuple[Move, ...]) -> Move | None:
+    """The engine's own legal move equal to ``move``, or None.
+
+    Only the exact move classes qualify (a subclass could override ``__eq__``),
+    and the engine's object is played, never the bot's.
+    """
+    if type(move) not in _MOVE_TYPES:
+        return None
     try:
-        return move in legal
-    except Exception:  # an exotic object's __eq__ may raise
-        return False
+        return legal[legal.index(move)]
+    except Exception:  # not legal, or an exotic field's __eq__ raised
+        return None
+
+
+def _safe_repr(value: object) -> str:
+    try:
+        return repr(value)[:200]
+    except Exception:
+        return f"<unprintable {type(value).__name__}>"
 

@@ -173,9 +173,10 @@ def apply(state: GameState, move: Move, seat: int | None = None) -> GameState:
     for offered in legal:  # usually one of the engine's own move objects: no __eq__ calls
         if offered is move:
             break
-    else:
-        if move not in legal:
+    else:  # a move built elsewhere: exactly a move class, then the engine's own equal object
+        if type(move) not in MOVE_TYPES or move not in legal:
             raise IllegalMoveError(_why_illegal(state, move, seat))
+        move = legal[legal.index(move)]
     if seat is not None and seat != state.current_player:
         raise IllegalMoveError(_why_illegal(state, move, seat))
     t = tables(state.components)
@@ -473,8 +474,8 @@ def _end_visit(state: GameState, t: Tables) -> GameState:
 def _why_illegal(state: GameState, move: object, seat: int | None) -> str:
     """Say why ``move`` is not legal in ``state`` (for IllegalMoveError)."""
     t = tables(state.components)
-    text = f"{move}" if isinstance(move, MOVE_TYPES) else repr(move)
-    if not isinstance(move, MOVE_TYPES):
+    text = f"{move}" if type(move) in MOVE_TYPES else repr(move)
+    if type(move) not in MOVE_TYPES:
         return f"{text} is not a move (expected one of {', '.join(m.__name__ for m in MOVE_TYPES)})"
     if state.phase is Phase.OVER:
         return f"cannot {text}: the game is over"
