@@ -508,7 +508,8 @@ def test_d1_withdrawing_without_playing_draws_from_the_reshuffled_discard() -> N
     assert after.reshuffles == 1
 
 
-def test_d1_bonus_card_tile_draws_from_the_reshuffled_discard() -> None:
+def withdrawing_onto_a_card_tile(discard: list[str]) -> tuple[tm.GameState, str]:
+    """Seat 0 about to win the vizier and a fortress with a "+1 card" tile, the deck empty."""
     base = start()
     fortress = fortress_here(base)
     state = situation(
@@ -517,10 +518,14 @@ def test_d1_bonus_card_tile_draws_from_the_reshuffled_discard() -> None:
         court=["vizier"],
         bonus={fortress: "+1 card"},
         deck=[],
-        discard=SOME_CARDS,
+        discard=discard,
     )
-    placing = state.apply(Withdraw())
-    after = placing.apply(PlacePalace(fortress))
+    return state, fortress
+
+
+def test_d1_bonus_card_tile_draws_from_the_reshuffled_discard() -> None:
+    state, fortress = withdrawing_onto_a_card_tile(SOME_CARDS)
+    after = state.apply(Withdraw()).apply(PlacePalace(fortress))
 
     drawn = hand(after, 0) - hand(state, 0)
     assert sum(drawn.values()) == 1 and drawn <= Counter(SOME_CARDS)
@@ -539,16 +544,7 @@ def test_d1_no_card_drawn_when_deck_and_discard_are_empty_and_the_game_goes_on()
 
 
 def test_d1_bonus_card_tile_with_nothing_to_draw_gives_nothing() -> None:
-    base = start()
-    fortress = fortress_here(base)
-    state = situation(
-        base,
-        table={0: ["red:elephant+vizier"]},
-        court=["vizier"],
-        bonus={fortress: "+1 card"},
-        deck=[],
-        discard=[],
-    )
+    state, fortress = withdrawing_onto_a_card_tile([])
     after = state.apply(Withdraw()).apply(PlacePalace(fortress))
     assert after.hands[0] == state.hands[0]
     assert after.normal_palaces[tables(after.components).city_of[fortress]] == 0

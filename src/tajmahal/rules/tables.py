@@ -170,7 +170,7 @@ def _tables(components: Components) -> Tables:
             else -1
             for t in components.bonus_tiles
         ),
-        special_kinds=tuple(special_kind.get(sp, -1) for sp in SPECIALS),
+        special_kinds=tuple(special_kind[sp] for sp in SPECIALS),  # the loader requires all four
         deck_counts=tuple(deck_counts),
         bonus_tile_index=first_tile,
         commodity_tile_index={

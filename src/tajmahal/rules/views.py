@@ -13,7 +13,7 @@ import operator
 import random
 from collections import Counter
 from collections.abc import Mapping
-from itertools import chain, compress, repeat
+from itertools import chain, repeat
 from typing import Any, TypeVar
 
 import attrs
@@ -155,10 +155,7 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         return tuple(map(kind, ks))
 
     court = state.court_influence
-    if len(court) == len(INFLUENCE):
-        court_influence = frozenset(compress(INFLUENCE, court))
-    else:  # the strict zip raises
-        court_influence = frozenset(s for s, here in zip(INFLUENCE, court, strict=True) if here)
+    court_influence = frozenset(s for s, here in zip(INFLUENCE, court, strict=True) if here)
     tiles = comps.province_tiles
     holders = state.special_holder
     province_tile = tiles[state.visit - 1] if state.court_province_tile else None
@@ -209,14 +206,8 @@ def make_view(state: GameState, seat: int) -> PlayerView:
 
 def _palaces(state: GameState, city_ids: tuple[str, ...]) -> Palaces:
     """city id -> (normal palace owner, crown palace owner), None for nobody."""
-    normal, crown = state.normal_palaces, state.crown_palaces
-    if len(normal) == len(crown) == len(city_ids):
-        normal_owners = [None if s < 0 else s for s in normal]
-        crown_owners = [None if s < 0 else s for s in crown]
-        owners = zip(normal_owners, crown_owners, strict=True)
-        return FrozenMap(dict(zip(city_ids, owners, strict=True)))
-    # a malformed state: index as ever (and raise where that raised)
-    return FrozenMap({cid: (_owner(normal[i]), _owner(crown[i])) for i, cid in enumerate(city_ids)})
+    owners = zip(map(_owner, state.normal_palaces), map(_owner, state.crown_palaces), strict=True)
+    return FrozenMap(dict(zip(city_ids, owners, strict=True)))
 
 
 def _with_specials(
@@ -227,19 +218,11 @@ def _with_specials(
     if seat not in holders:
         return known
     hand = state.hands[seat]
-    if -1 in t.special_kinds:  # components without every special card: look each one up
-        special_kind = t.special_kind
-        held = [
-            special_kind[sp]
-            for sp, holder in zip(SPECIALS, holders, strict=True)
-            if holder == seat and special_kind[sp] in hand
-        ]
-    else:
-        held = [
-            k
-            for k, holder in zip(t.special_kinds, holders, strict=True)
-            if holder == seat and k in hand
-        ]
+    held = [
+        k
+        for k, holder in zip(t.special_kinds, holders, strict=True)
+        if holder == seat and k in hand
+    ]
     return tuple(sorted(known + tuple(held))) if held else known
 
 
@@ -261,7 +244,7 @@ def _influence_tiles(influence: tuple[tuple[int, ...], ...]) -> tuple[tuple[Symb
 
 def _special_holder(holders: tuple[int, ...]) -> FrozenMap[Special, int | None]:
     """Special -> the seat holding it, None beside the board."""
-    return FrozenMap(dict(zip(SPECIALS, [None if h < 0 else h for h in holders], strict=True)))
+    return FrozenMap(dict(zip(SPECIALS, map(_owner, holders), strict=True)))
 
 
 def _owner(seat: int) -> int | None:
