@@ -43,6 +43,7 @@ import attrs
 
 from tajmahal.bots.base import Bot
 from tajmahal.bots.registry import create
+from tajmahal.bots.specs import check_spec
 from tajmahal.game import Game, GameRecord
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
@@ -108,7 +109,7 @@ class MatchResult:
     True
     """
 
-    players: tuple[str, ...]  #: the bot name of each seat
+    players: tuple[str, ...]  #: each seat's player spec as given, or the bot instance's name
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     ranking: tuple[int, ...]
@@ -150,8 +151,10 @@ def play_match(
 ) -> MatchResult:
     """Play one game between 3–5 bots (names or instances), seat 0 first.
 
-    Bots given by name are built with :func:`tajmahal.bots.create` and the
-    seed :func:`bot_seed` derives for their seat.  ``seed=None`` draws an
+    Bots given by name or player spec (``'greedy'``, ``'greedy:enough=5'``)
+    are built with :func:`tajmahal.bots.create` and the seed :func:`bot_seed`
+    derives for their seat; a bad spec raises
+    :class:`~tajmahal.bots.SpecError` before the game starts.  ``seed=None`` draws an
     unguessable seed (see "Seeds" above); ``result.record.seed`` keeps it.
     ``time_limit`` is in seconds per decision.  ``components`` defaults to
     the standard ones.
@@ -171,10 +174,16 @@ def play_match(
         )
     if time_limit is not None and not time_limit > 0:
         raise TajMahalError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    for player in players:
+        if isinstance(player, str):
+            check_spec(player)  # every spec before any bot is built
     if seed is None:
         seed = secrets.randbits(63)
     bots = [_seat_bot(player, seed, seat) for seat, player in enumerate(players)]
-    names = tuple(_bot_name(bot) for bot in bots)
+    names = tuple(
+        player if isinstance(player, str) else _bot_name(bot)
+        for player, bot in zip(players, bots, strict=True)
+    )
     game = Game.new(len(bots), seed, components, players=names)
     judge = _Judge(bots, time_limit)
     while not game.state.is_over:

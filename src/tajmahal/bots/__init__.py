@@ -23,20 +23,25 @@ from tajmahal.bots.registry import (
     default_registry,
     reload,
 )
+from tajmahal.bots.specs import PlayerSpec, SpecError, check_spec, parse_spec
 
 __all__ = [
     "Bot",
     "BotInfo",
     "GreedyBot",
+    "PlayerSpec",
     "PluginError",
     "RandomBot",
     "Registry",
+    "SpecError",
     "UnknownBotError",
     "available",
     "bot_infos",
+    "check_spec",
     "create",
     "default_registry",
     "describe",
     "hookimpl",
+    "parse_spec",
     "reload",
 ]

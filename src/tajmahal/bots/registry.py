@@ -20,6 +20,7 @@ import pluggy
 from tajmahal.bots import builtin, hookspecs
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.hookspecs import PROJECT
+from tajmahal.bots.specs import SpecError, check_spec, parse_spec
 from tajmahal.rules.errors import TajMahalError
 
 __all__ = [
@@ -57,8 +58,8 @@ class PluginError(TajMahalError):
     """
 
 
-class UnknownBotError(TajMahalError, LookupError):
-    """A bot name that no installed plugin provides; a ``LookupError`` too.
+class UnknownBotError(SpecError, LookupError):
+    """A bot name that no installed plugin provides; a :class:`SpecError` and a ``LookupError``.
 
     >>> try:
     ...     Registry(entry_points=False).create('nobody')
@@ -182,27 +183,53 @@ class Registry:
         """
         return {name: info.bot_class for name, info in self.bot_infos().items()}
 
-    def create(self, name: str, seed: int = 0, **options: Any) -> Bot:
-        """Build the bot called ``name`` as ``BotClass(seed=seed, **options)``.
+    def bot_class(self, name: str) -> type[Bot]:
+        """The class of the bot called ``name``; :class:`UnknownBotError` lists the names.
 
-        >>> registry = Registry(entry_points=False)
-        >>> registry.create('greedy', seed=1, enough=2.0).enough
-        2.0
-        >>> registry.create('greedy', speed=3)
-        Traceback (most recent call last):
-        ...
-        tajmahal.rules.errors.TajMahalError: cannot build bot 'greedy' with seed=0, speed=3: ...
+        >>> Registry(entry_points=False).bot_class('random').__name__
+        'RandomBot'
         """
         infos = self.bot_infos()
         if name not in infos:
             raise UnknownBotError(
                 f"no bot is called {name!r}; available bots: {', '.join(infos) or '(none)'}"
             )
+        return infos[name].bot_class
+
+    def create(self, name: str, seed: int = 0, **options: Any) -> Bot:
+        """Build a bot from its name or player spec, as ``BotClass(seed=seed, **options)``.
+
+        ``name`` may carry options in the player-spec syntax
+        (``'greedy:enough=2'``); keyword ``options`` add to them.
+
+        >>> registry = Registry(entry_points=False)
+        >>> registry.create('greedy', seed=1, enough=2.0).enough
+        2.0
+        >>> registry.create('greedy:card_cost=0.5').card_cost
+        0.5
+        >>> registry.create('greedy', speed=3)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tajmahal.bots.specs.SpecError: player spec 'greedy': bot 'greedy' has no option 'speed'; ...
+        """
+        spec = parse_spec(name)
+        if spec.is_command:
+            raise SpecError(
+                f"player spec {name!r} names an external program: play_match starts those"
+            )
+        assert spec.name is not None
+        bot_class = self.bot_class(spec.name)
+        merged = dict(spec.options)
+        for key in options:
+            if key in merged:
+                raise SpecError(f"player spec {name!r}: option {key!r} is given twice")
+        merged.update(options)
+        check_spec(attrs.evolve(spec, options=tuple(merged.items())), self)
         try:
-            return infos[name].bot_class(seed=seed, **options)
-        except TypeError as exc:
-            shown = ", ".join(f"{k}={v!r}" for k, v in {"seed": seed, **options}.items())
-            raise TajMahalError(f"cannot build bot {name!r} with {shown}: {exc}") from None
+            return bot_class(seed=seed, **merged)
+        except (TypeError, ValueError) as exc:
+            shown = ", ".join(f"{k}={v!r}" for k, v in {"seed": seed, **merged}.items())
+            raise SpecError(f"cannot build bot {spec.name!r} with {shown}: {exc}") from None
 
     def _collect(self) -> dict[str, BotInfo]:
         found: dict[str, BotInfo] = {}

@@ -1,0 +1,220 @@
+"""Player specs: one syntax, everywhere a player is named (CLI, ``play_match``, tournaments).
+
+::
+
+    random                       a registered bot by name
+    ismcts:iterations=400,c=0.7  options, passed to the constructor as keywords
+                                 (values read as JSON scalars, else as strings)
+    cmd:node bots/random.js      an external program speaking the bot protocol
+
+A bad spec (bad syntax, unknown bot, unknown option) is a :class:`SpecError`
+naming the spec, raised before any game starts.  Option *values* are checked
+by the bot's constructor (a ``ValueError`` or ``TypeError`` there is a bad
+value).
+
+>>> spec = parse_spec('ismcts:iterations=400,c=0.7,rollout=random')
+>>> spec.name, spec.options
+('ismcts', (('iterations', 400), ('c', 0.7), ('rollout', 'random')))
+>>> parse_spec('cmd:node "my bots/random.js"').command
+('node', 'my bots/random.js')
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import re
+import shlex
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from tajmahal.rules.errors import TajMahalError
+
+if TYPE_CHECKING:
+    from tajmahal.bots.registry import Registry
+
+__all__ = ["MAX_SPEC_LENGTH", "PlayerSpec", "SpecError", "check_spec", "parse_spec"]
+
+MAX_SPEC_LENGTH = 4096
+COMMAND_PREFIX = "cmd:"
+_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")
+_OPTION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+OptionValue = str | int | float | bool | None
+
+
+class SpecError(TajMahalError, ValueError):
+    """A player spec that cannot be used: bad syntax, unknown bot, unknown option or bad value.
+
+    >>> parse_spec('ismcts:iterations')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tajmahal.bots.specs.SpecError: player spec 'ismcts:iterations': option 'iterations' has no ...
+    """
+
+
+@attrs.frozen
+class PlayerSpec:
+    """One parsed player spec: a registered bot with options, or an external command.
+
+    ``name`` and ``options`` describe a registered bot; ``command`` (the
+    program and its arguments, shlex-split) an external program.  ``text`` is
+    the spec as written, which is also how results name the player.
+
+    >>> spec = parse_spec('greedy:enough=5')
+    >>> spec.is_command, spec.name, dict(spec.options), str(spec)
+    (False, 'greedy', {'enough': 5}, 'greedy:enough=5')
+    """
+
+    text: str
+    name: str | None = None
+    options: tuple[tuple[str, OptionValue], ...] = ()
+    command: tuple[str, ...] = ()
+
+    @property
+    def is_command(self) -> bool:
+        """Whether this spec names an external program (``cmd:...``).
+
+        >>> parse_spec('cmd:./mybot --fast').is_command, parse_spec('random').is_command
+        (True, False)
+        """
+        return bool(self.command)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """Parse a player spec (see the module docstring for the syntax).
+
+    >>> parse_spec('random').name
+    'random'
+    >>> parse_spec('mybot:style=bold,depth=2,verbose=true').options
+    (('style', 'bold'), ('depth', 2), ('verbose', True))
+    >>> parse_spec('Random')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tajmahal.bots.specs.SpecError: player spec 'Random': 'Random' is not a bot name (lowercase ...
+    """
+    if not isinstance(text, str):
+        raise SpecError(f"a player spec is a string, got {type(text).__name__}")
+    shown = _shown(text)
+    if not text or len(text) > MAX_SPEC_LENGTH:
+        raise SpecError(
+            f"player spec {shown}: a spec has 1 to {MAX_SPEC_LENGTH} characters, got {len(text)}"
+        )
+    if not text.isprintable():
+        raise SpecError(f"player spec {shown}: control characters are not allowed")
+    if text.startswith(COMMAND_PREFIX):
+        return PlayerSpec(text, command=_command(text, shown))
+    name, _, rest = text.partition(":")
+    if not _NAME.fullmatch(name):
+        raise SpecError(
+            f"player spec {shown}: {_shown(name)} is not a bot name "
+            "(lowercase letters, digits, '_', '.', '-')"
+        )
+    options = _options(rest, shown) if rest else ()
+    return PlayerSpec(text, name=name, options=options)
+
+
+def check_spec(spec: str | PlayerSpec, registry: Registry | None = None) -> PlayerSpec:
+    """Parse ``spec`` and check that its bot exists and accepts its options.
+
+    Runs none of the bot's code (the constructor's signature is read, not
+    called).  Commands are checked by the referee when it starts them.
+
+    >>> check_spec('greedy:enough=5').name
+    'greedy'
+    >>> check_spec('greedy:depth=3')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tajmahal.bots.specs.SpecError: player spec 'greedy:depth=3': bot 'greedy' has no option ...
+    >>> check_spec('nobody')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tajmahal.bots.registry.UnknownBotError: player spec 'nobody': no bot is called 'nobody'; ...
+    """
+    from tajmahal.bots.registry import UnknownBotError, default_registry
+
+    parsed = spec if isinstance(spec, PlayerSpec) else parse_spec(spec)
+    if parsed.is_command:
+        return parsed
+    assert parsed.name is not None
+    registry = registry if registry is not None else default_registry()
+    try:
+        bot_class = registry.bot_class(parsed.name)
+    except UnknownBotError as exc:
+        raise UnknownBotError(f"player spec {_shown(parsed.text)}: {exc}") from None
+    accepted = _accepted_options(bot_class)
+    if accepted is not None:
+        for key, _ in parsed.options:
+            if key not in accepted:
+                known = ", ".join(sorted(accepted)) or "(none)"
+                raise SpecError(
+                    f"player spec {_shown(parsed.text)}: bot {parsed.name!r} has no option "
+                    f"{key!r}; its options: {known}"
+                )
+    return parsed
+
+
+def _command(text: str, shown: str) -> tuple[str, ...]:
+    try:
+        words = tuple(shlex.split(text[len(COMMAND_PREFIX) :]))
+    except ValueError as exc:
+        raise SpecError(f"player spec {shown}: cannot split the command: {exc}") from None
+    if not words:
+        raise SpecError(f"player spec {shown}: 'cmd:' needs a program, as in 'cmd:./mybot'")
+    return words
+
+
+def _options(text: str, shown: str) -> tuple[tuple[str, OptionValue], ...]:
+    options: dict[str, OptionValue] = {}
+    for item in text.split(","):
+        key, equals, raw = item.partition("=")
+        key = key.strip()
+        if not equals:
+            raise SpecError(
+                f"player spec {shown}: option {_shown(key)} has no value; write name=value"
+            )
+        if not _OPTION.fullmatch(key):
+            raise SpecError(f"player spec {shown}: {_shown(key)} is not an option name")
+        if key == "seed":
+            raise SpecError(f"player spec {shown}: the referee sets a bot's seed, not the spec")
+        if key in options:
+            raise SpecError(f"player spec {shown}: option {key!r} is given twice")
+        options[key] = _value(raw.strip(), shown, key)
+    return tuple(options.items())
+
+
+def _value(raw: str, shown: str, key: str) -> OptionValue:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    if isinstance(value, float) and not math.isfinite(value):
+        raise SpecError(f"player spec {shown}: option {key!r} must be a finite number")
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return raw
+
+
+def _accepted_options(bot_class: type[Any]) -> frozenset[str] | None:
+    """The keyword options ``bot_class(...)`` accepts besides ``seed``; None if any (``**kw``)."""
+    try:
+        parameters = inspect.signature(bot_class).parameters.values()
+    except (TypeError, ValueError):
+        return None  # no readable signature: let the constructor judge
+    names = set()
+    for parameter in parameters:
+        if parameter.kind is parameter.VAR_KEYWORD:
+            return None
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            names.add(parameter.name)
+    names.discard("seed")
+    return frozenset(names)
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:77] + "...")

@@ -1,0 +1,67 @@
+"""The command line: ``tajmahal bots | match | replay | render`` (also ``python -m tajmahal``).
+
+Each sub-command lives in its own module with a ``register(commands)``
+function that adds its parser; ``COMMANDS`` lists them in the order
+``--help`` shows.  Errors a user can cause (an unknown bot, an unreadable
+record) print one line to stderr and exit with status 1; usage errors exit
+with status 2 (argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from tajmahal.cli import bots_command, match_command, render_command
+from tajmahal.cli._common import CommandError
+from tajmahal.cli.account import account, describe
+from tajmahal.rules.errors import TajMahalError
+
+__all__ = ["COMMANDS", "CommandError", "account", "build_parser", "describe", "main"]
+
+COMMANDS = (bots_command, match_command, render_command)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``tajmahal`` argument parser, one sub-command per job.
+
+    >>> build_parser().parse_args(['match', 'greedy', 'random', 'random', '--seed', '7']).seed
+    7
+    """
+    parser = argparse.ArgumentParser(
+        prog="tajmahal",
+        description="Rules engine, bots and referee for Reiner Knizia's Taj Mahal.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in COMMANDS:
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 on success).
+
+    >>> main(['bots']) == 0  # doctest: +ELLIPSIS
+    NAME ...
+    True
+    """
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except TajMahalError as exc:
+        print(f"tajmahal: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # the reader went away (``tajmahal match ... | head``)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the exit flush does not fail again
+        return 1
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tajmahal: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("tajmahal: interrupted", file=sys.stderr)
+        return 130

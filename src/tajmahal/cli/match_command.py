@@ -1,0 +1,100 @@
+"""``tajmahal match`` and ``tajmahal replay``: play a match, or retell a recorded one."""
+
+from __future__ import annotations
+
+import argparse
+
+from tajmahal.cli._common import (
+    CommandError,
+    Commands,
+    add_command,
+    add_components_option,
+    add_quiet_option,
+    components_from,
+    positive_seconds,
+    read_record,
+    write_record,
+)
+from tajmahal.cli.account import account, scores_line, who, winners_line
+from tajmahal.referee import MatchResult, play_match
+from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
+
+__all__ = ["register"]
+
+
+def register(commands: Commands[argparse.ArgumentParser]) -> None:
+    match = add_command(
+        commands,
+        "match",
+        _run_match,
+        summary="play a match between bots",
+        description="Play one game between 3 to 5 bots, seat 0 first, and print visit by visit "
+        "who won which prize and the points, then the final scores and the winners.",
+    )
+    match.add_argument(
+        "bots",
+        nargs="+",
+        metavar="PLAYER",
+        help="a player spec per seat (3 to 5): NAME[:KEY=VALUE,...]",
+    )
+    match.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    match.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
+    match.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        metavar="S",
+        help="seconds a bot may take per decision; slower decisions are faults",
+    )
+    add_quiet_option(match)
+    add_components_option(match)
+
+    replay = add_command(
+        commands,
+        "replay",
+        _run_replay,
+        summary="print the account of a recorded game",
+        description="Replay a game record written by 'tajmahal match --record' and print the "
+        "same visit-by-visit account.",
+    )
+    replay.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    add_quiet_option(replay)
+
+
+def _run_match(args: argparse.Namespace) -> int:
+    bots: list[str] = args.bots
+    if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
+        raise CommandError(
+            f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, got {len(bots)}: {' '.join(bots)}"
+        )
+    components = components_from(args.components)
+    result = play_match(bots, seed=args.seed, time_limit=args.time_limit, components=components)
+    if args.record is not None:
+        write_record(args.record, result.record)
+    seats = ", ".join(who(s, result.players) for s in range(len(bots)))
+    print(f"Match, seed {args.seed}: {seats}")
+    if not args.quiet:
+        for line in account(result.record):
+            if not line.startswith(("Final scores:", "Winner")):
+                print(line)
+    _print_result(result)
+    return 0
+
+
+def _print_result(result: MatchResult) -> None:
+    players = result.players
+    if result.faults:
+        print(f"Faults ({len(result.faults)}; seats with faults rank after the others):")
+        for fault in result.faults:
+            print(f"  {fault}")
+    print(scores_line(result.scores, players))
+    print("Ranking: " + ", ".join(who(s, players) for s in result.ranking))
+    print(winners_line(result.winners, players))
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    record = read_record(args.file)
+    lines = list(account(record))  # checks the whole record before printing
+    if args.quiet:
+        lines = [line for line in lines if line.startswith(("Final scores:", "Winner"))]
+    print("\n".join(lines))
+    return 0

@@ -1,0 +1,161 @@
+"""Player specs: parsing, checking against the registry, and their use by play_match and the CLI."""
+
+from __future__ import annotations
+
+import pytest
+
+import tajmahal as tm
+from tajmahal.bots import PlayerSpec, SpecError, check_spec, parse_spec
+from tajmahal.cli import main
+
+
+def test_a_bare_name_is_a_bot_without_options() -> None:
+    assert parse_spec("random") == PlayerSpec("random", name="random")
+
+
+def test_option_values_are_json_scalars_else_strings() -> None:
+    spec = parse_spec('b:i=400,c=0.7,on=true,off=false,none=null,word=fast,q="a b",neg=-3,e=')
+    assert dict(spec.options) == {
+        "i": 400, "c": 0.7, "on": True, "off": False, "none": None,
+        "word": "fast", "q": "a b", "neg": -3, "e": "",
+    }
+    assert [type(v) for _, v in spec.options][:2] == [int, float]
+
+
+def test_options_keep_their_order_and_spaces_around_them_are_ignored() -> None:
+    assert parse_spec("b:z=1, a = 2").options == (("z", 1), ("a", 2))
+
+
+def test_a_command_is_shlex_split() -> None:
+    spec = parse_spec("cmd:node 'bots/my bot.js' --level 3")
+    assert spec.is_command and spec.name is None
+    assert spec.command == ("node", "bots/my bot.js", "--level", "3")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "1 to 4096 characters"),
+        ("x" * 5000, "1 to 4096 characters"),
+        ("Greedy", "is not a bot name"),
+        ("gr eedy", "is not a bot name"),
+        (":a=1", "is not a bot name"),
+        ("greedy:enough", "has no value"),
+        ("greedy:a=1,a=2", "given twice"),
+        ("greedy:1a=3", "is not an option name"),
+        ("greedy:seed=3", "sets a bot's seed"),
+        ("greedy:enough=NaN", "finite number"),
+        ("greedy:enough=Infinity", "finite number"),
+        ("cmd:", "needs a program"),
+        ("cmd:   ", "needs a program"),
+        ("cmd:node 'unclosed", "cannot split the command"),
+        ("random\x00", "control characters"),
+        ("random\n", "control characters"),
+    ],
+)
+def test_bad_syntax_is_a_spec_error_naming_the_spec(text: str, message: str) -> None:
+    with pytest.raises(SpecError, match=message) as info:
+        parse_spec(text)
+    assert str(info.value).startswith("player spec") or "characters" in str(info.value)
+    assert len(str(info.value)) < 300  # a huge spec is shortened in the message
+
+
+def test_a_spec_that_is_not_a_string_is_a_spec_error() -> None:
+    with pytest.raises(SpecError, match="is a string, got int"):
+        parse_spec(3)  # type: ignore[arg-type]
+
+
+def test_spec_errors_are_tajmahal_errors_and_value_errors() -> None:
+    assert issubclass(SpecError, tm.TajMahalError) and issubclass(SpecError, ValueError)
+
+
+def test_check_spec_rejects_unknown_bots_and_unknown_options() -> None:
+    with pytest.raises(tm.bots.UnknownBotError, match="player spec .nobody.: no bot is called"):
+        check_spec("nobody")
+    with pytest.raises(SpecError, match="has no option 'depth'; its options: card_cost, enough"):
+        check_spec("greedy:depth=3")
+    assert check_spec("greedy:enough=2").options == (("enough", 2),)
+    assert check_spec("cmd:./anything").is_command  # programs are checked when started
+
+
+def test_check_spec_accepts_any_option_of_a_bot_that_takes_keyword_arguments() -> None:
+    class Flexible:
+        """Takes anything."""
+
+        name = "flexible"
+
+        def __init__(self, seed: int = 0, **options: object) -> None:
+            self.options = options
+
+        def choose(self, view: object, legal_moves: tuple[object, ...]) -> object:
+            return legal_moves[0]
+
+    class Plugin:
+        @tm.hookimpl
+        def tajmahal_bots(self) -> list[type]:
+            return [Flexible]
+
+    registry = tm.bots.Registry(entry_points=False)
+    registry.register(Plugin(), name="flex")
+    assert check_spec("flexible:whatever=1", registry).name == "flexible"
+    bot = registry.create("flexible:whatever=1", seed=2, more="x")
+    assert bot.options == {"whatever": 1, "more": "x"}  # type: ignore[attr-defined]
+
+
+def test_create_builds_from_a_spec_and_turns_bad_values_into_spec_errors() -> None:
+    bot = tm.bots.create("greedy:enough=2.5,card_cost=1", seed=4)
+    assert (bot.enough, bot.card_cost) == (2.5, 1)  # type: ignore[attr-defined]
+    with pytest.raises(SpecError, match="given twice"):
+        tm.bots.create("greedy:enough=2", enough=3)
+    with pytest.raises(SpecError, match="external program"):
+        tm.bots.create("cmd:./bot")
+    with pytest.raises(tm.bots.UnknownBotError):
+        tm.bots.create("nobody:x=1")
+
+
+def test_play_match_takes_specs_and_names_players_by_their_spec() -> None:
+    result = tm.play_match(["greedy:enough=3", "random", "random"], seed=5)
+    assert result.players == ("greedy:enough=3", "random", "random")
+    plain = tm.play_match(["greedy:enough=3", "random", "random"], seed=5)
+    assert plain.record == result.record
+
+
+def test_play_match_checks_every_spec_before_building_any_bot() -> None:
+    built: list[int] = []
+
+    class Counting:
+        """Counts its constructions."""
+
+        name = "counting"
+
+        def __init__(self, seed: int = 0) -> None:
+            built.append(seed)
+
+        def choose(self, view: object, legal_moves: tuple[object, ...]) -> object:
+            return legal_moves[0]
+
+    class Plugin:
+        @tm.hookimpl
+        def tajmahal_bots(self) -> list[type]:
+            return [Counting]
+
+    tm.bots.default_registry().register(Plugin(), name="counting-plugin")
+    try:
+        with pytest.raises(SpecError, match="player spec 'random:speed=9'"):
+            tm.play_match(["counting", "counting", "random:speed=9"], seed=1)
+        assert built == []
+        tm.play_match(["counting", "counting", "random"], seed=1)
+        assert len(built) == 2
+    finally:
+        tm.bots.reload()
+
+
+def test_the_cli_reports_a_bad_spec_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "greedy:depth=2", "random", "random", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has no option 'depth'" in err
+
+
+def test_the_cli_plays_a_match_between_specs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "greedy:enough=3", "random", "random", "--seed", "2", "--quiet"]) == 0
+    assert "seat 0 (greedy:enough=3)" in capsys.readouterr().out
