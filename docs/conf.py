@@ -49,7 +49,7 @@ nitpick_ignore_regex = [
     # the standard library, attrs and pluggy are not documented here (no intersphinx: offline)
     ("py:class", r"(argparse|pathlib|os|random|collections\.abc|typing|enum)\..*"),
     ("py:class", r"(pluggy|attr|attrs)\..*"),
-    ("py:class", r"(Path|PathLike|Random|Sequence|Iterable|Iterator|Mapping|Callable|Any)"),
+    ("py:class", r"(Path|PathLike|Random|Sequence|Iterable|Iterator|Mapping|Callable|Hashable|Any)"),
     ("py:class", r"(TypeAlias|ClassVar|Protocol|Enum|NoneType|Exception|ValueError)"),
     ("py:class", r"(str|int|float|bool|bytes|object|dict|list|tuple|set|frozenset|type)"),
     # internal helper types that appear in annotations
@@ -57,6 +57,7 @@ nitpick_ignore_regex = [
     ("py:class", r"FrozenMap.*"),
     ("py:class", r"tajmahal\.rules\.(state|views)\.(Kinds|Seats|Palaces)"),
     ("py:class", r"(Kinds|Seats|Palaces|E)"),
+    ("py:class", r"tajmahal\.rules\.(roads|snapshot)\.(C|S)"),
 ]
 
 # -- autodoc: the docstrings are the reference text

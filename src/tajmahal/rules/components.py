@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import attrs
 
 from tajmahal.rules.errors import ComponentsError
+from tajmahal.rules.roads import reachable
 
 __all__ = [
     "COLORED",
@@ -320,6 +321,18 @@ class Board:
         True
         """
         return _board_index(self)[2][city_id]
+
+    def reachable(self, start: str, through: Callable[[str], bool]) -> frozenset[str]:
+        """Ids of the cities reached from ``start`` by road, entering only those ``through`` allows.
+
+        ``start`` is included.  With ``through`` "holds my palace", these are
+        the cities a palace in ``start`` connects (K7).
+
+        >>> board = standard_components().board
+        >>> sorted(board.reachable('agra', through=lambda city: city in {'delhi', 'kabul'}))
+        ['agra', 'delhi']
+        """
+        return frozenset(reachable([start], _board_index(self)[2].__getitem__, through))
 
     @property
     def fortresses(self) -> tuple[City, ...]:
@@ -778,13 +791,7 @@ def _check_connected(
         if a in inside and b in inside:
             adjacent[a].add(b)
             adjacent[b].add(a)
-    start = province.cities[0].id
-    reached = {start}
-    frontier = [start]
-    while frontier:
-        for nxt in adjacent[frontier.pop()] - reached:
-            reached.add(nxt)
-            frontier.append(nxt)
+    reached = reachable([province.cities[0].id], adjacent.__getitem__)
     if reached != inside:
         cut = ", ".join(sorted(inside - reached))
         raise fail(f"province {province.id!r}", f"is not connected inside: cannot reach {cut}")

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tajmahal.rules.state import GameState
 
 __all__ = [
+    "MOVE_TYPES",
     "Move",
     "PlaceCrownPalace",
     "PlacePalace",
@@ -112,6 +113,10 @@ class TakeCard:
 
 
 Move: TypeAlias = PlayCards | Withdraw | PlacePalace | PlaceCrownPalace | TakeCard
+
+#: every move class, in the order of the grammar above (``type(move) in MOVE_TYPES``
+#: tells a move from anything else, subclasses included)
+MOVE_TYPES: tuple[type[Move], ...] = (PlayCards, Withdraw, PlacePalace, PlaceCrownPalace, TakeCard)
 
 
 def move_from_text(text: str) -> Move:

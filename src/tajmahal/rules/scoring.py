@@ -6,10 +6,14 @@ Pure functions of a :class:`GameState` (and a seat); the engine adds the points.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from tajmahal.rules.components import Components
-from tajmahal.rules.state import GameState
+from tajmahal.rules.roads import reachable
 from tajmahal.rules.tables import SYMBOLS, tables
+
+if TYPE_CHECKING:  # annotations only: the state module imports the engine, which imports this
+    from tajmahal.rules.state import GameState
 
 __all__ = [
     "commodity_points",
@@ -73,16 +77,9 @@ def connection_points(state: GameState, seat: int) -> int:
     start = [c for c in t.province_cities[current] if normal[c] == seat or crown[c] == seat]
     if not start:
         return 0
-    reached = set(start)
-    frontier = start
-    while frontier:
-        nxt = []
-        for city in frontier:
-            for other in t.adjacency[city]:
-                if other not in reached and (normal[other] == seat or crown[other] == seat):
-                    reached.add(other)
-                    nxt.append(other)
-        frontier = nxt
+    reached = reachable(
+        start, t.adjacency.__getitem__, lambda city: normal[city] == seat or crown[city] == seat
+    )
     provinces = {t.city_province[c] for c in reached}
     return 1 + len(provinces - {current})
 

@@ -8,45 +8,27 @@ for friendly values; the engine (:mod:`tajmahal.rules.engine`) makes states.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
 from tajmahal.rules.components import Card, Components
-
-if TYPE_CHECKING:
-    from tajmahal.rules.moves import Move
-    from tajmahal.rules.views import PlayerView
+from tajmahal.rules.legal import legal_moves as _legal_moves
+from tajmahal.rules.moves import Move
+from tajmahal.rules.snapshot import Phase, evolve
+from tajmahal.rules.transitions import apply as _apply
+from tajmahal.rules.views import PlayerView, make_view, register_state_class
 
 __all__ = ["GameState", "Phase", "evolve"]
-
-
-class Phase(enum.Enum):
-    """What the seat that owes the next move must decide.
-
-    >>> import tajmahal as tm
-    >>> state = tm.new_game(num_players=3, seed=1)
-    >>> state.phase
-    <Phase.PLAY: 'play'>
-    >>> state.apply(tm.Withdraw()).phase  # F2: whoever withdraws takes supply cards
-    <Phase.TAKE: 'take'>
-    """
-
-    PLAY = "play"  #: play cards or withdraw (V3)
-    PALACE = "palace"  #: place a normal palace (W5)
-    CROWN = "crown"  #: place the crown palace (W7)
-    TAKE = "take"  #: take a supply card (F2)
-    OVER = "over"  #: the game has ended
 
 
 Seats = tuple[int, ...]
 Kinds = tuple[int, ...]
 
 
-# No __weakref__ slot: it would sit after the fields and forbid evolve's class swap below.
-@attrs.frozen(repr=False, weakref_slot=False)
+# No __weakref__ slot: it would sit after the fields and forbid evolve's class swap.
+# cache_hash: a state is hashed once (its hash walks every field), not on every call.
+@attrs.frozen(repr=False, weakref_slot=False, cache_hash=True)
 class GameState:
     """An immutable game state; build one with :func:`tajmahal.new_game`.
 
@@ -104,7 +86,7 @@ class GameState:
         """
         legal = self._legal
         if legal is None:
-            legal = _engine.legal_moves(self)
+            legal = _legal_moves(self)
             object.__setattr__(self, "_legal", legal)
         return legal  # type: ignore[no-any-return]
 
@@ -124,7 +106,7 @@ class GameState:
         ...
         tajmahal.rules.errors.IllegalMoveError: cannot withdraw for seat 2: it is seat 0's decision
         """
-        return _engine.apply(self, move, seat)
+        return _apply(self, move, seat)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know (RULES.md I1–I4): public facts and its own hand.
@@ -135,8 +117,6 @@ class GameState:
         >>> view.seat, view.hand == state.hand(1), view.hand_sizes
         (1, True, (6, 6, 6))
         """
-        from tajmahal.rules.views import make_view
-
         return make_view(self, seat)
 
     @property
@@ -216,54 +196,4 @@ class GameState:
         )
 
 
-def _make_evolve() -> Callable[[GameState, dict[str, Any]], GameState]:
-    """Generate :func:`evolve`: a straight-line copy of every slot, then the changes.
-
-    ``attrs.evolve`` reads the fields' metadata and runs the frozen ``__init__``
-    (one ``object.__setattr__`` call per field); the engine makes a state per
-    move, so this is its hottest path.  The copy is written into a mutable
-    twin class with the very same slots (plain attribute stores, which CPython
-    specialises), and the finished object then becomes a ``GameState``: it is
-    frozen from the moment anyone else can see it.
-    """
-    names = [f.name for f in attrs.fields(GameState)]
-    slots = vars(GameState)["__slots__"]
-    draft = type("_Draft", (), {"__slots__": slots})  # the same layout, not frozen
-    lines = [
-        "def evolve(state, changes, _new=object.__new__, _draft=_Draft, _cls=GameState,",
-        "           _set=setattr):",
-        "    new = _new(_draft)",
-    ]
-    for name in names:  # the legal-moves cache starts empty, as in __init__
-        lines.append(f"    new.{name} = {'None' if name == '_legal' else 'state.' + name}")
-    lines += [
-        "    for name, value in changes.items():",
-        "        _set(new, name, value)",
-        "    new.__class__ = _cls",
-        "    return new",
-    ]
-    namespace: dict[str, Any] = {"GameState": GameState, "_Draft": draft}
-    exec("\n".join(lines), namespace)  # generated from the attrs fields above
-    fast: Callable[[GameState, dict[str, Any]], GameState] = namespace["evolve"]
-    return fast
-
-
-_evolve = _make_evolve()
-
-
-def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
-    """``attrs.evolve(state, **changes)``, several times faster (the engine's state copy).
-
-    No validation runs (GameState has none) and unchanged fields are shared,
-    not copied; the new state's legal-moves cache starts empty.  An unknown
-    field name raises ``AttributeError``.
-
-    >>> import attrs, tajmahal as tm
-    >>> state = tm.new_game(num_players=3, seed=1)
-    >>> evolve(state, {"scores": (1, 2, 3)}) == attrs.evolve(state, scores=(1, 2, 3))
-    True
-    """
-    return _evolve(state, changes)
-
-
-from tajmahal.rules import engine as _engine  # noqa: E402  (cycle: the engine builds states)
+register_state_class(GameState)  # samples of views are GameStates (see views)

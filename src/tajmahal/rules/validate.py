@@ -13,74 +13,17 @@ A state that passes can be played on: ``legal_moves()`` and ``apply`` work.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
-
 from tajmahal.rules.components import COLORED, INFLUENCE, BonusKind, Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
-from tajmahal.rules.errors import TajMahalError
+from tajmahal.rules.problems import InvalidStateError, Path, Problem, format_path
 from tajmahal.rules.state import GameState, Phase
 from tajmahal.rules.tables import SPECIALS, Tables, tables
 
 __all__ = ["InvalidStateError", "Path", "Problem", "check_state", "find_problems", "format_path"]
-
-Path = tuple[str | int, ...]
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_MAX_LISTED = 8
-
-
-def format_path(path: Path) -> str:
-    """A JSON path for ``path``: ``$``, then ``.key`` or ``['odd key']`` and ``[index]``.
-
-    >>> format_path(('hands', 2, 0)), format_path(('normal_palaces', 'agra')), format_path(())
-    ('$.hands[2][0]', '$.normal_palaces.agra', '$')
-    """
-    parts = ["$"]
-    for part in path:
-        if isinstance(part, int):
-            parts.append(f"[{part}]")
-        elif _IDENT.match(part):
-            parts.append(f".{part}")
-        else:
-            parts.append(f"[{part!r}]")
-    return "".join(parts)
-
-
-@attrs.frozen
-class Problem:
-    """One impossible part of a state: where (a path, see :func:`format_path`) and what.
-
-    >>> str(Problem(('scores', 1), 'a score cannot be negative, got -3'))
-    '$.scores[1]: a score cannot be negative, got -3'
-    """
-
-    path: Path
-    message: str
-
-    def __str__(self) -> str:
-        return f"{format_path(self.path)}: {self.message}"
-
-
-class InvalidStateError(TajMahalError, ValueError):
-    """A state (or view) that no game can reach; ``problems`` lists what is wrong.
-
-    >>> err = InvalidStateError([Problem(('visit',), 'must be 1..12, got 13')])
-    >>> str(err), len(err.problems)
-    ('impossible state: $.visit: must be 1..12, got 13', 1)
-    """
-
-    def __init__(self, problems: Iterable[Problem], what: str = "state") -> None:
-        self.problems: tuple[Problem, ...] = tuple(problems)
-        listed = "; ".join(str(p) for p in self.problems[:_MAX_LISTED])
-        more = len(self.problems) - _MAX_LISTED
-        if more > 0:
-            listed += f"; and {more} more"
-        super().__init__(f"impossible {what}: {listed}")
-
 
 def check_state(state: GameState) -> None:
     """Raise :class:`InvalidStateError` unless ``state`` is one the engine could have built.
@@ -91,7 +34,7 @@ def check_state(state: GameState) -> None:
     >>> check_state(attrs.evolve(state, scores=(0, -1, 0)))
     Traceback (most recent call last):
     ...
-    tajmahal.rules.validate.InvalidStateError: impossible state: $.scores[1]: a score ...
+    tajmahal.rules.problems.InvalidStateError: impossible state: $.scores[1]: a score ...
     """
     problems = find_problems(state)
     if problems:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import operator
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import chain, repeat
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -29,12 +29,16 @@ from tajmahal.rules.components import (
     Special,
     Symbol,
 )
+from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.frozenmap import FrozenMap
-from tajmahal.rules.state import GameState, Phase
+from tajmahal.rules.problems import InvalidStateError, Path, Problem
+from tajmahal.rules.snapshot import Phase
 from tajmahal.rules.tables import COMMODITIES, SPECIALS, Tables, tables
-from tajmahal.rules.validate import InvalidStateError, Path, Problem
 
-__all__ = ["PlayerView", "make_view"]
+if TYPE_CHECKING:  # annotations only: the state module imports this one
+    from tajmahal.rules.state import GameState
+
+__all__ = ["PlayerView", "make_view", "register_state_class"]
 
 Palaces = FrozenMap[str, tuple[int | None, int | None]]
 K = TypeVar("K")
@@ -118,7 +122,7 @@ class PlayerView:
         random order), and the state gets a fresh seed drawn from ``rng`` (so
         future reshuffles are unknown too).  The result is an ordinary state,
         playable to the end, and ``state.view(self.seat) == self``.  Raises
-        :class:`~tajmahal.rules.validate.InvalidStateError` for a view no
+        :class:`~tajmahal.rules.problems.InvalidStateError` for a view no
         state can have (only possible for a view built by hand).
 
         >>> import random, tajmahal as tm
@@ -144,8 +148,6 @@ def make_view(state: GameState, seat: int) -> PlayerView:
     (True, True)
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
-        from tajmahal.rules.errors import TajMahalError
-
         raise TajMahalError(f"seat must be 0..{state.num_players - 1}, got {seat!r}")
     comps = state.components
     t = tables(comps)
@@ -253,8 +255,25 @@ def _owner(seat: int) -> int | None:
 
 # ---------------------------------------------------------------------------- sampling
 
-_FIELDS = tuple(a.name for a in attrs.fields(GameState) if a.init)
-_SEED, _HANDS, _DECK = (_FIELDS.index(name) for name in ("seed", "hands", "deck"))
+#: the class a sample is built as, and its constructor's field names (set by register_state_class)
+_state_class: Callable[..., GameState] | None = None
+_FIELDS: tuple[str, ...] = ()
+_SEED = _HANDS = _DECK = 0
+
+
+def register_state_class(cls: type[GameState]) -> None:
+    """Build samples as ``cls`` (:class:`~tajmahal.GameState`, which registers itself).
+
+    The state module imports this one (``GameState.view`` builds a view), so
+    this one cannot import it back: imports inside ``rules/`` run one way.
+
+    >>> import tajmahal as tm
+    >>> register_state_class(tm.GameState)  # done once, on import
+    """
+    global _state_class, _FIELDS, _SEED, _HANDS, _DECK
+    _FIELDS = tuple(a.name for a in attrs.fields(cls) if a.init)
+    _SEED, _HANDS, _DECK = (_FIELDS.index(name) for name in ("seed", "hands", "deck"))
+    _state_class = cls
 
 
 class _Sampler:
@@ -329,7 +348,8 @@ class _Sampler:
         args[_SEED] = rng.getrandbits(63)
         args[_HANDS] = tuple(hands)
         args[_DECK] = tuple(pool[start:])
-        return GameState(*args)
+        assert _state_class is not None  # registered when tajmahal.rules.state is imported
+        return _state_class(*args)
 
 
 def _public_fields(
