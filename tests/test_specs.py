@@ -70,7 +70,7 @@ def test_spec_errors_are_tajmahal_errors_and_value_errors() -> None:
 
 
 def test_check_spec_rejects_unknown_bots_and_unknown_options() -> None:
-    with pytest.raises(tm.bots.UnknownBotError, match="player spec .nobody.: no bot is called"):
+    with pytest.raises(tm.bots.UnknownBotError, match=r"player spec .nobody.: no bot is called"):
         check_spec("nobody")
     with pytest.raises(SpecError, match="has no option 'depth'; its options: card_cost, enough"):
         check_spec("greedy:depth=3")
