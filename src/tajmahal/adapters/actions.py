@@ -1,0 +1,204 @@
+"""The fixed action space: one stable integer per possible move of a components set.
+
+The layout, for the standard components (585 actions)::
+
+    0                       withdraw
+    1 ...                   play: per colored card kind (in card order), the card
+                            alone, then with each white or special card kind
+    then                    palace <city>, per city in board order
+    then                    crown <city>, per city in board order
+    then                    take <card>, per deck card kind (no special cards)
+
+Card order is :attr:`tajmahal.Components.card_kinds`; city order is the
+board's.  The numbers depend only on the components, never on a game, so a
+policy trained on them stays valid across games.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from tajmahal.rules.components import COLORED, Color, Components, standard_components
+from tajmahal.rules.errors import TajMahalError
+from tajmahal.rules.moves import (
+    Move,
+    PlaceCrownPalace,
+    PlacePalace,
+    PlayCards,
+    TakeCard,
+    Withdraw,
+)
+from tajmahal.rules.state import GameState
+from tajmahal.rules.views import PlayerView
+
+__all__ = ["ActionSpace", "AdapterError", "action_space"]
+
+Mask = npt.NDArray[np.int8]
+
+
+class AdapterError(TajMahalError):
+    """A value an adapter cannot use (an unknown action number, a move of other components...).
+
+    >>> ActionSpace().decode(10_000)
+    Traceback (most recent call last):
+    ...
+    tajmahal.adapters.actions.AdapterError: action 10000 is not in this action space: ...
+    """
+
+
+class ActionSpace:
+    """Every possible move of a components set, numbered ``0 .. size - 1``.
+
+    >>> import tajmahal as tm
+    >>> space = ActionSpace(tm.standard_components())
+    >>> space.size, space.encode(tm.Withdraw()), str(space.decode(1))
+    (585, 0, 'play red:vizier+general')
+    >>> state = tm.new_game(num_players=3, seed=1)
+    >>> [str(space.decode(a)) for a in space.legal_actions(state)][-2:]
+    ['play green:vizier+princess', 'play green:elephant+general']
+    """
+
+    def __init__(self, components: Components | None = None) -> None:
+        comps = components if components is not None else standard_components()
+        if not isinstance(comps, Components):
+            raise AdapterError(
+                f"components must be a tajmahal.Components, got {type(comps).__name__}"
+            )
+        self.components = comps
+        kinds = comps.card_kinds
+        extras = [k for k in kinds if k.color in (Color.WHITE, Color.SPECIAL)]
+        moves: list[Move] = [Withdraw()]
+        for card in kinds:
+            if card.color in COLORED:
+                moves.append(PlayCards(card))
+                moves.extend(PlayCards(card, extra) for extra in extras)
+        cities = [c.id for c in comps.board.cities]
+        moves.extend(PlacePalace(c) for c in cities)
+        moves.extend(PlaceCrownPalace(c) for c in cities)
+        moves.extend(TakeCard(k) for k in kinds if k.color is not Color.SPECIAL)
+        self._moves: tuple[Move, ...] = tuple(moves)
+        self._index: dict[Move, int] = {m: i for i, m in enumerate(moves)}
+
+    @property
+    def size(self) -> int:
+        """How many actions there are (the ``n`` of a ``Discrete(n)`` space).
+
+        >>> ActionSpace().size
+        585
+        """
+        return len(self._moves)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move, indexed by its action number.
+
+        >>> str(ActionSpace().moves[-1])
+        'take white:elephant'
+        """
+        return self._moves
+
+    def encode(self, move: Move) -> int:
+        """The action number of ``move``; :class:`AdapterError` for a move of other components.
+
+        >>> import tajmahal as tm
+        >>> space = ActionSpace()
+        >>> space.encode(tm.PlacePalace('agra')) == 441 + [c.id for c in
+        ...     tm.standard_components().board.cities].index('agra')
+        True
+        >>> space.encode(tm.PlacePalace('atlantis'))
+        Traceback (most recent call last):
+        ...
+        tajmahal.adapters.actions.AdapterError: PlacePalace(city='atlantis') has no action ...
+        """
+        try:
+            return self._index[move]
+        except (KeyError, TypeError):
+            raise AdapterError(
+                f"{move!r} has no action number: not a move of the "
+                f"{self.components.name!r} components"
+            ) from None
+
+    def decode(self, action: int) -> Move:
+        """The move numbered ``action`` (any int-like value, numpy integers included).
+
+        >>> str(ActionSpace().decode(0))
+        'withdraw'
+        """
+        try:
+            index = int(action)
+            if index != action or not 0 <= index < len(self._moves):
+                raise ValueError
+        except (TypeError, ValueError, OverflowError):
+            raise AdapterError(
+                f"action {action!r} is not in this action space: "
+                f"expected an integer from 0 to {len(self._moves) - 1}"
+            ) from None
+        return self._moves[index]
+
+    def legal_actions(self, state: GameState | PlayerView) -> list[int]:
+        """The action numbers of the legal moves, ascending (see :meth:`mask` for views).
+
+        >>> import tajmahal as tm
+        >>> ActionSpace().legal_actions(tm.new_game(num_players=3, seed=1))
+        [0, 67, 78, 210, 232, 276]
+        """
+        index = self._index
+        return sorted(index[m] for m in self.legal_moves(state))
+
+    def mask(self, state: GameState | PlayerView) -> Mask:
+        """An int8 array of :attr:`size` entries, 1 where the action is legal.
+
+        Given a view, the mask is that of the seat's own decision: all zeros
+        when the view's seat does not owe the next move (or the game is over).
+
+        >>> import tajmahal as tm
+        >>> space = ActionSpace()
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> mask = space.mask(state)
+        >>> mask.dtype.name, int(mask.sum()), bool((space.mask(state.view(0)) == mask).all())
+        ('int8', 6, True)
+        >>> int(space.mask(state.view(1)).sum())
+        0
+        """
+        mask = np.zeros(len(self._moves), dtype=np.int8)
+        index = self._index
+        mask[[index[m] for m in self.legal_moves(state)]] = 1
+        return mask
+
+    @staticmethod
+    def legal_moves(state: GameState | PlayerView) -> Sequence[Move]:
+        """The legal moves of a state, or of a view's seat when it owes the next move.
+
+        A view's seat sees its own hand and everything public, which is all
+        its legal moves depend on: they are those of any state the view
+        could come from.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> ActionSpace.legal_moves(state.view(0)) == state.legal_moves()
+        True
+        """
+        if isinstance(state, GameState):
+            return state.legal_moves()
+        if not isinstance(state, PlayerView):
+            raise AdapterError(
+                f"expected a tajmahal.GameState or PlayerView, got {type(state).__name__}"
+            )
+        if state.current_player != state.seat:
+            return ()
+        return state.sample(random.Random(0)).legal_moves()
+
+
+@functools.lru_cache(maxsize=8)
+def action_space(components: Components | None = None) -> ActionSpace:
+    """The (cached, shared) action space of ``components`` (default: the standard ones).
+
+    >>> action_space() is action_space()
+    True
+    """
+    return ActionSpace(components)

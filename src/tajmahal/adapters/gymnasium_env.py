@@ -1,0 +1,231 @@
+"""A Gymnasium environment: one seat for the agent, the others played by bots.
+
+Extra ``tajmahal[gymnasium]``.  Importing this module registers the id
+``"tajmahal/TajMahal-v0"``, so ``gymnasium.make("tajmahal/TajMahal-v0",
+opponents=["greedy", "random"])`` works too.  Observations are the Dict
+``{"observation", "action_mask"}`` of the PettingZoo environment (see
+:mod:`tajmahal.adapters.pettingzoo_env`); the reward is 0 until the game
+ends, then the agent's :func:`~tajmahal.adapters.rewards.final_rewards`.
+An illegal action ends the episode with ``illegal_reward`` and
+``info["illegal_action"]`` (or raises, with ``illegal_action="raise"``).
+A bot that raises or returns an illegal move is recorded in
+``info["faults"]`` and its seat plays its first legal move instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+
+from tajmahal.adapters.actions import AdapterError, Mask, action_space
+from tajmahal.adapters.observations import observation_encoder
+from tajmahal.adapters.pictures import RENDER_MODES, render
+from tajmahal.adapters.rewards import REWARD_KINDS, final_rewards
+from tajmahal.bots import Bot
+from tajmahal.rules.components import Components
+from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
+from tajmahal.rules.errors import IllegalMoveError
+from tajmahal.rules.moves import Move
+from tajmahal.rules.state import GameState
+
+__all__ = ["ENV_ID", "TajMahalEnv"]
+
+ENV_ID = "tajmahal/TajMahal-v0"
+Observation = dict[str, Any]
+
+
+class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
+    """The agent plays ``seat``; ``opponents`` (player specs or bots) fill the other seats.
+
+    >>> environment = TajMahalEnv(opponents=["greedy", "random"], seat=1)
+    >>> observation, info = environment.reset(seed=7)
+    >>> observation["observation"].shape, environment.state.current_player
+    ((1362,), 1)
+    >>> action = int(np.flatnonzero(observation["action_mask"])[0])
+    >>> observation, reward, terminated, truncated, info = environment.step(action)
+    >>> reward, terminated, truncated
+    (0.0, False, False)
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+
+    def __init__(
+        self,
+        opponents: Sequence[str | Bot] = ("random", "random"),
+        *,
+        seat: int = 0,
+        reward: str = "rank",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        components: Components | None = None,
+    ) -> None:
+        if isinstance(opponents, str) or not MIN_PLAYERS - 1 <= len(opponents) <= MAX_PLAYERS - 1:
+            raise AdapterError(
+                f"opponents must be a list of 2 to 4 player specs or bots, got {opponents!r}"
+            )
+        num_players = len(opponents) + 1
+        if isinstance(seat, bool) or seat not in range(num_players):
+            raise AdapterError(f"seat must be 0..{num_players - 1}, got {seat!r}")
+        if reward not in REWARD_KINDS:
+            raise AdapterError(f"reward must be 'rank' or 'score', got {reward!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise AdapterError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise AdapterError(f"render_mode must be 'ansi', 'svg' or None, got {render_mode!r}")
+        self.opponents = list(opponents)
+        for spec in self.opponents:
+            _bot(spec, 0)  # a bad spec fails here, not at the first reset
+        self.seat = seat
+        self.reward_kind = reward
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.encoder = observation_encoder(num_players, components)
+        self.actions = action_space(components)
+        self.components = self.encoder.components
+        self.observation_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(
+                    self.encoder.low, self.encoder.high, dtype=np.float32
+                ),
+                "action_mask": gymnasium.spaces.Box(0, 1, (self.actions.size,), dtype=np.int8),
+            }
+        )
+        self.action_space = gymnasium.spaces.Discrete(self.actions.size)
+        self.state: GameState | None = None
+        self._bots: dict[int, Bot] = {}
+        self._faults: list[tuple[int, str]] = []
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal ``tm.new_game(n, seed=seed)`` (a seed drawn from ``np_random`` without one).
+
+        The bots are built afresh, seeded from ``np_random``; they play until
+        the agent's first decision.
+
+        >>> environment = TajMahalEnv(["random", "random", "random"], seat=2)
+        >>> observation, info = environment.reset(seed=3)
+        >>> environment.state.seed, environment.state.current_player
+        (3, 2)
+        """
+        super().reset(seed=seed)
+        rng = self.np_random
+        game_seed = int(seed) if seed is not None else int(rng.integers(2**63))
+        others = [s for s in range(len(self.opponents) + 1) if s != self.seat]
+        self._bots = {
+            s: _bot(spec, int(rng.integers(2**63)))
+            for s, spec in zip(others, self.opponents, strict=True)
+        }
+        self._faults = []
+        self.state = new_game(len(others) + 1, seed=game_seed, components=self.components)
+        self._play_bots()
+        return self._observation(), self._info()
+
+    def step(
+        self, action: Any
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play ``action`` for the agent, then the bots until the agent decides again or the end.
+
+        >>> environment = TajMahalEnv()
+        >>> _ = environment.reset(seed=1)
+        >>> _, reward, terminated, _, info = environment.step(584)  # not legal now
+        >>> reward, terminated, info["illegal_action"]
+        (-1.0, True, 'take white:elephant')
+        """
+        state = self._state()
+        if state.is_over:
+            raise AdapterError("the game is over: call reset() to start another")
+        move = self.actions.decode(action)
+        if move not in state.legal_moves():
+            if self.illegal_action == "raise":
+                state.apply(move)  # raises IllegalMoveError, saying why
+            info = self._info()
+            info["illegal_action"] = str(move)
+            return self._observation(), self.illegal_reward, True, False, info
+        self.state = state.apply(move)
+        self._play_bots()
+        state = self.state
+        reward = final_rewards(state.scores, self.reward_kind)[self.seat] if state.is_over else 0.0
+        return self._observation(), reward, state.is_over, False, self._info()
+
+    def action_masks(self) -> Mask:
+        """The current action mask (the name sb3-contrib's ``MaskablePPO`` asks for).
+
+        >>> environment = TajMahalEnv()
+        >>> _ = environment.reset(seed=1)
+        >>> int(environment.action_masks().sum())
+        6
+        """
+        return self.actions.mask(self._state().view(self.seat))
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The state as text (``render_mode="ansi"``) or the board as SVG (``"svg"``).
+
+        >>> environment = TajMahalEnv(render_mode="ansi")
+        >>> _ = environment.reset(seed=1)
+        >>> environment.render().splitlines()[0]
+        'visit 1 of 12, province thatta, phase play'
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode: nothing to draw")
+            return None
+        return render(self._state(), self.render_mode)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _state(self) -> GameState:
+        if self.state is None:
+            raise AdapterError("call reset() before using the environment")
+        return self.state
+
+    def _observation(self) -> Observation:
+        view = self._state().view(self.seat)
+        return {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(view)}
+
+    def _info(self) -> dict[str, Any]:
+        state = self._state()
+        info: dict[str, Any] = {}
+        if self._faults:
+            info["faults"] = list(self._faults)
+        if state.is_over:
+            info["scores"] = state.scores
+            info["winners"] = state.winners
+        return info
+
+    def _play_bots(self) -> None:
+        state = self._state()
+        while not state.is_over and state.current_player != self.seat:
+            seat = state.current_player
+            assert seat is not None
+            legal = state.legal_moves()
+            move: Move = legal[0]
+            try:
+                chosen = self._bots[seat].choose(state.view(seat), legal)
+                if chosen in legal:
+                    move = chosen
+                else:
+                    self._faults.append((seat, f"illegal move {chosen!r}"))
+            except Exception as exc:  # a bot's failure is recorded, never a crash
+                self._faults.append((seat, f"{type(exc).__name__}: {exc}"))
+            state = state.apply(move)
+        self.state = state
+
+
+def _bot(spec: str | Bot, seed: int) -> Bot:
+    """A bot from a player spec (a registered name) or a ready bot."""
+    if isinstance(spec, str):
+        from tajmahal import bots
+
+        return bots.create(spec, seed=seed)
+    if isinstance(spec, Bot):
+        return spec
+    raise AdapterError(f"an opponent must be a player spec or a bot, got {spec!r}")
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:TajMahalEnv")

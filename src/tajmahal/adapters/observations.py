@@ -1,0 +1,272 @@
+"""A :class:`~tajmahal.PlayerView` as a flat float32 array, with a documented layout.
+
+Per-seat fields are **relative to the observing seat**: row 0 is the seat
+itself, row 1 the next seat clockwise (seat + 1), and so on; so are seat
+one-hots (``current_player``, palace owners, ...).  Only the field ``seat``
+gives the absolute seat.  ``n`` is the number of players, ``K`` the card
+kinds (:attr:`tajmahal.Components.card_kinds`), ``C`` the cities, ``P`` the
+provinces, ``V`` the visits, ``T`` the province tiles and ``B`` the distinct
+bonus tiles (in the order the components first list them).
+:attr:`ObservationEncoder.layout` lists every field with its offset;
+:meth:`ObservationEncoder.as_dict` gives the same numbers by name.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from tajmahal.rules.components import (
+    COLORED,
+    INFLUENCE,
+    Commodity,
+    Components,
+    Special,
+    standard_components,
+)
+from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
+from tajmahal.rules.state import Phase
+from tajmahal.rules.views import PlayerView
+
+__all__ = ["Field", "ObservationEncoder", "observation_encoder"]
+
+Array = npt.NDArray[np.float32]
+UNBOUNDED = float(np.finfo(np.float32).max)  #: the upper bound of unbounded fields
+
+
+class Field(NamedTuple):
+    """One field of the flat observation: ``values[offset : offset + size]``.
+
+    >>> field = ObservationEncoder(3).field('scores')
+    >>> field.shape, field.description
+    ((3,), 'points per seat')
+    """
+
+    name: str
+    shape: tuple[int, ...]
+    offset: int
+    high: float  #: every value lies in [0, high]
+    description: str
+
+    @property
+    def size(self) -> int:
+        """How many numbers the field holds.
+
+        >>> ObservationEncoder(4).field('palaces').size
+        196
+        """
+        return int(np.prod(self.shape))
+
+
+class ObservationEncoder:
+    """Encodes the views of one components set and player count.
+
+    >>> import tajmahal as tm
+    >>> encoder = ObservationEncoder(3)
+    >>> values = encoder.encode(tm.new_game(num_players=3, seed=1).view(0))
+    >>> values.shape, values.dtype.name, encoder.size
+    ((1362,), 'float32', 1362)
+    """
+
+    def __init__(self, num_players: int, components: Components | None = None) -> None:
+        from tajmahal.adapters.actions import AdapterError
+
+        if isinstance(num_players, bool) or num_players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            raise AdapterError(f"num_players must be 3, 4 or 5, got {num_players!r}")
+        comps = components if components is not None else standard_components()
+        self.components = comps
+        self.num_players = n = num_players
+        kinds = comps.card_kinds
+        self._kind = {card: i for i, card in enumerate(kinds)}
+        self._city = {c.id: i for i, c in enumerate(comps.board.cities)}
+        self._province = {p.id: i for i, p in enumerate(comps.board.provinces)}
+        self._bonus = {tile: i for i, tile in enumerate(dict.fromkeys(comps.bonus_tiles))}
+        counts = [comps.deck.count(card) or 1 for card in kinds]
+        k, c, p = len(kinds), len(comps.board.cities), len(comps.board.provinces)
+        v, t, b = len(comps.board.provinces), len(comps.province_tiles), len(self._bonus)
+        cards = float(len(comps.deck) + len(comps.special_cards))
+        most = float(max(counts))
+        specs: list[tuple[str, tuple[int, ...], float, str]] = [
+            ("seat", (n,), 1, "one-hot: the observing seat (absolute)"),
+            ("visit", (v,), 1, "one-hot: the visit, 1..V"),
+            ("province_order", (v, p), 1, "one-hot per visit: the province visited then"),
+            ("phase", (len(Phase),), 1, "one-hot: play, palace, crown, take, over"),
+            ("current_player", (n,), 1, "one-hot: the seat owing the next move (none at the end)"),
+            ("first_player", (n,), 1, "one-hot: the seat that started the game"),
+            ("hand", (k,), most, "own hand: cards per kind"),
+            ("hand_sizes", (n,), cards, "cards in hand per seat"),
+            ("scores", (n,), UNBOUNDED, "points per seat"),
+            ("table", (n, k), most, "per seat, cards per kind played this visit"),
+            ("withdrawn", (n,), 1, "per seat, 1 once withdrawn this visit"),
+            ("visit_colors", (n, len(COLORED)), 1, "per seat, one-hot: red, yellow, green, violet"),
+            ("supply", (k,), most, "face-up supply: cards per kind"),
+            ("deck_size", (1,), cards, "cards in the draw deck"),
+            ("discard", (k,), most, "discard pile: cards per kind"),
+            ("reshuffles", (1,), UNBOUNDED, "how often the discard pile became the deck"),
+            ("court_influence", (len(INFLUENCE),), 1, "1 per influence symbol still in the court"),
+            ("court_crown", (1,), 1, "1 while the crown is in the court"),
+            ("court_province_tile", (1,), 1, "1 while the province tile is in the court"),
+            ("palaces", (c, n), 1, "per city, one-hot: owner of the normal palace"),
+            ("crown_palaces", (c, n), 1, "per city, one-hot: owner of the crown palace"),
+            ("bonus_tiles", (c, b), 1, "per city, one-hot: the bonus tile still on it"),
+            ("province_tiles", (n, t), 1, "per seat, 1 per province tile owned (by number)"),
+            ("commodity_tiles", (n, len(Commodity)), cards, "per seat, commodity bonus tiles"),
+            ("influence_tiles", (n, len(INFLUENCE)), cards, "per seat, influence tiles"),
+            ("special_holder", (len(Special), n), 1, "per special card, one-hot: its holder"),
+            ("known_cards", (n, k), most, "per seat, cards per kind known to be in its hand"),
+            ("pending", (4,), cards, "palaces, crown, takes, province tile still owed"),
+        ]
+        layout, offset = [], 0
+        for name, shape, high, description in specs:
+            field = Field(name, shape, offset, float(high), description)
+            layout.append(field)
+            offset += field.size
+        self.layout: tuple[Field, ...] = tuple(layout)
+        self._fields = {f.name: f for f in layout}
+        self._at = {f.name: f.offset for f in layout}
+        self.size: int = offset
+        self.high: Array = np.concatenate(
+            [np.full(f.size, f.high, dtype=np.float32) for f in layout]
+        )
+        self.low: Array = np.zeros(offset, dtype=np.float32)
+
+    def field(self, name: str) -> Field:
+        """The field called ``name`` (``KeyError`` if none).
+
+        >>> ObservationEncoder(3).field('seat').offset
+        0
+        """
+        return self._fields[name]
+
+    def encode(self, view: PlayerView) -> Array:
+        """The view as a new float32 array of :attr:`size` numbers (see :attr:`layout`).
+
+        >>> import tajmahal as tm
+        >>> encoder = ObservationEncoder(3)
+        >>> view = tm.new_game(num_players=3, seed=1).view(2)
+        >>> values = encoder.encode(view)
+        >>> hand = encoder.field('hand')
+        >>> int(values[hand.offset : hand.offset + hand.size].sum()), len(view.hand)
+        (6, 6)
+        """
+        from tajmahal.adapters.actions import AdapterError
+
+        if not isinstance(view, PlayerView):
+            raise AdapterError(f"expected a tajmahal.PlayerView, got {type(view).__name__}")
+        if view.num_players != self.num_players or view.components != self.components:
+            raise AdapterError(
+                f"this encoder is for {self.num_players} players and the "
+                f"{self.components.name!r} components; the view has {view.num_players} "
+                f"players and the {view.components.name!r} components"
+            )
+        out = np.zeros(self.size, dtype=np.float32)
+        at = self._at
+        n, me = self.num_players, view.seat
+        kind, city = self._kind, self._city
+        k = len(kind)
+
+        def rel(seat: int) -> int:
+            return (seat - me) % n
+
+        def seats(name: str, values: object) -> None:
+            for s, value in enumerate(values):  # type: ignore[call-overload]
+                out[at[name] + rel(s)] = value
+
+        def cards(offset: int, held: object) -> None:
+            for card in held:  # type: ignore[attr-defined]
+                out[offset + kind[card]] += 1
+
+        out[at["seat"] + me] = 1
+        out[at["visit"] + view.visit - 1] = 1
+        p = len(self._province)
+        for i, pid in enumerate(view.province_order):
+            out[at["province_order"] + i * p + self._province[pid]] = 1
+        out[at["phase"] + list(Phase).index(view.phase)] = 1
+        if view.current_player is not None:
+            out[at["current_player"] + rel(view.current_player)] = 1
+        out[at["first_player"] + rel(view.first_player)] = 1
+        cards(at["hand"], view.hand)
+        seats("hand_sizes", view.hand_sizes)
+        seats("scores", view.scores)
+        seats("withdrawn", [float(w) for w in view.withdrawn])
+        for s in range(n):
+            r = rel(s)
+            cards(at["table"] + r * k, view.table[s])
+            cards(at["known_cards"] + r * k, view.known_cards[s])
+            color = view.visit_colors[s]
+            if color in COLORED:
+                out[at["visit_colors"] + r * len(COLORED) + COLORED.index(color)] = 1
+            tiles = at["province_tiles"] + r * len(self.components.province_tiles)
+            for tile in view.province_tiles[s]:
+                out[tiles + tile.number - 1] = 1
+            for commodity in view.commodity_tiles[s]:
+                out[at["commodity_tiles"] + r * len(Commodity) + list(Commodity).index(commodity)] += 1
+            for symbol in view.influence_tiles[s]:
+                out[at["influence_tiles"] + r * len(INFLUENCE) + INFLUENCE.index(symbol)] += 1
+        cards(at["supply"], view.supply)
+        out[at["deck_size"]] = view.deck_size
+        cards(at["discard"], view.discard)
+        out[at["reshuffles"]] = view.reshuffles
+        for i, symbol in enumerate(INFLUENCE):
+            out[at["court_influence"] + i] = symbol in view.court_influence
+        out[at["court_crown"]] = view.court_crown
+        out[at["court_province_tile"]] = view.court_province_tile is not None
+        for city_id, (normal, crown) in view.palaces.items():
+            i = city[city_id]
+            if normal is not None:
+                out[at["palaces"] + i * n + rel(normal)] = 1
+            if crown is not None:
+                out[at["crown_palaces"] + i * n + rel(crown)] = 1
+        b = len(self._bonus)
+        for city_id, bonus_tile in view.bonus_tiles.items():
+            out[at["bonus_tiles"] + city[city_id] * b + self._bonus[bonus_tile]] = 1
+        for i, special in enumerate(Special):
+            holder = view.special_holder[special]
+            if holder is not None:
+                out[at["special_holder"] + i * n + rel(holder)] = 1
+        pending = at["pending"]
+        out[pending : pending + 4] = (
+            view.pending_palaces,
+            view.pending_crown,
+            view.pending_takes,
+            view.pending_province,
+        )
+        return out
+
+    def as_dict(self, view: PlayerView) -> dict[str, Array]:
+        """The same numbers by field name, each an array of the field's shape.
+
+        >>> import tajmahal as tm
+        >>> encoded = ObservationEncoder(3).as_dict(tm.new_game(num_players=3, seed=1).view(0))
+        >>> encoded['scores'].tolist(), encoded['palaces'].shape
+        ([0.0, 0.0, 0.0], (49, 3))
+        """
+        return self.split(self.encode(view))
+
+    def split(self, values: Array) -> dict[str, Array]:
+        """A flat array (from :meth:`encode`) cut into its fields.
+
+        >>> import numpy as np
+        >>> encoder = ObservationEncoder(3)
+        >>> list(encoder.split(np.zeros(encoder.size, np.float32)))[:3]
+        ['seat', 'visit', 'province_order']
+        """
+        return {
+            f.name: values[f.offset : f.offset + f.size].reshape(f.shape).copy()
+            for f in self.layout
+        }
+
+
+@functools.lru_cache(maxsize=16)
+def observation_encoder(
+    num_players: int, components: Components | None = None
+) -> ObservationEncoder:
+    """The (cached, shared) encoder for ``num_players`` and ``components``.
+
+    >>> observation_encoder(4) is observation_encoder(4)
+    True
+    """
+    return ObservationEncoder(num_players, components)

@@ -1,0 +1,207 @@
+"""A PettingZoo AEC environment: every seat an agent (extra ``tajmahal[pettingzoo]``).
+
+Agents are ``"player_0"`` .. ``"player_{n-1}"`` (seat numbers).  ``observe(agent)``
+returns ``{"observation": float32 array, "action_mask": int8 array}``: the
+agent's view encoded by :class:`~tajmahal.adapters.observations.ObservationEncoder`
+and the mask of :class:`~tajmahal.adapters.actions.ActionSpace` (all zeros
+when it is not that agent's decision).  Rewards are 0 until the game ends,
+then :func:`~tajmahal.adapters.rewards.final_rewards` of the final scores.
+``reset(seed=s)`` deals the game ``tm.new_game(n, seed=s)``; a reset without a
+seed continues a sequence of seeds drawn from the last seed given (or from
+the operating system's entropy if none was).  Forced moves (one legal move)
+are decisions too.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector
+
+from tajmahal.adapters.actions import AdapterError, action_space
+from tajmahal.adapters.observations import observation_encoder
+from tajmahal.adapters.pictures import RENDER_MODES, render
+from tajmahal.adapters.rewards import REWARD_KINDS, final_rewards
+from tajmahal.rules.components import Components
+from tajmahal.rules.engine import new_game
+from tajmahal.rules.state import GameState
+
+__all__ = ["TajMahalAECEnv", "env"]
+
+
+class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):
+    """Taj Mahal for ``num_players`` agents; ``reward`` is ``"rank"`` or ``"score"``.
+
+    >>> environment = TajMahalAECEnv(num_players=3)
+    >>> environment.reset(seed=7)
+    >>> environment.agent_selection, int(environment.action_space('player_0').n)
+    ('player_0', 585)
+    >>> observation = environment.observe('player_0')
+    >>> observation['observation'].shape, int(observation['action_mask'].sum())
+    ((1362,), 13)
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "tajmahal_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        num_players: int = 3,
+        *,
+        reward: str = "rank",
+        render_mode: str | None = None,
+        components: Components | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in REWARD_KINDS:
+            raise AdapterError(f"reward must be 'rank' or 'score', got {reward!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise AdapterError(f"render_mode must be 'ansi', 'svg' or None, got {render_mode!r}")
+        self.encoder = observation_encoder(num_players, components)
+        self.actions = action_space(components)
+        self.components = self.encoder.components
+        self.reward = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
+        self.agents = self.possible_agents[:]
+        observation = gymnasium.spaces.Box(
+            self.encoder.low, self.encoder.high, dtype=np.float32
+        )
+        mask = gymnasium.spaces.Box(0, 1, (self.actions.size,), dtype=np.int8)
+        self._observation_space = gymnasium.spaces.Dict(
+            {"observation": observation, "action_mask": mask}
+        )
+        self._action_space = gymnasium.spaces.Discrete(self.actions.size)
+        self._seeds: random.Random | None = None
+        self.state: GameState | None = None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The same Dict space for every agent.
+
+        >>> TajMahalAECEnv().observation_space('player_1')['action_mask'].shape
+        (585,)
+        """
+        return self._observation_space
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """``Discrete(size)`` of the action space, the same for every agent.
+
+        >>> TajMahalAECEnv().action_space('player_2')
+        Discrete(585)
+        """
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: ``tm.new_game(num_players, seed=seed)`` when a seed is given.
+
+        >>> environment = TajMahalAECEnv(4)
+        >>> environment.reset(seed=3)
+        >>> environment.state.seed, environment.agents
+        (3, ['player_0', 'player_1', 'player_2', 'player_3'])
+        """
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            if self._seeds is None:
+                self._seeds = random.Random()
+            game_seed = self._seeds.getrandbits(63)
+        self.state = new_game(len(self.possible_agents), seed=game_seed, components=self.components)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._agent_selector = AgentSelector(self.agents)
+        self.agent_selection = self._seat_agent()
+
+    def _seat_agent(self) -> str:
+        assert self.state is not None and self.state.current_player is not None
+        return self.possible_agents[self.state.current_player]
+
+    def _game(self) -> GameState:
+        if self.state is None:
+            raise AdapterError("call reset() before using the environment")
+        return self.state
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's encoded view and its action mask (new arrays on every call).
+
+        >>> environment = TajMahalAECEnv()
+        >>> environment.reset(seed=1)
+        >>> int(environment.observe('player_1')['action_mask'].sum())  # not its turn
+        0
+        """
+        state = self._game()
+        view = state.view(self.possible_agents.index(agent))
+        return {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(view)}
+
+    def step(self, action: int | None) -> None:
+        """Play the selected agent's action; after the end, each agent steps ``None`` once.
+
+        An action that is not legal raises :class:`~tajmahal.IllegalMoveError`.
+
+        >>> environment = TajMahalAECEnv()
+        >>> environment.reset(seed=1)
+        >>> environment.step(0)  # withdraw
+        >>> environment.state.withdrawn
+        (True, False, False)
+        """
+        if self.terminations.get(self.agent_selection) or self.truncations.get(
+            self.agent_selection
+        ):
+            self._was_dead_step(action)
+            return
+        state = self._game()
+        if action is None:
+            raise AdapterError(f"{self.agent_selection} must act: None is only for finished agents")
+        move = self.actions.decode(action)
+        agent = self.agent_selection
+        state = state.apply(move)
+        self.state = state
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if state.is_over:
+            for agent_name, value in zip(
+                self.agents, final_rewards(state.scores, self.reward), strict=True
+            ):
+                self.rewards[agent_name] = value
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self._seat_agent()
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def render(self) -> str | None:
+        """The state as text (``render_mode="ansi"``) or the board as SVG (``"svg"``).
+
+        >>> environment = TajMahalAECEnv(render_mode='svg')
+        >>> environment.reset(seed=1)
+        >>> environment.render().startswith('<svg')
+        True
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode: nothing to draw")
+            return None
+        return render(self._game(), self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release (the environment holds no outside resources).
+
+        >>> TajMahalAECEnv().close()
+        """
+
+
+def env(**kwargs: Any) -> TajMahalAECEnv:
+    """A new :class:`TajMahalAECEnv` (PettingZoo's customary constructor name).
+
+    >>> env(num_players=5).num_agents
+    5
+    """
+    return TajMahalAECEnv(**kwargs)

@@ -1,0 +1,58 @@
+"""What the environments' ``render()`` returns: a text summary or the board as SVG."""
+
+from __future__ import annotations
+
+from tajmahal.rules.setup import place_tiles
+from tajmahal.rules.state import GameState
+
+__all__ = ["RENDER_MODES", "render", "state_text"]
+
+#: ``"ansi"``: :func:`state_text`; ``"svg"``: the board picture with tiles and palaces
+RENDER_MODES: tuple[str, ...] = ("ansi", "svg")
+
+
+def state_text(state: GameState) -> str:
+    """A few lines on the state: visit, province, scores, hands, table, supply, next seat.
+
+    Only public facts and hand sizes are shown, never a hand's cards.
+
+    >>> import tajmahal as tm
+    >>> lines = state_text(tm.new_game(num_players=3, seed=1)).splitlines()
+    >>> print(*lines[:2], lines[-1], sep=chr(10))
+    visit 1 of 12, province thatta, phase play
+    seat 0: 0 points, 6 cards in hand, table: -
+    next: seat 0
+    """
+    view = state.view(0)
+    lines = [
+        f"visit {view.visit} of {len(view.province_order)}, province {view.province}, "
+        f"phase {view.phase.value}"
+    ]
+    for seat in range(view.num_players):
+        table = " ".join(map(str, view.table[seat])) or "-"
+        withdrawn = ", withdrawn" if view.withdrawn[seat] else ""
+        lines.append(
+            f"seat {seat}: {view.scores[seat]} points, {view.hand_sizes[seat]} cards in hand, "
+            f"table: {table}{withdrawn}"
+        )
+    lines.append("supply: " + (" ".join(map(str, view.supply)) or "-"))
+    if state.is_over:
+        lines.append("game over, winners: " + " ".join(f"seat {s}" for s in state.winners))
+    else:
+        lines.append(f"next: seat {state.current_player}")
+    return "\n".join(lines)
+
+
+def render(state: GameState, mode: str) -> str:
+    """``state`` drawn as ``mode`` asks (one of :data:`RENDER_MODES`).
+
+    >>> import tajmahal as tm
+    >>> render(tm.new_game(num_players=3, seed=1), 'svg').startswith('<svg')
+    True
+    """
+    if mode == "svg":
+        from tajmahal.render import render_board
+
+        placement = place_tiles(state.components, state.seed)
+        return render_board(state.components, placement, state)
+    return state_text(state)
