@@ -40,6 +40,9 @@ Observation = dict[str, Any]
 class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
     """The agent plays ``seat``; ``opponents`` (player specs or bots) fill the other seats.
 
+    Player specs are those of :mod:`tajmahal.bots.specs` (``"greedy:enough=5"``);
+    each spec's bot is built anew at every reset, seeded from ``np_random``.
+
     >>> environment = TajMahalEnv(opponents=["greedy", "random"], seat=1)
     >>> observation, info = environment.reset(seed=7)
     >>> observation["observation"].shape, environment.state.current_player
@@ -217,10 +220,16 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
 
 
 def _bot(spec: str | Bot, seed: int) -> Bot:
-    """A bot from a player spec (a registered name) or a ready bot."""
+    """A bot from a player spec (``'greedy:enough=5'``) or a ready bot."""
     if isinstance(spec, str):
         from tajmahal import bots
+        from tajmahal.bots.specs import parse_spec
 
+        if parse_spec(spec).is_command:
+            raise AdapterError(
+                f"opponent {spec!r} is an external program: the environment seats "
+                "registered bots (a name with options) or bot objects"
+            )
         return bots.create(spec, seed=seed)
     if isinstance(spec, Bot):
         return spec

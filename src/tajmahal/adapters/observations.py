@@ -7,7 +7,7 @@ gives the absolute seat.  ``n`` is the number of players, ``K`` the card
 kinds (:attr:`tajmahal.Components.card_kinds`), ``C`` the cities, ``P`` the
 provinces, ``V`` the visits, ``T`` the province tiles and ``B`` the distinct
 bonus tiles (in the order the components first list them).
-:attr:`ObservationEncoder.layout` lists every field with its offset;
+``ObservationEncoder.layout`` lists every field with its offset;
 :meth:`ObservationEncoder.as_dict` gives the same numbers by name.
 """
 
@@ -142,7 +142,7 @@ class ObservationEncoder:
         return self._fields[name]
 
     def encode(self, view: PlayerView) -> Array:
-        """The view as a new float32 array of :attr:`size` numbers (see :attr:`layout`).
+        """The view as a new float32 array of ``size`` numbers (see ``layout``).
 
         >>> import tajmahal as tm
         >>> encoder = ObservationEncoder(3)

@@ -418,7 +418,7 @@ class TajMahalObserver:
         }
 
     def set_from(self, state: TajMahalState, player: int) -> None:
-        """Write ``player``'s view of ``state`` into :attr:`tensor` (zeros before the deal).
+        """Write ``player``'s view of ``state`` into ``tensor`` (zeros before the deal).
 
         >>> import pyspiel
         >>> game = pyspiel.load_game(GAME_NAME)
