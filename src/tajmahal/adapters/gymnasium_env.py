@@ -27,7 +27,6 @@ from tajmahal.adapters.rewards import REWARD_KINDS, final_rewards
 from tajmahal.bots import Bot
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
-from tajmahal.rules.errors import IllegalMoveError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.state import GameState
 
@@ -53,7 +52,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
     (0.0, False, False)
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012  (as Env)
 
     def __init__(
         self,
@@ -164,9 +163,11 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         >>> int(environment.action_masks().sum())
         6
         """
-        return self.actions.mask(self._state().view(self.seat))
+        state = self._state()
+        own = state.current_player == self.seat
+        return self.actions.mask(state if own else state.view(self.seat))
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The state as text (``render_mode="ansi"``) or the board as SVG (``"svg"``).
 
         >>> environment = TajMahalEnv(render_mode="ansi")
@@ -187,8 +188,10 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         return self.state
 
     def _observation(self) -> Observation:
-        view = self._state().view(self.seat)
-        return {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(view)}
+        state = self._state()
+        view = state.view(self.seat)
+        mask = self.actions.mask(state if self.seat == state.current_player else view)
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         state = self._state()

@@ -14,6 +14,7 @@ bonus tiles (in the order the components first list them).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy.typing as npt
 from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,
+    Card,
     Commodity,
     Components,
     Special,
@@ -32,6 +34,11 @@ from tajmahal.rules.state import Phase
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["Field", "ObservationEncoder", "observation_encoder"]
+
+_COMMODITIES = {c: i for i, c in enumerate(Commodity)}
+_INFLUENCE = {s: i for i, s in enumerate(INFLUENCE)}
+_COLORED = {c: i for i, c in enumerate(COLORED)}
+_PHASES = {p: i for i, p in enumerate(Phase)}
 
 Array = npt.NDArray[np.float32]
 UNBOUNDED = float(np.finfo(np.float32).max)  #: the upper bound of unbounded fields
@@ -162,21 +169,15 @@ class ObservationEncoder:
                 f"{self.components.name!r} components; the view has {view.num_players} "
                 f"players and the {view.components.name!r} components"
             )
-        out = np.zeros(self.size, dtype=np.float32)
+        out = [0.0] * self.size  # a list, then one array: far faster than numpy item stores
         at = self._at
         n, me = self.num_players, view.seat
         kind, city = self._kind, self._city
         k = len(kind)
+        rel = [(s - me) % n for s in range(n)]
 
-        def rel(seat: int) -> int:
-            return (seat - me) % n
-
-        def seats(name: str, values: object) -> None:
-            for s, value in enumerate(values):  # type: ignore[call-overload]
-                out[at[name] + rel(s)] = value
-
-        def cards(offset: int, held: object) -> None:
-            for card in held:  # type: ignore[attr-defined]
+        def cards(offset: int, held: Sequence[Card]) -> None:
+            for card in held:
                 out[offset + kind[card]] += 1
 
         out[at["seat"] + me] = 1
@@ -184,49 +185,53 @@ class ObservationEncoder:
         p = len(self._province)
         for i, pid in enumerate(view.province_order):
             out[at["province_order"] + i * p + self._province[pid]] = 1
-        out[at["phase"] + list(Phase).index(view.phase)] = 1
+        out[at["phase"] + _PHASES[view.phase]] = 1
         if view.current_player is not None:
-            out[at["current_player"] + rel(view.current_player)] = 1
-        out[at["first_player"] + rel(view.first_player)] = 1
+            out[at["current_player"] + rel[view.current_player]] = 1
+        out[at["first_player"] + rel[view.first_player]] = 1
         cards(at["hand"], view.hand)
-        seats("hand_sizes", view.hand_sizes)
-        seats("scores", view.scores)
-        seats("withdrawn", [float(w) for w in view.withdrawn])
+        sizes, scores, withdrawn = at["hand_sizes"], at["scores"], at["withdrawn"]
+        table, known, colors = at["table"], at["known_cards"], at["visit_colors"]
+        tiles, commodities = at["province_tiles"], at["commodity_tiles"]
+        influence, num_tiles = at["influence_tiles"], len(self.components.province_tiles)
         for s in range(n):
-            r = rel(s)
-            cards(at["table"] + r * k, view.table[s])
-            cards(at["known_cards"] + r * k, view.known_cards[s])
+            r = rel[s]
+            out[sizes + r] = view.hand_sizes[s]
+            out[scores + r] = view.scores[s]
+            out[withdrawn + r] = view.withdrawn[s]
+            cards(table + r * k, view.table[s])
+            cards(known + r * k, view.known_cards[s])
             color = view.visit_colors[s]
-            if color in COLORED:
-                out[at["visit_colors"] + r * len(COLORED) + COLORED.index(color)] = 1
-            tiles = at["province_tiles"] + r * len(self.components.province_tiles)
+            if color in _COLORED:
+                out[colors + r * len(COLORED) + _COLORED[color]] = 1
             for tile in view.province_tiles[s]:
-                out[tiles + tile.number - 1] = 1
+                out[tiles + r * num_tiles + tile.number - 1] = 1
             for commodity in view.commodity_tiles[s]:
-                out[at["commodity_tiles"] + r * len(Commodity) + list(Commodity).index(commodity)] += 1
+                out[commodities + r * len(Commodity) + _COMMODITIES[commodity]] += 1
             for symbol in view.influence_tiles[s]:
-                out[at["influence_tiles"] + r * len(INFLUENCE) + INFLUENCE.index(symbol)] += 1
+                out[influence + r * len(INFLUENCE) + _INFLUENCE[symbol]] += 1
         cards(at["supply"], view.supply)
         out[at["deck_size"]] = view.deck_size
         cards(at["discard"], view.discard)
         out[at["reshuffles"]] = view.reshuffles
-        for i, symbol in enumerate(INFLUENCE):
-            out[at["court_influence"] + i] = symbol in view.court_influence
+        for symbol in view.court_influence:
+            out[at["court_influence"] + _INFLUENCE[symbol]] = 1
         out[at["court_crown"]] = view.court_crown
         out[at["court_province_tile"]] = view.court_province_tile is not None
-        for city_id, (normal, crown) in view.palaces.items():
-            i = city[city_id]
-            if normal is not None:
-                out[at["palaces"] + i * n + rel(normal)] = 1
-            if crown is not None:
-                out[at["crown_palaces"] + i * n + rel(crown)] = 1
-        b = len(self._bonus)
+        normal, crown = at["palaces"], at["crown_palaces"]
+        for city_id, (owner, crown_owner) in view.palaces.items():
+            if owner is not None:
+                out[normal + city[city_id] * n + rel[owner]] = 1
+            if crown_owner is not None:
+                out[crown + city[city_id] * n + rel[crown_owner]] = 1
+        b, bonus = len(self._bonus), at["bonus_tiles"]
         for city_id, bonus_tile in view.bonus_tiles.items():
-            out[at["bonus_tiles"] + city[city_id] * b + self._bonus[bonus_tile]] = 1
+            out[bonus + city[city_id] * b + self._bonus[bonus_tile]] = 1
+        holders = at["special_holder"]
         for i, special in enumerate(Special):
             holder = view.special_holder[special]
             if holder is not None:
-                out[at["special_holder"] + i * n + rel(holder)] = 1
+                out[holders + i * n + rel[holder]] = 1
         pending = at["pending"]
         out[pending : pending + 4] = (
             view.pending_palaces,
@@ -234,7 +239,7 @@ class ObservationEncoder:
             view.pending_takes,
             view.pending_province,
         )
-        return out
+        return np.array(out, dtype=np.float32)
 
     def as_dict(self, view: PlayerView) -> dict[str, Array]:
         """The same numbers by field name, each an array of the field's shape.

@@ -15,7 +15,7 @@ are decisions too.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -33,7 +33,7 @@ from tajmahal.rules.state import GameState
 __all__ = ["TajMahalAECEnv", "env"]
 
 
-class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):
+class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untyped base
     """Taj Mahal for ``num_players`` agents; ``reward`` is ``"rank"`` or ``"score"``.
 
     >>> environment = TajMahalAECEnv(num_players=3)
@@ -45,7 +45,12 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):
     ((1362,), 13)
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "tajmahal_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "tajmahal_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -115,7 +120,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self._seat_agent()
 
@@ -137,8 +142,10 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):
         0
         """
         state = self._game()
-        view = state.view(self.possible_agents.index(agent))
-        return {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(view)}
+        seat = self.possible_agents.index(agent)
+        view = state.view(seat)
+        mask = self.actions.mask(state if seat == state.current_player else view)
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action; after the end, each agent steps ``None`` once.
@@ -175,8 +182,6 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):
         else:
             self.agent_selection = self._seat_agent()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> str | None:
         """The state as text (``render_mode="ansi"``) or the board as SVG (``"svg"``).

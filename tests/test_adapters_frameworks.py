@@ -1,0 +1,84 @@
+"""The frameworks' own test suites, run against our adapters (the real suites, no mocks).
+
+- PettingZoo: ``pettingzoo.test.api_test`` and ``seed_test``;
+- Gymnasium: ``gymnasium.utils.env_checker.check_env`` (through ``gymnasium.make``, so that
+  it checks every render mode too), with Gymnasium's warnings turned into errors;
+- OpenSpiel: ``pyspiel.random_sim_test`` (with serialisation) for 3 and 5 players, and a
+  full game of OpenSpiel's ``ISMCTSBot`` against random play.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pyspiel
+import pytest
+from gymnasium.utils.env_checker import check_env
+from open_spiel.python.algorithms import ismcts, mcts
+from pettingzoo.test import api_test, seed_test
+
+from tajmahal.adapters import gymnasium_env, openspiel_game
+from tajmahal.adapters.pettingzoo_env import env as pettingzoo_env
+from tajmahal.adapters.rewards import final_rewards
+
+# PettingZoo warns that a Dict observation is "not a NumPy array" for every env outside
+# its own list of dict-observation games; its classic games get the same warning.
+DICT_OBSERVATION = r".*(not a NumPy array|should be gymnasium\.spaces\.box)"
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_pettingzoo_api_test(num_players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", DICT_OBSERVATION)
+        api_test(pettingzoo_env(num_players=num_players), num_cycles=1000)
+    assert "Passed API test" in capsys.readouterr().out
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: pettingzoo_env(num_players=4), num_cycles=1000)
+
+
+@pytest.mark.parametrize(
+    "opponents", [["greedy", "random"], ["random", "greedy", "random", "cautious"]]
+)
+def test_gymnasium_check_env(opponents: list[str]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        environment = gymnasium.make(gymnasium_env.ENV_ID, opponents=opponents, seat=1)
+        check_env(environment.unwrapped)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_openspiel_random_sim_test(players: int) -> None:
+    game = pyspiel.load_game(openspiel_game.GAME_NAME, {"players": players})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_openspiel_ismcts_plays_a_full_game_against_random() -> None:
+    game = pyspiel.load_game(openspiel_game.GAME_NAME, {"players": 3})
+    random_state = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, random_state),
+        uct_c=2.0,
+        max_simulations=4,
+        random_state=random_state,
+    )
+    state = game.new_initial_state()
+    state.apply_action(int(random_state.randint(game.max_chance_outcomes())))
+    decisions = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if state.current_player() == 0:
+            action = bot.step(state)
+            decisions += 1
+        else:
+            action = int(random_state.choice(legal))
+        assert action in legal
+        state.apply_action(action)
+    assert decisions > 10
+    assert state.game_state.is_over
+    assert state.returns() == list(final_rewards(state.game_state.scores, "rank"))
