@@ -9,7 +9,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -82,3 +86,18 @@ def test_openspiel_ismcts_plays_a_full_game_against_random() -> None:
     assert decisions > 10
     assert state.game_state.is_over
     assert state.returns() == list(final_rewards(state.game_state.scores, "rank"))
+
+
+def test_adapters_benchmark_quick_run() -> None:
+    """benchmarks/adapters.py runs and reports every environment beside the engine."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "adapters.py"), "--quick", "--json", "-"],
+        capture_output=True, text=True, timeout=120, cwd=root,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["rows"]
+    assert list(rows) == ["engine", "engine + encoding", "pettingzoo", "gymnasium", "openspiel"]
+    assert all(row["steps_per_s"] > 0 for row in rows.values())
+    assert rows["gymnasium"]["decisions_per_s"] > rows["gymnasium"]["steps_per_s"]  # bots too
+    assert rows["engine"]["share_of_engine"] == 1.0
