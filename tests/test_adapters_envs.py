@@ -75,6 +75,8 @@ def test_pettingzoo_rejects_illegal_actions_and_bad_arguments() -> None:
     with pytest.raises(AdapterError, match="reset"):
         environment.observe("player_0")
     environment.reset(seed=1)
+    with pytest.raises(AdapterError, match="no agent is called 'player_3'"):
+        environment.observe("player_3")
     with pytest.raises(tm.IllegalMoveError, match=r"not legal|cannot"):
         environment.step(action_space().size - 1)
     with pytest.raises(AdapterError, match="expected an integer"):
@@ -130,7 +132,7 @@ def test_gymnasium_episode_ends_with_the_seats_final_reward(reward: str) -> None
     assert state is not None and state.is_over
     assert final == final_rewards(state.scores, reward)[2]
     assert info["scores"] == state.scores and info["winners"] == state.winners
-    with pytest.raises(AdapterError, match="call reset"):
+    with pytest.raises(AdapterError, match="episode has ended"):
         environment.step(0)
 
 
@@ -162,6 +164,10 @@ def test_gymnasium_illegal_actions_lose_or_raise() -> None:
     _, reward, terminated, _, info = environment.step(illegal)
     assert (reward, terminated) == (-5.0, True)
     assert info["illegal_action"] == str(action_space().decode(illegal))
+    with pytest.raises(AdapterError, match="episode has ended"):
+        environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    environment.reset(seed=1)
+    environment.step(int(np.flatnonzero(observation["action_mask"])[0]))  # a new episode
     strict = TajMahalEnv(illegal_action="raise")
     strict.reset(seed=1)
     with pytest.raises(tm.IllegalMoveError):

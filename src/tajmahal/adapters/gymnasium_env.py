@@ -101,6 +101,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         self.state: GameState | None = None
         self._bots: dict[int, Bot] = {}
         self._faults: list[tuple[int, str]] = []
+        self._ended = False  #: an illegal action ended the episode
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -124,6 +125,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
             for s, spec in zip(others, self.opponents, strict=True)
         }
         self._faults = []
+        self._ended = False
         self.state = new_game(len(others) + 1, seed=game_seed, components=self.components)
         self._play_bots()
         return self._observation(), self._info()
@@ -140,12 +142,13 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         (-1.0, True, 'take white:elephant')
         """
         state = self._state()
-        if state.is_over:
-            raise AdapterError("the game is over: call reset() to start another")
+        if state.is_over or self._ended:
+            raise AdapterError("the episode has ended: call reset() to start another")
         move = self.actions.decode(action)
         if move not in state.legal_moves():
             if self.illegal_action == "raise":
                 state.apply(move)  # raises IllegalMoveError, saying why
+            self._ended = True
             info = self._info()
             info["illegal_action"] = str(move)
             return self._observation(), self.illegal_reward, True, False, info

@@ -13,6 +13,7 @@ bonus tiles (in the order the components first list them).
 
 from __future__ import annotations
 
+import array
 import functools
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -239,7 +240,7 @@ class ObservationEncoder:
             view.pending_takes,
             view.pending_province,
         )
-        return np.array(out, dtype=np.float32)
+        return np.frombuffer(array.array("f", out), dtype=np.float32)  # owns its buffer
 
     def as_dict(self, view: PlayerView) -> dict[str, Array]:
         """The same numbers by field name, each an array of the field's shape.

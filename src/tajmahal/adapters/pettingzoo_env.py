@@ -142,6 +142,10 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         0
         """
         state = self._game()
+        if agent not in self.possible_agents:
+            raise AdapterError(
+                f"no agent is called {agent!r}; the agents are {', '.join(self.possible_agents)}"
+            )
         seat = self.possible_agents.index(agent)
         view = state.view(seat)
         mask = self.actions.mask(state if seat == state.current_player else view)
