@@ -194,8 +194,13 @@ def _restore(text: str, starts: Any, steps: Any, length: Any, draws: Any) -> _Re
 
 
 def _cards(state: GameState, kinds: Any) -> str:
-    table = state.components.card_kinds
-    return " ".join(str(table[k]) for k in kinds) or "-"
+    texts = _card_texts(state.components)
+    return " ".join([texts[k] for k in kinds]) or "-"
+
+
+@functools.lru_cache(maxsize=8)
+def _card_texts(components: Components) -> tuple[str, ...]:
+    return tuple(map(str, components.card_kinds))
 
 
 @functools.lru_cache(maxsize=1024)
