@@ -141,3 +141,19 @@ def test_bad_parameters_and_observers_are_refused() -> None:
         game.make_py_observer(None, {"x": 1})
     with pytest.raises(AdapterError, match="chance node"):
         game.new_initial_state().game_state  # noqa: B018
+
+
+def test_impossible_actions_raise_without_changing_the_state() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"deals": 100})
+    state = game.new_initial_state()
+    with pytest.raises(AdapterError, match="deal 100 does not exist"):
+        state.apply_action(100)
+    assert state.is_chance_node()
+    state.apply_action(99)
+    before = str(state)
+    with pytest.raises(tm.IllegalMoveError):
+        state.apply_action(action_space().size - 1)  # take a card: not now
+    with pytest.raises(AdapterError, match="not in this action space"):
+        state.apply_action(action_space().size)
+    assert str(state) == before and state.game_state == tm.new_game(3, seed=99)
+    assert state.history() == [99]

@@ -323,6 +323,9 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
 
     def _apply_action(self, action: int) -> None:
         if self._record is None:
+            deals = self.get_game().deals
+            if not 0 <= action < deals:
+                raise AdapterError(f"deal {action} does not exist: the deals are 0 to {deals - 1}")
             self._record = _deal(self.num_players(), int(action))
         else:
             self._record = _step(self._record, int(action))
