@@ -40,7 +40,7 @@ def test_pettingzoo_pays_the_final_rewards_once_at_the_end(reward: str) -> None:
     environment = TajMahalAECEnv(num_players=4, reward=reward)
     environment.reset(seed=11)
     final = play_out(environment, random.Random(1))
-    state = environment.state
+    state = environment.game_state
     assert state is not None and state.is_over
     expected = final_rewards(state.scores, reward)
     assert final == {f"player_{s}": expected[s] for s in range(4)}
@@ -51,7 +51,7 @@ def test_pettingzoo_reset_seed_deals_the_library_game_and_observes_views() -> No
     environment = TajMahalAECEnv(num_players=3)
     environment.reset(seed=42)
     state = tm.new_game(3, seed=42)
-    assert environment.state == state
+    assert environment.game_state == state
     encoder, space = observation_encoder(3), action_space()
     for seat in range(3):
         observed = environment.observe(f"player_{seat}")
@@ -67,7 +67,7 @@ def test_pettingzoo_resets_without_a_seed_follow_the_last_seed() -> None:
     two.reset(seed=5)
     one.reset()
     two.reset()
-    assert one.state == two.state and one.state != tm.new_game(3, seed=5)
+    assert one.game_state == two.game_state and one.game_state != tm.new_game(3, seed=5)
 
 
 def test_pettingzoo_rejects_illegal_actions_and_bad_arguments() -> None:
@@ -128,7 +128,7 @@ def play_episode(environment: gymnasium.Env[Any, Any], seed: int) -> tuple[float
 def test_gymnasium_episode_ends_with_the_seats_final_reward(reward: str) -> None:
     environment = TajMahalEnv(["greedy", "random", "random"], seat=2, reward=reward)
     final, info = play_episode(environment, seed=4)
-    state = environment.state
+    state = environment.game_state
     assert state is not None and state.is_over
     assert final == final_rewards(state.scores, reward)[2]
     assert info["scores"] == state.scores and info["winners"] == state.winners
@@ -140,14 +140,14 @@ def test_gymnasium_same_seed_same_episode() -> None:
     one = gymnasium.make(ENV_ID, opponents=["greedy:enough=5", "random"])
     two = gymnasium.make(ENV_ID, opponents=["greedy:enough=5", "random"])
     assert play_episode(one, seed=9) == play_episode(two, seed=9)
-    assert one.unwrapped.state == two.unwrapped.state  # type: ignore[attr-defined]
+    assert one.unwrapped.game_state == two.unwrapped.game_state  # type: ignore[attr-defined]
 
 
 def test_gymnasium_agent_decides_only_on_its_own_turn() -> None:
     environment = TajMahalEnv(["random", "random", "random"], seat=3)
     observation, _ = environment.reset(seed=8)
     for _ in range(30):
-        state = environment.state
+        state = environment.game_state
         assert state is not None and state.current_player == 3
         assert observation["action_mask"].any()
         assert np.array_equal(environment.action_masks(), observation["action_mask"])

@@ -44,7 +44,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
 
     >>> environment = TajMahalEnv(opponents=["greedy", "random"], seat=1)
     >>> observation, info = environment.reset(seed=7)
-    >>> observation["observation"].shape, environment.state.current_player
+    >>> observation["observation"].shape, environment.game_state.current_player
     ((1362,), 1)
     >>> action = int(np.flatnonzero(observation["action_mask"])[0])
     >>> observation, reward, terminated, truncated, info = environment.step(action)
@@ -98,7 +98,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
             }
         )
         self.action_space = gymnasium.spaces.Discrete(self.actions.size)
-        self.state: GameState | None = None
+        self.game_state: GameState | None = None  #: the current tajmahal.GameState
         self._bots: dict[int, Bot] = {}
         self._faults: list[tuple[int, str]] = []
         self._ended = False  #: an illegal action ended the episode
@@ -113,7 +113,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
 
         >>> environment = TajMahalEnv(["random", "random", "random"], seat=2)
         >>> observation, info = environment.reset(seed=3)
-        >>> environment.state.seed, environment.state.current_player
+        >>> environment.game_state.seed, environment.game_state.current_player
         (3, 2)
         """
         super().reset(seed=seed)
@@ -126,7 +126,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         }
         self._faults = []
         self._ended = False
-        self.state = new_game(len(others) + 1, seed=game_seed, components=self.components)
+        self.game_state = new_game(len(others) + 1, seed=game_seed, components=self.components)
         self._play_bots()
         return self._observation(), self._info()
 
@@ -152,9 +152,9 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
             info = self._info()
             info["illegal_action"] = str(move)
             return self._observation(), self.illegal_reward, True, False, info
-        self.state = state.apply(move)
+        self.game_state = state.apply(move)
         self._play_bots()
-        state = self.state
+        state = self.game_state
         reward = final_rewards(state.scores, self.reward_kind)[self.seat] if state.is_over else 0.0
         return self._observation(), reward, state.is_over, False, self._info()
 
@@ -186,9 +186,9 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
     # ------------------------------------------------------------------ helpers
 
     def _state(self) -> GameState:
-        if self.state is None:
+        if self.game_state is None:
             raise AdapterError("call reset() before using the environment")
-        return self.state
+        return self.game_state
 
     def _observation(self) -> Observation:
         state = self._state()
@@ -222,7 +222,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
             except Exception as exc:  # a bot's failure is recorded, never a crash
                 self._faults.append((seat, f"{type(exc).__name__}: {exc}"))
             state = state.apply(move)
-        self.state = state
+        self.game_state = state
 
 
 def _bot(spec: str | Bot, seed: int) -> Bot:

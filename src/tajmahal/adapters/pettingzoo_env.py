@@ -81,7 +81,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         )
         self._action_space = gymnasium.spaces.Discrete(self.actions.size)
         self._seeds: random.Random | None = None
-        self.state: GameState | None = None
+        self.game_state: GameState | None = None  #: the current tajmahal.GameState
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The same Dict space for every agent.
@@ -104,7 +104,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
 
         >>> environment = TajMahalAECEnv(4)
         >>> environment.reset(seed=3)
-        >>> environment.state.seed, environment.agents
+        >>> environment.game_state.seed, environment.agents
         (3, ['player_0', 'player_1', 'player_2', 'player_3'])
         """
         if seed is not None:
@@ -114,7 +114,9 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
             if self._seeds is None:
                 self._seeds = random.Random()
             game_seed = self._seeds.getrandbits(63)
-        self.state = new_game(len(self.possible_agents), seed=game_seed, components=self.components)
+        self.game_state = new_game(
+            len(self.possible_agents), seed=game_seed, components=self.components
+        )
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -125,13 +127,13 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         self.agent_selection = self._seat_agent()
 
     def _seat_agent(self) -> str:
-        assert self.state is not None and self.state.current_player is not None
-        return self.possible_agents[self.state.current_player]
+        assert self.game_state is not None and self.game_state.current_player is not None
+        return self.possible_agents[self.game_state.current_player]
 
     def _game(self) -> GameState:
-        if self.state is None:
+        if self.game_state is None:
             raise AdapterError("call reset() before using the environment")
-        return self.state
+        return self.game_state
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's encoded view and its action mask (new arrays on every call).
@@ -159,7 +161,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         >>> environment = TajMahalAECEnv()
         >>> environment.reset(seed=1)
         >>> environment.step(0)  # withdraw
-        >>> environment.state.withdrawn
+        >>> environment.game_state.withdrawn
         (True, False, False)
         """
         if self.terminations.get(self.agent_selection) or self.truncations.get(
@@ -173,7 +175,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         move = self.actions.decode(action)
         agent = self.agent_selection
         state = state.apply(move)
-        self.state = state
+        self.game_state = state
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if state.is_over:
