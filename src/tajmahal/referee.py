@@ -1,93 +1,67 @@
 """The referee: runs a match between bots, judges their decisions, ranks the seats.
 
-A bot that raises, returns a move that is not legal, or takes longer than the
-time limit never stops the match.  The referee records a :class:`Fault`, plays
-the *fallback move* for that decision — the first legal move, a fixed choice
-so that the record stays reproducible — and ranks seats with faults after all
-clean seats.
+Nothing a bot does stops a match or makes :func:`play_match` raise: a bot
+that raises (any exception, even ``SystemExit`` or ``KeyboardInterrupt``),
+returns something that is not one of the legal moves, stalls, or cannot even
+be built is recorded as a :class:`Fault`; the referee plays the *fallback
+move* for that decision — the first legal move, a fixed choice so that the
+record stays reproducible — and ranks seats with faults after all clean
+seats.
 
-**Time limits.**  A Python thread cannot be killed safely, so with a
-``time_limit`` each ``choose`` call runs in a daemon worker thread that the
-referee waits for at most ``time_limit`` seconds.  A call that returns late is
-a timeout (its move is ignored).  A call that is still running is abandoned:
-the match goes on, and until that call returns the seat gets the fallback move
-(a timeout fault each time) instead of being asked again, so a bot never runs
-twice at once.  The trade-off: an abandoned call keeps running and competes for
-the interpreter with the rest of the match (it may slow other bots down) until
-it ends or the process exits.  Without a time limit, ``choose`` runs in the
-calling thread and nothing is timed.
+**How bots are asked.**  Each seat is a :class:`~tajmahal.seats.SeatPlayer`;
+a Python bot runs in a worker thread of its own
+(:class:`~tajmahal.seats.InProcessSeat`), which also reads and judges what
+the bot returned, so that the referee never runs a method of an object a bot
+made outside the bot's time.  Bots get fresh copies of the legal moves: a bot
+that mutates them cannot change the engine's own.  The user's Ctrl-C still
+stops the match (it reaches the referee, not the bot).
 
-**Trust.**  Bots run in the referee's own process.  The referee survives a
-bot's faults (exceptions, illegal or fake moves, slowness) and only ever
-plays the engine's own move objects; it cannot defend against a bot that
-deliberately tampers with the interpreter (patching modules, mutating frozen
-objects).  Run untrusted bots in a separate process.
+**Time.**  ``time_limit`` bounds each whole decision: the bot's ``choose``
+and everything its objects do until the referee has its answer; building the
+bot gets the same limit.  ``game_time`` is a clock per seat (the total
+seconds of all its decisions); once it runs out, every further decision of
+that seat is a timeout fault.  A decision that exceeds its time keeps
+running in its thread (Python cannot stop a thread): see "Abandoned calls" in
+:mod:`tajmahal.seats` for what that costs and its limit.
+
+**Trust.**  Bots run in the referee's own process.  The referee survives
+everything a bot does through the interfaces it is given, but it cannot
+defend against a bot that walks the interpreter: one that patches modules,
+reads the referee's frames or the engine's state through ``gc``, mutates
+shared immutable values with ``object.__setattr__``, exhausts memory, or
+never releases the GIL.  Run untrusted bots in a separate process.
 
 **Seeds.**  A game is a pure function of its seed, and the tile layout is
 public: with a small seed, a bot can find it by trying seeds until the layout
-matches, and then knows every hand and the deck order.  For competitive
-matches pass ``seed=None``: the referee then draws an unguessable 63-bit seed
-(kept in the record, so the match can still be replayed).
+matches, and then knows every hand and the deck order.  ``play_match``
+therefore draws an unguessable 63-bit seed from the operating system unless
+a seed is given (kept in the record, so the match can still be replayed).
+Each bot's seed is a SHA-256 digest of the game seed and its seat
+(:func:`bot_seed`), from which the game seed cannot be recovered.
 """
 
 from __future__ import annotations
 
-import enum
 import hashlib
+import inspect
 import secrets
-import threading
-import time
 from collections.abc import Sequence
 
 import attrs
 
 from tajmahal.bots.base import Bot
-from tajmahal.bots.registry import create
 from tajmahal.bots.specs import check_spec
+from tajmahal.bots.untrusted import type_name
+from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.rules.moves import (
-    Move,
-    PlaceCrownPalace,
-    PlacePalace,
-    PlayCards,
-    TakeCard,
-    Withdraw,
-)
+from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
+from tajmahal.seats import Answer, InProcessSeat, SeatPlayer, check_seconds, watching_interrupts
 
 __all__ = ["Fault", "FaultKind", "MatchResult", "bot_seed", "play_match"]
-
-_MOVE_TYPES = (PlayCards, Withdraw, PlacePalace, PlaceCrownPalace, TakeCard)
-
-
-class FaultKind(enum.Enum):
-    """What a bot did wrong in one decision."""
-
-    EXCEPTION = "exception"  #: ``choose`` raised
-    ILLEGAL_MOVE = "illegal_move"  #: ``choose`` returned something not in ``legal_moves``
-    TIMEOUT = "timeout"  #: ``choose`` took longer than the time limit
-
-
-@attrs.frozen
-class Fault:
-    """One faulty decision: the seat, the decision's number in the record (1-based), what happened.
-
-    The move the record holds for decision ``decision`` is the fallback move.
-
-    >>> str(Fault(seat=2, decision=14, kind=FaultKind.TIMEOUT, detail='took 1.20 s'))
-    'seat 2, decision 14: timeout: took 1.20 s'
-    """
-
-    seat: int
-    decision: int
-    kind: FaultKind
-    detail: str
-
-    def __str__(self) -> str:
-        return f"seat {self.seat}, decision {self.decision}: {self.kind.value}: {self.detail}"
 
 
 @attrs.frozen
@@ -144,20 +118,23 @@ def bot_seed(seed: int, seat: int) -> int:
 
 def play_match(
     players: Sequence[str | Bot],
-    seed: int | None = 0,
+    seed: int | None = None,
     time_limit: float | None = None,
     *,
     components: Components | None = None,
+    game_time: float | None = None,
 ) -> MatchResult:
-    """Play one game between 3–5 bots (names or instances), seat 0 first.
+    """Play one game between 3–5 bots (player specs or instances), seat 0 first.
 
-    Bots given by name or player spec (``'greedy'``, ``'greedy:enough=5'``)
-    are built with :func:`tajmahal.bots.create` and the seed :func:`bot_seed`
-    derives for their seat; a bad spec raises
-    :class:`~tajmahal.bots.SpecError` before the game starts.  ``seed=None`` draws an
-    unguessable seed (see "Seeds" above); ``result.record.seed`` keeps it.
-    ``time_limit`` is in seconds per decision.  ``components`` defaults to
-    the standard ones.
+    Bots given by player spec (``'greedy'``, ``'greedy:enough=5'``) are built
+    as ``BotClass(seed=bot_seed(seed, seat), **options)``; a bad spec, or a
+    ``TypeError``/``ValueError`` from a constructor given options (a bad
+    option value), raises :class:`~tajmahal.bots.SpecError` before the game
+    starts.  ``seed=None`` (the default) draws an unguessable seed (see
+    "Seeds" above); ``result.record.seed`` keeps it.  ``time_limit`` is in
+    seconds per decision, ``game_time`` in seconds per seat for the whole
+    game (both: above 0 and at most one day).  ``components`` defaults to the
+    standard ones.
 
     >>> import tajmahal as tm
     >>> result = tm.play_match(['greedy', 'random', 'random'], seed=3)
@@ -165,38 +142,60 @@ def play_match(
     ([0, 1, 2], (), True)
     >>> tm.play_match(['greedy', 'random', 'random'], seed=3).record == result.record
     True
-    """
+    >>> tm.play_match(['random'] * 3, time_limit=0)
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.TajMahalError: time_limit must be a number of seconds above 0 and at most 86400, got 0
+    """  # noqa: E501
     if isinstance(players, str) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         count = "a string" if isinstance(players, str) else f"{len(players)}"
         raise TajMahalError(
             f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players (bot names or bots), "
             f"got {count}"
         )
-    if time_limit is not None and not time_limit > 0:
-        raise TajMahalError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    for player in players:
+    time_limit = check_seconds(time_limit, "time_limit")
+    game_time = check_seconds(game_time, "game_time")
+    if seed is not None and type(seed) is not int:
+        raise TajMahalError(f"seed must be an integer or None, got {type(seed).__name__}")
+    for number, player in enumerate(players):
         if isinstance(player, str):
             check_spec(player)  # every spec before any bot is built
+        elif not callable(inspect.getattr_static(player, "choose", None)):
+            raise TajMahalError(
+                f"seat {number}: a {type_name(player)} is neither a player spec nor a bot "
+                "(an object with choose(view, legal_moves))"
+            )
     if seed is None:
         seed = secrets.randbits(63)
-    bots = [_seat_bot(player, seed, seat) for seat, player in enumerate(players)]
-    names = tuple(
-        player if isinstance(player, str) else _bot_name(bot)
-        for player, bot in zip(players, bots, strict=True)
-    )
-    game = Game.new(len(bots), seed, components, players=names)
-    judge = _Judge(bots, time_limit)
-    while not game.state.is_over:
-        state = game.state
-        seat = state.current_player
-        assert seat is not None
-        legal = state.legal_moves()
-        move = judge.decide(seat, len(game) + 1, state.view(seat), legal)
-        game.push(move)
+    with watching_interrupts():
+        return _play(players, seed, time_limit, game_time, components)
+
+
+def _play(
+    players: Sequence[str | Bot],
+    seed: int,
+    time_limit: float | None,
+    game_time: float | None,
+    components: Components | None,
+) -> MatchResult:
+    seats = _build_seats(players, seed, time_limit if time_limit is not None else game_time)
+    try:
+        referee = _Referee(seats, time_limit, game_time)
+        names = tuple(seat.name for seat in seats)
+        game = Game.new(len(seats), seed, components, players=names)
+        while not game.state.is_over:
+            state = game.state
+            seat = state.current_player
+            assert seat is not None
+            move = referee.decide(seat, len(game) + 1, state.view(seat), state.legal_moves())
+            game.push(move)
+    finally:
+        for seat_player in seats:
+            seat_player.close()
     final = game.state
-    faulty = {fault.seat for fault in judge.faults}
+    faulty = {fault.seat for fault in referee.faults}
     ranking = tuple(
-        sorted(range(len(bots)), key=lambda s: (s in faulty, -final.scores[s], s))
+        sorted(range(len(seats)), key=lambda s: (s in faulty, -final.scores[s], s))
     )
     top = ranking[0]
     winners = tuple(
@@ -210,119 +209,79 @@ def play_match(
         winners=tuple(sorted(winners)),
         ranking=ranking,
         record=game.record(),
-        faults=tuple(judge.faults),
+        faults=tuple(referee.faults),
     )
 
 
-def _seat_bot(player: str | Bot, seed: int, seat: int) -> Bot:
-    if isinstance(player, str):
-        return create(player, seed=bot_seed(seed, seat))
-    if not callable(getattr(player, "choose", None)):
-        raise TajMahalError(
-            f"seat {seat}: {player!r} is neither a bot name nor a bot (an object with "
-            "choose(view, legal_moves))"
-        )
-    return player
+def _build_seats(
+    players: Sequence[str | Bot], seed: int, limit: float | None
+) -> list[SeatPlayer]:
+    """One seat per player, built in seat order; closes them all if one spec is bad."""
+    seats: list[SeatPlayer] = []
+    try:
+        for number, player in enumerate(players):
+            seats.append(InProcessSeat.build(player, bot_seed(seed, number), limit))
+    except BaseException:
+        for seat in seats:
+            seat.close()
+        raise
+    return seats
 
 
-def _bot_name(bot: Bot) -> str:
-    name = getattr(bot, "name", None)
-    return name if isinstance(name, str) else type(bot).__name__
+class _Referee:
+    """Asks each seat for its decisions, keeps the clocks, turns misbehaviour into faults.
 
+    :meth:`decide` is the one place where a decision is asked for and judged.
+    """
 
-class _Call:
-    """One ``choose`` call, run in the calling thread or in a worker thread."""
-
-    def __init__(self, bot: Bot, view: PlayerView, legal: tuple[Move, ...]) -> None:
-        self.bot, self.view, self.legal = bot, view, legal
-        self.move: object = None
-        self.error: BaseException | None = None
-        self.elapsed = 0.0
-
-    def run(self) -> None:
-        start = time.perf_counter()
-        try:
-            self.move = self.bot.choose(self.view, self.legal)
-        except KeyboardInterrupt:
-            raise  # the user stops the match, not the bot
-        except BaseException as exc:  # even sys.exit(): a bot's bug is a fault, not the referee's
-            self.error = exc
-        finally:
-            self.elapsed = time.perf_counter() - start
-
-
-class _Judge:
-    """Asks each bot for its decisions and turns misbehaviour into faults."""
-
-    def __init__(self, bots: Sequence[Bot], time_limit: float | None) -> None:
-        self.bots = bots
+    def __init__(
+        self, seats: Sequence[SeatPlayer], time_limit: float | None, game_time: float | None
+    ) -> None:
+        self.seats = seats
         self.time_limit = time_limit
+        self.game_time = game_time
+        self.clocks: list[float | None] = [game_time] * len(seats)
         self.faults: list[Fault] = []
-        self.busy: dict[int, tuple[threading.Thread, int]] = {}  # seat -> abandoned call
-
-    def decide(self, seat: int, decision: int, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-        fallback = legal[0]
-        if seat in self.busy:
-            thread, since = self.busy[seat]
-            if thread.is_alive():
-                return self._fault(
-                    seat, decision, FaultKind.TIMEOUT,
-                    f"still running decision {since}, which exceeded the time limit",
-                    fallback,
+        self.times: list[float] = []  #: seconds each decision took, in record order
+        for number, seat in enumerate(seats):
+            setup = getattr(seat, "setup_fault", None)
+            if isinstance(setup, Answer) and setup.kind is not None:
+                self.faults.append(
+                    Fault(number, 0, setup.kind, setup.detail, setup.traceback)
                 )
-            del self.busy[seat]
-        call = _Call(self.bots[seat], view, legal)
-        limit = self.time_limit
-        if limit is None:
-            call.run()
-        else:
-            thread = threading.Thread(target=call.run, name=f"tajmahal-seat-{seat}", daemon=True)
-            thread.start()
-            thread.join(limit)
-            if thread.is_alive():
-                self.busy[seat] = (thread, decision)
-                return self._fault(
-                    seat, decision, FaultKind.TIMEOUT,
-                    f"no move after the {limit:g} s time limit", fallback,
-                )
-        if call.error is not None:
-            detail = f"{type(call.error).__name__}: {call.error}"
-            return self._fault(seat, decision, FaultKind.EXCEPTION, detail, fallback)
-        if limit is not None and call.elapsed > limit:
-            detail = f"took {call.elapsed:.3f} s, more than the {limit:g} s time limit"
-            return self._fault(seat, decision, FaultKind.TIMEOUT, detail, fallback)
-        chosen = _legal_twin(call.move, legal)
-        if chosen is None:
-            move = call.move
-            shown = str(move) if type(move) in _MOVE_TYPES else _safe_repr(move)
-            detail = f"returned {shown}, which is not one of the {len(legal)} legal moves"
-            return self._fault(seat, decision, FaultKind.ILLEGAL_MOVE, detail, fallback)
-        return chosen
+                self._charge(number, setup.elapsed)
 
-    def _fault(
-        self, seat: int, decision: int, kind: FaultKind, detail: str, fallback: Move
+    def decide(
+        self, seat: int, decision: int, view: PlayerView, legal: tuple[Move, ...]
     ) -> Move:
-        self.faults.append(Fault(seat, decision, kind, f"{detail}; played {fallback}"))
+        clock = self.clocks[seat]
+        if clock is not None and clock <= 0:
+            answer = Answer(
+                kind=FaultKind.TIMEOUT,
+                detail=f"its game clock of {self.game_time:g} s has run out",
+            )
+        else:
+            limit = _least(self.time_limit, clock)
+            answer = self.seats[seat].choose(view, legal, limit)
+            self._charge(seat, answer.elapsed)
+            if answer.kind is FaultKind.TIMEOUT and limit is not None and limit != self.time_limit:
+                answer = attrs.evolve(answer, detail=f"{answer.detail} (what was left of its "
+                                      f"{self.game_time:g} s game clock)")
+        self.times.append(answer.elapsed)
+        if answer.index is not None and 0 <= answer.index < len(legal):
+            return legal[answer.index]
+        fallback = legal[0]
+        kind = answer.kind if answer.kind is not None else FaultKind.ILLEGAL_MOVE
+        detail = f"{answer.detail}; played {fallback}"
+        self.faults.append(Fault(seat, decision, kind, detail, answer.traceback))
         return fallback
 
-
-def _legal_twin(move: object, legal: tuple[Move, ...]) -> Move | None:
-    """The engine's own legal move equal to ``move``, or None.
-
-    Only the exact move classes qualify (a subclass could override ``__eq__``),
-    and the engine's object is played, never the bot's.
-    """
-    if type(move) not in _MOVE_TYPES:
-        return None
-    try:
-        return legal[legal.index(move)]
-    except Exception:  # not legal, or an exotic field's __eq__ raised
-        return None
+    def _charge(self, seat: int, seconds: float) -> None:
+        clock = self.clocks[seat]
+        if clock is not None:
+            self.clocks[seat] = clock - seconds
 
 
-def _safe_repr(value: object) -> str:
-    try:
-        return repr(value)[:200]
-    except Exception:
-        return f"<unprintable {type(value).__name__}>"
-
+def _least(*limits: float | None) -> float | None:
+    given = [limit for limit in limits if limit is not None]
+    return max(0.0, min(given)) if given else None
