@@ -315,3 +315,17 @@ def test_describe_names_the_prizes_won_and_the_points() -> None:
         "+4 (total 4)"
     ]
     assert finish_takes(placed).current_player == 1
+
+
+def test_match_without_a_seed_draws_one_prints_it_and_records_it(
+    capsys: pytest.CaptureFixture[str], line_board_file: Path, tmp_path: Path
+) -> None:
+    record_file = tmp_path / "game.json"
+    args = ["match", *SEATS, "--quiet", "--components", str(line_board_file)]
+    code, out, _ = run(capsys, *args, "--record", str(record_file))
+    found = re.search(r"Match, seed (\d+):", out)
+    assert code == 0 and found
+    record = tm.loads(record_file.read_text(encoding="utf-8"))
+    assert isinstance(record, tm.GameRecord) and record.seed == int(found.group(1))
+    code, again, _ = run(capsys, *args[:-2], "--components", str(line_board_file))
+    assert re.search(r"Match, seed (\d+):", again).group(1) != found.group(1)  # type: ignore[union-attr]

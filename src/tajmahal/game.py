@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 
 import attrs
@@ -86,18 +87,25 @@ class Game:
     def new(
         cls,
         num_players: int,
-        seed: int,
+        seed: int | None = None,
         components: Components | None = None,
         first_player: int = 0,
         players: Sequence[str] = (),
     ) -> Game:
         """A new game, set up as :func:`tajmahal.new_game` does.
 
+        ``seed=None`` draws an unguessable seed from the operating system
+        (``game.initial_state.seed`` and the record keep it).
+
         >>> import tajmahal as tm
         >>> game = tm.Game.new(num_players=3, seed=1, players=('greedy', 'random', 'random'))
         >>> game.state == tm.new_game(num_players=3, seed=1), game.players, len(game)
         (True, ('greedy', 'random', 'random'), 0)
-        """
+        >>> tm.Game.new(num_players=3).initial_state.seed != tm.Game.new(num_players=3).initial_state.seed
+        True
+        """  # noqa: E501
+        if seed is None:
+            seed = secrets.randbits(63)
         return cls(new_game(num_players, seed, components, first_player), players)
 
     @property

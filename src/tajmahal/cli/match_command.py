@@ -37,7 +37,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         metavar="PLAYER",
         help="a player spec per seat (3 to 5): NAME[:KEY=VALUE,...]",
     )
-    match.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    match.add_argument(
+        "--seed",
+        type=int,
+        help="the game's seed (default: an unguessable one from the operating system, printed)",
+    )
     match.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     match.add_argument(
         "--time-limit",
@@ -71,7 +75,7 @@ def _run_match(args: argparse.Namespace) -> int:
     if args.record is not None:
         write_record(args.record, result.record)
     seats = ", ".join(who(s, result.players) for s in range(len(bots)))
-    print(f"Match, seed {args.seed}: {seats}")
+    print(f"Match, seed {result.record.seed}: {seats}")
     if not args.quiet:
         for line in account(result.record):
             if not line.startswith(("Final scores:", "Winner")):
