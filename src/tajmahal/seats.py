@@ -59,7 +59,16 @@ from tajmahal.rules.moves import (
 )
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["MAX_ABANDONED", "Answer", "InProcessSeat", "SeatPlayer", "abandoned_calls"]
+__all__ = [
+    "MAX_ABANDONED",
+    "Answer",
+    "InProcessSeat",
+    "SeatPlayer",
+    "abandoned_calls",
+    "check_seconds",
+    "reraise_user_interrupt",
+    "watching_interrupts",
+]
 
 MAX_ABANDONED = 16  #: abandoned bot calls that may run at once in one process
 MAX_NAME = 64  #: the most characters of a bot's name
