@@ -14,7 +14,8 @@ import pytest
 import tajmahal as tm
 from builders import at_visit, finish_takes, play, situation, start
 from helpers import NON_BOARD_TOML, line_board, line_components
-from tajmahal.cli import account, describe, main
+from tajmahal.cli import account, main
+from tajmahal.cli.account import decision_lines, ranking_line, winners_line
 
 SEATS = ["greedy", "random", "random", "greedy"]
 
@@ -123,75 +124,52 @@ def test_the_account_adds_up_to_the_final_scores() -> None:
     lines = list(account(record))
     points = [0] * 4
     for line in lines:
-        found = re.match(r"  seat (\d) \(\w+\) .*: \+(\d+) \(total (\d+)\)$", line)
+        found = re.match(
+            r"  seat (\d) \(\w+\) (?:scores |.*?: )(\d+) points?\b.*; total (\d+)$", line
+        )
         if found:
             seat, gained, total = (int(g) for g in found.groups())
             points[seat] += gained
-            assert points[seat] == total
-    end = next(line for line in lines if line.startswith("Game end"))
-    for seat, bonus in re.findall(r"seat (\d) \(\w+\) \+(\d+)", end):
-        points[int(seat)] += int(bonus)
+            assert points[seat] == total, line
     assert tuple(points) == record.scores
+    assert lines[-1].startswith("Winner") and lines[-2].startswith("Final scores: ")
 
 
-def test_the_demo_match_runs_on_the_standard_board(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "match", "greedy", "greedy", "random", "random", "--seed", "7")
-    assert code == 0 and "Visit 12: Agra" in out and "Winner" in out
-
-
-def test_match_quiet_prints_only_the_result(
-    capsys: pytest.CaptureFixture[str], line_board_file: Path
-) -> None:
-    args = ["match", *SEATS[:3], "--quiet", "--time-limit", "10"]
-    code, out, _ = run(capsys, *args, "--components", str(line_board_file))
-    assert code == 0
-    assert "Visit" not in out and "Final scores:" in out and "Winner" in out
-
-
-def test_match_with_an_unknown_bot_fails_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "match", "greedy", "grumpy", "random")
-    assert_one_line_error(code, err, "'grumpy'", "greedy", "random")
-    assert out == ""
-
-
-def test_match_needs_three_to_five_bots(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "match", "greedy", "random")
-    assert_one_line_error(code, err, "3 to 5 bots")
-
-
-def test_match_time_limit_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as done:
-        main(["match", "greedy", "random", "random", "--time-limit", "-1"])
-    assert done.value.code == 2
-    assert "time limit must be positive" in capsys.readouterr().err
-
-
-def test_match_reports_faults(
-    capsys: pytest.CaptureFixture[str], line_board_file: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    class Crashing(tm.bots.RandomBot):
-        """Crashes on its first decision."""
-
-        name = "crashing"
-
-        def choose(self, view: tm.PlayerView, legal_moves: object) -> tm.Move:
-            raise RuntimeError("out of ideas")
-
-    class Plugin:
-        @tm.hookimpl
-        def tajmahal_bots(self) -> list[type[tm.Bot]]:
-            return [Crashing]
-
-    registry = tm.bots.Registry(entry_points=False)
-    registry.register(Plugin(), name="crashing-plugin")
-    monkeypatch.setattr(tm.bots.registry, "default_registry", lambda: registry)
-    code, out, _ = run(
-        capsys, "match", "crashing", "random", "random", "--quiet",
-        "--components", str(line_board_file),
+def test_the_account_marks_tied_winners_and_places() -> None:
+    result = tm.play_match(["greedy", "greedy", "random", "random"], seed=7)
+    assert result.winners == (0, 1)
+    players = result.players
+    assert winners_line(result.winners, players, result.scores) == (
+        "Winners (tied at 58): seat 0 (greedy), seat 1 (greedy)"
     )
-    assert code == 0
-    assert "Faults (" in out and "RuntimeError: out of ideas" in out
-    assert re.search(r"^Ranking: .*seat 0 \(crashing\)$", out, flags=re.MULTILINE)
+    assert ranking_line(result.ranking, result.scores, players) == (
+        "Ranking: 1= seat 0 (greedy) 58, 1= seat 1 (greedy) 58, "
+        "3 seat 3 (random) 30, 4 seat 2 (random) 25"
+    )
+    # equal scores, but a seat with faults ranks after one without: not a tie
+    assert ranking_line((1, 0, 2), (40, 40, 10), ("a", "b", "c"), faulted={0}) == (
+        "Ranking: 1 seat 1 (b) 40, 2 seat 0 (a) 40, 3 seat 2 (c) 10"
+    )
+
+
+def test_replaying_an_unfinished_game_gives_the_scores_so_far(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, serialize: ModuleType
+) -> None:
+    game = tm.Game.new(num_players=3, seed=2, players=("greedy", "random", "random"))
+    while game.state.visit < 3:
+        game.push(game.state.legal_moves()[0])
+    path = tmp_path / "unfinished.json"
+    path.write_text(serialize.dumps(game.record()), encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "Final scores" not in out and "Winner" not in out
+    scores = ", ".join(f"seat {s} ({game.players[s]}) {v}" for s, v in enumerate(game.state.scores))
+    assert out.splitlines()[-1] == (
+        f"The record stops during visit 3, after {len(game)} moves; scores so far: {scores}"
+    )
+    code, out, _ = run(capsys, "replay", str(path), "--quiet")
+    assert out.splitlines() == [
+        f"The record stops during visit 3, after {len(game)} moves; scores so far: {scores}"
+    ]
 
 
 # ---------------------------------------------------------------------------- records
@@ -295,7 +273,7 @@ def test_render_visit_needs_a_record(capsys: pytest.CaptureFixture[str], tmp_pat
 # ---------------------------------------------------------------------------- the account
 
 
-def test_describe_names_the_prizes_won_and_the_points() -> None:
+def test_the_account_names_the_prizes_and_the_points_with_their_rules() -> None:
     state = situation(
         at_visit(start(), 1, province="p5"),
         table={0: ["red:vizier+general", "red:elephant+vizier"], 1: ["green:general+monk"]},
@@ -304,15 +282,25 @@ def test_describe_names_the_prizes_won_and_the_points() -> None:
         current_player=0,
     )
     after = play(state, "withdraw")
-    lines = describe(state, tm.Withdraw(), after, ["greedy", "random", "random"])
+    players = ["greedy", "random", "random"]
+    lines = list(decision_lines(tm.events.explain(state, tm.Withdraw(), after), players))
     # the province tile is scored after the palaces (W10), so no points yet
-    assert lines == ["  seat 0 (greedy) withdraws and wins vizier, province tile 1"]
-    placed = play(after, "palace p5a")
-    lines = describe(after, tm.PlacePalace("p5a"), placed, ["greedy", "random", "random"])
     assert lines == [
-        # +2 bonus tile (K2), +1 province tile 1 with one rice (K5), +1 palace (K6)
-        "  seat 0 (greedy) places a palace in P5A and takes its bonus tile (+2 points): "
-        "+4 (total 4)"
+        "  seat 0 (greedy) withdraws",
+        "  seat 0 (greedy) wins the vizier majority (2 to 0) and takes the vizier tile (W2, W5)",
+        "  seat 0 (greedy) ties with seat 1 for the general (1 each): "
+        "nobody wins the general tile (W4)",
+        "  seat 0 (greedy) wins the elephant majority (1 to 0) and takes province tile 1 (rice) "
+        "(W2, W9)",
+    ]
+    placed = play(after, "palace p5a")
+    decision = tm.events.explain(after, tm.PlacePalace("p5a"), placed)
+    assert list(decision_lines(decision, players)) == [
+        "  seat 0 (greedy) places a palace in P5A (W5)",
+        "  seat 0 (greedy) takes the +2 points bonus tile in P5A: 2 points (W6, K2); total 2",
+        "  seat 0 (greedy) scores 1 point: province tile 1, rice 1 (K5); total 3",
+        "  seat 0 (greedy) scores 1 point: palace in P5, connected to no other province (K6); "
+        "total 4",
     ]
     assert finish_takes(placed).current_player == 1
 

@@ -1,6 +1,6 @@
 """Every public name has a docstring with an example (``>>>``).
 
-Checked: each name of ``tajmahal.__all__`` and ``tajmahal.bots.__all__``; for a class, also
+Checked: each name of ``tajmahal.__all__``, ``tajmahal.bots.__all__`` and ``tajmahal.events.__all__``; for a class, also
 its public methods and properties defined in the package (not those inherited from attrs,
 enum or object).  The examples themselves are run by ``tests/test_docs.py``
 (``test_docstring_examples_pass``, every module of the package through :mod:`doctest`).
@@ -61,7 +61,7 @@ def public_objects(module: ModuleType) -> Iterator[tuple[str, Any]]:
             yield f"{prefix}.{name}", obj
 
 
-PUBLIC = dict(p for module in (tm, tm.bots) for p in public_objects(module))
+PUBLIC = dict(p for module in (tm, tm.bots, tm.events) for p in public_objects(module))
 
 
 def test_the_walk_finds_classes_functions_methods_and_properties() -> None:

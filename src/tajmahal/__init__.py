@@ -5,7 +5,7 @@
 96
 """
 
-from tajmahal import bots
+from tajmahal import bots, events
 from tajmahal.bots import Bot, hookimpl
 from tajmahal.game import Game, GameRecord, replay
 from tajmahal.referee import Fault, MatchResult, play_match
@@ -77,6 +77,7 @@ __all__ = [
     "Withdraw",
     "bots",
     "dumps",
+    "events",
     "hookimpl",
     "load_components",
     "loads",

@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 
 from tajmahal.cli import bots_command, match_command, render_command
 from tajmahal.cli._common import CommandError
-from tajmahal.cli.account import account, describe
+from tajmahal.cli.account import account
 from tajmahal.rules.errors import TajMahalError
 
-__all__ = ["COMMANDS", "CommandError", "account", "build_parser", "describe", "main"]
+__all__ = ["COMMANDS", "CommandError", "account", "build_parser", "main"]
 
 COMMANDS = (bots_command, match_command, render_command)
 

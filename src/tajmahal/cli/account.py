@@ -2,87 +2,85 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
+from tajmahal.events import Decision, EventKind, explain, opening, seat_name
 from tajmahal.game import GameRecord
-from tajmahal.rules.components import BonusKind, Components
 from tajmahal.rules.engine import new_game
 from tajmahal.rules.errors import IllegalMoveError
-from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, Withdraw
-from tajmahal.rules.scoring import final_bonus
 from tajmahal.rules.state import GameState
-from tajmahal.rules.tables import INFLUENCE_IDX, SPECIALS, SYMBOLS, tables
 
-__all__ = ["account", "describe", "replayed", "scores_line", "who", "winners_line"]
-
-
-def describe(
-    before: GameState, move: Move, after: GameState, players: Sequence[str] = ()
-) -> list[str]:
-    """What one move changed that the account reports, from the states around it.
-
-    Prizes won on withdrawing, palaces and bonus tiles, the points the mover
-    scored, special cards changing hands at the end of a visit, the scoring of
-    cards in hand at the end of the game, and the next visit's heading.
-
-    >>> import tajmahal as tm
-    >>> state = tm.new_game(num_players=3, seed=1)
-    >>> describe(state, tm.Withdraw(), state.apply(tm.Withdraw()), ['greedy', 'a', 'b'])
-    ['  seat 0 (greedy) withdraws without having played and draws a card']
-    """
-    seat = before.current_player
-    assert seat is not None
-    board = before.components.board
-    end_bonus = _end_bonus(after)
-    lines: list[str] = []
-    text = ""
-    if isinstance(move, Withdraw):
-        text = _withdrawal(before, after, seat)
-    elif isinstance(move, PlacePalace):
-        text = f"places a palace in {board.city(move.city).name}"
-        tile_index = before.bonus[tables(before.components).city_of[move.city]]
-        if tile_index >= 0:
-            text += f" and takes its bonus tile ({_tile_text(before.components, tile_index)})"
-    elif isinstance(move, PlaceCrownPalace):
-        text = f"places the crown palace in {board.city(move.city).name}"
-    elif isinstance(move, PlayCards) and after.scores[seat] > before.scores[seat]:
-        text = f"plays {move.colored} with {move.extra}"
-    gained = after.scores[seat] - before.scores[seat] - end_bonus[seat]
-    if text:
-        total = after.scores[seat] - end_bonus[seat]
-        points = f": +{gained} (total {total})" if gained else ""
-        lines.append(f"  {who(seat, players)} {text}{points}")
-    if after.visit != before.visit or after.is_over:
-        for special, old, new in zip(
-            SPECIALS, before.special_holder, after.special_holder, strict=True
-        ):
-            if new != old and new >= 0:
-                lines.append(f"  {who(new, players)} takes the special card {special.value}")
-    if after.is_over:
-        parts = [f"{who(s, players)} +{b}" for s, b in enumerate(end_bonus)]
-        lines.append("Game end, cards in hand (G1): " + ", ".join(parts))
-    elif after.visit != before.visit:
-        lines.append(_heading(after))
-    return lines
+__all__ = [
+    "account",
+    "decision_lines",
+    "ranking_line",
+    "replayed",
+    "scores_line",
+    "scores_text",
+    "who",
+    "winners_line",
+]
 
 
 def account(record: GameRecord) -> Iterator[str]:
     """The visit-by-visit account of a record, line by line, ending with the result.
 
+    Every prize, tie, palace, tile and point with its reason (the record's
+    public events, :mod:`tajmahal.events`); the cards played and taken are
+    left out.  A record of an unfinished game ends with the scores so far.
     Raises :class:`~tajmahal.IllegalMoveError` at the first move that is not legal.
+
+    >>> import tajmahal as tm
+    >>> game = tm.Game.new(num_players=3, seed=1, players=['greedy', 'random', 'random'])
+    >>> _ = game.push(tm.Withdraw())
+    >>> print('\n'.join(account(game.record())))  # doctest: +ELLIPSIS
+    Visit 1: Thatta (province tile 1: rice), seat 0 starts (E3-E5)
+      seat 0 (greedy) draws a card from the deck (W11, F3)
+    The record stops during visit 1, after 1 move; scores so far: seat 0 (greedy) 0, ...
     """
     players = record.players
     states = replayed(record)
     state = next(states)
-    yield _heading(state)
+    yield opening(state)[0].text
     for move, after in zip(record.moves, states, strict=True):
-        yield from describe(state, move, after, players)
+        yield from decision_lines(explain(state, move, after), players)
         state = after
     if not state.is_over:
-        yield f"(the record stops during visit {state.visit}, after {len(record.moves)} moves)"
+        moves = len(record.moves)
+        yield (
+            f"The record stops during visit {state.visit}, after {moves} "
+            f"move{'s' if moves != 1 else ''}; scores so far: {scores_text(state.scores, players)}"
+        )
+        return
     yield scores_line(state.scores, players)
-    if state.is_over:
-        yield winners_line(state.winners, players)
+    yield winners_line(state.winners, players, state.scores)
+
+
+def decision_lines(decision: Decision, players: Sequence[str] = ()) -> Iterator[str]:
+    """The account's lines for one decision: its events but the cards played and taken.
+
+    Scoring events end with the seat's new total; a new visit's heading is not indented.
+    """
+    totals = list(decision.scores)
+    for event in decision.events:
+        if event.seat is not None:
+            totals[event.seat] -= event.points
+    for event in decision.events:
+        if event.kind in _QUIET:
+            continue
+        if event.kind is EventKind.VISIT_START:
+            yield event.text
+            continue
+        line = f"  {event.sentence(players)}"
+        if event.seat is not None and event.points:
+            totals[event.seat] += event.points
+            line += f"; total {totals[event.seat]}"
+        yield line
+
+
+_QUIET = frozenset(
+    {EventKind.PLAY, EventKind.TAKE, EventKind.SUPPLY, EventKind.VISIT_END, EventKind.GAME_END}
+)
 
 
 def replayed(record: GameRecord) -> Iterator[GameState]:
@@ -97,53 +95,43 @@ def replayed(record: GameRecord) -> Iterator[GameState]:
         yield state
 
 
-def _withdrawal(before: GameState, after: GameState, seat: int) -> str:
-    if not before.table[seat]:
-        return "withdraws without having played and draws a card"
-    prizes = [
-        SYMBOLS[i].value
-        for k, i in enumerate(INFLUENCE_IDX)
-        if before.court_influence[k] and not after.court_influence[k]
-    ]
-    if before.court_crown and not after.court_crown:
-        prizes.append("the crown")
-    if len(after.province_tiles[seat]) > len(before.province_tiles[seat]) or (
-        after.pending_province and not before.pending_province
-    ):
-        prizes.append(f"province tile {before.visit}")
-    return "withdraws and wins " + (", ".join(prizes) if prizes else "nothing")
-
-
-def _tile_text(components: Components, index: int) -> str:
-    tile = components.bonus_tiles[index]
-    if tile.kind is BonusKind.COMMODITY:
-        return f"commodity {tile}"
-    if tile.kind is BonusKind.TAJ_MAHAL:
-        return f"Taj Mahal, {tile} points"
-    return str(tile) if tile.kind is BonusKind.CARD else f"{tile} points"
-
-
-def _end_bonus(after: GameState) -> list[int]:
-    if not after.is_over:
-        return [0] * after.num_players
-    return [final_bonus(after.components, hand) for hand in after.hands]
-
-
-def _heading(state: GameState) -> str:
-    province = state.components.board.province(state.province)
-    tile = state.components.province_tiles[state.visit - 1]
-    goods = "+".join(c.value for c in tile.commodities)
-    return f"Visit {state.visit}: {province.name} (province tile {tile.number}: {goods})"
-
-
 def who(seat: int, players: Sequence[str]) -> str:
-    return f"seat {seat} ({players[seat]})" if seat < len(players) else f"seat {seat}"
+    return seat_name(seat, players)
+
+
+def scores_text(scores: Sequence[int], players: Sequence[str]) -> str:
+    return ", ".join(f"{who(s, players)} {v}" for s, v in enumerate(scores))
 
 
 def scores_line(scores: Sequence[int], players: Sequence[str]) -> str:
-    return "Final scores: " + ", ".join(f"{who(s, players)} {v}" for s, v in enumerate(scores))
+    return "Final scores: " + scores_text(scores, players)
 
 
-def winners_line(winners: Sequence[int], players: Sequence[str]) -> str:
-    label = "Winner" if len(winners) == 1 else "Winners"
-    return f"{label}: " + ", ".join(who(s, players) for s in winners)
+def winners_line(winners: Sequence[int], players: Sequence[str], scores: Sequence[int] = ()) -> str:
+    """``Winner: seat 1 (greedy)``, or ``Winners (tied at 58): ...`` when the best seats tie."""
+    names = ", ".join(who(s, players) for s in winners)
+    if len(winners) == 1:
+        return f"Winner: {names}"
+    tied = f" (tied at {scores[winners[0]]})" if scores else " (tied)"
+    return f"Winners{tied}: {names}"
+
+
+def ranking_line(
+    ranking: Sequence[int],
+    scores: Sequence[int],
+    players: Sequence[str],
+    faulted: Collection[int] = (),
+) -> str:
+    """Places best first; seats that share a place (equal score, both with or without
+    faults) are marked ``=``: ``Ranking: 1= seat 0 (a) 50, 1= seat 2 (c) 50, 3 seat 1 (b) 41``.
+    """
+
+    def key(seat: int) -> tuple[int, bool]:
+        return scores[seat], seat in faulted
+
+    keys = [key(seat) for seat in ranking]
+    places = [
+        f"{keys.index(k) + 1}{'=' if keys.count(k) > 1 else ''} {who(seat, players)} {scores[seat]}"
+        for seat, k in zip(ranking, keys, strict=True)
+    ]
+    return "Ranking: " + ", ".join(places)

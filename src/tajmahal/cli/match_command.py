@@ -15,7 +15,7 @@ from tajmahal.cli._common import (
     read_record,
     write_record,
 )
-from tajmahal.cli.account import account, scores_line, who, winners_line
+from tajmahal.cli.account import account, ranking_line, scores_line, who, winners_line
 from tajmahal.referee import MatchResult, play_match
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 
@@ -64,6 +64,9 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     add_quiet_option(replay)
 
 
+_RESULT_LINES = ("Final scores:", "Winner", "The record stops")
+
+
 def _run_match(args: argparse.Namespace) -> int:
     bots: list[str] = args.bots
     if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
@@ -78,7 +81,7 @@ def _run_match(args: argparse.Namespace) -> int:
     print(f"Match, seed {result.record.seed}: {seats}")
     if not args.quiet:
         for line in account(result.record):
-            if not line.startswith(("Final scores:", "Winner")):
+            if not line.startswith(_RESULT_LINES):
                 print(line)
     _print_result(result)
     return 0
@@ -91,14 +94,15 @@ def _print_result(result: MatchResult) -> None:
         for fault in result.faults:
             print(f"  {fault}")
     print(scores_line(result.scores, players))
-    print("Ranking: " + ", ".join(who(s, players) for s in result.ranking))
-    print(winners_line(result.winners, players))
+    faulted = {fault.seat for fault in result.faults}
+    print(ranking_line(result.ranking, result.scores, players, faulted))
+    print(winners_line(result.winners, players, result.scores))
 
 
 def _run_replay(args: argparse.Namespace) -> int:
     record = read_record(args.file)
     lines = list(account(record))  # checks the whole record before printing
     if args.quiet:
-        lines = [line for line in lines if line.startswith(("Final scores:", "Winner"))]
+        lines = [line for line in lines if line.startswith(_RESULT_LINES)]
     print("\n".join(lines))
     return 0
