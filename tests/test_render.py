@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 import tajmahal as tm
-from tajmahal import render
-from tajmahal.render import render_board, write_board_svg
+from tajmahal.render import _geometry, _map_layout, _svg, render_board, write_board_svg
 from tajmahal.rules.components import STANDARD_PATH, parse_components
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -206,23 +205,23 @@ def test_a_custom_board_renders() -> None:
 def test_labels_clear_of_each_other_roads_and_cities(seed: int | None) -> None:
     """On the standard board no label covers another label, a road or a city."""
     placement = tm.place_tiles(COMPS, seed) if seed is not None else None
-    layout = render._layout(COMPS, placement)
+    layout = _map_layout._layout(COMPS, placement)
     pos = {c.id: (c.x, c.y) for c in BOARD.cities}
     problems = [
         f"{k} overlaps {k2}"
         for (k, a), (k2, b) in itertools.combinations(layout.boxes.items(), 2)
-        if render._boxes_overlap(a, b)
+        if _geometry._boxes_overlap(a, b)
     ]
     for key, box in layout.boxes.items():
         problems += [
             f"{key} on road {a}-{b}"
             for a, b in BOARD.roads
-            if render._segment_hits_box(pos[a], pos[b], box)
+            if _geometry._segment_hits_box(pos[a], pos[b], box)
         ]
         problems += [
             f"{key} on city {c}"
             for c, p in pos.items()
-            if render._circle_hits_box(p, render.CITY_RADIUS + 2, box)
+            if _geometry._circle_hits_box(p, _svg.CITY_RADIUS + 2, box)
         ]
         x0, y0, x1, y1 = layout.view
         if not (x0 <= box[0] and y0 <= box[1] and box[2] <= x1 and box[3] <= y1):

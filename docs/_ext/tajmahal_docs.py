@@ -46,8 +46,9 @@ MATCH_SEED = 7
 def picture_key(seed: int | None, match: bool = False) -> str:
     """What a picture depends on: the drawing code, the components file, the seed (the game)."""
     digest = hashlib.sha256(f"{seed}\n".encode())
+    render_files = sorted(Path(render.__file__).parent.glob("*.py"))
     cli_files = sorted(Path(cli.__file__).parent.glob("*.py"))
-    for path in (Path(render.__file__), *cli_files, components.STANDARD_PATH):
+    for path in (*render_files, *cli_files, components.STANDARD_PATH):
         digest.update(path.read_bytes())
     if match:  # the whole game, which depends on the engine and the bots
         record = tajmahal.play_match(list(MATCH_PLAYERS), seed=MATCH_SEED).record

@@ -1,0 +1,128 @@
+"""SVG pictures of the board (and, later, of a game state).
+
+:func:`render_board` draws the board of a set of components as a standalone
+SVG document: the provinces as soft coloured regions, the roads, the cities
+(fortresses as little castles, the Taj Mahal's in gold), and, given a
+:class:`~tajmahal.rules.setup.TilePlacement`, the province tiles and the bonus
+tiles that setup put on the board.  Everything is computed from the
+components (city positions are the ``x``/``y`` of the components file), so a
+custom board draws as well as the standard one.
+
+Each province is drawn as the part of the plane nearer to its cities than to
+any other city, rounded off around its cities.  Labels go where they cover no
+road, city or other label if such a spot exists: city names and bonus tiles
+beside their city, province names and tiles at the clearest spot of their
+province.  Text widths are estimated from DejaVu Sans metrics, which are
+wider than most sans-serif fonts, so the layout holds in other fonts too.
+
+Rendering is a pure function of its arguments; only :func:`write_board_svg`
+touches the file system.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tajmahal.render._draw import (
+    _draw_bonus,
+    _draw_cities,
+    _draw_legend,
+    _draw_palaces,
+    _draw_province_label,
+    _draw_regions,
+    _draw_roads,
+)
+from tajmahal.render._map_layout import _layout, _province_tiles
+from tajmahal.render._svg import BACKGROUND, FONT, Attrs, _el, _fmt, _open, _title
+from tajmahal.rules.components import Components, standard_components
+from tajmahal.rules.setup import TilePlacement, place_tiles
+from tajmahal.rules.state import GameState
+from tajmahal.rules.views import PlayerView
+
+__all__ = ["render_board", "write_board_svg"]
+
+
+def render_board(
+    components: Components | None = None,
+    placement: TilePlacement | None = None,
+    state: GameState | PlayerView | None = None,
+) -> str:
+    """The board as an SVG document (a string); a pure function.
+
+    ``components`` defaults to :func:`~tajmahal.standard_components`.  Given a
+    ``placement`` (from :func:`~tajmahal.place_tiles`), each province shows its
+    tile's number and commodities and each fortress its bonus tile.  Given a
+    ``state`` (a GameState or any seat's PlayerView: palaces are public), each
+    palace is drawn on its city, a house (normal palace) or a crown (crown
+    palace) in its owner's seat colour.
+
+    Elements carry classes for styling and inspection: ``province``,
+    ``province-name``, ``province-tile``, ``road``, ``city`` (with ``fortress``
+    on fortresses), ``city-name``, ``bonus``, ``palace``, ``crown-palace`` and
+    ``legend``; ``data-id``/``data-city`` attributes name the ids.
+
+    >>> from tajmahal import place_tiles, standard_components
+    >>> comps = standard_components()
+    >>> svg = render_board(comps, place_tiles(comps, seed=3))
+    >>> svg.startswith('<svg') and svg.rstrip().endswith('</svg>')
+    True
+    >>> svg.count('class="road"') == len(comps.board.roads)
+    True
+    """
+    comps = components if components is not None else standard_components()
+    board = comps.board
+    layout = _layout(comps, placement)
+    x0, y0, x1, y1 = layout.view
+    width, height = x1 - x0, y1 - y0
+    frame = {"x": x0, "y": y0, "width": width, "height": height}
+    svg: Attrs = {
+        "xmlns": "http://www.w3.org/2000/svg",
+        "width": width,
+        "height": height,
+        "viewBox": f"{_fmt(x0)} {_fmt(y0)} {_fmt(width)} {_fmt(height)}",
+        "font-family": FONT,
+    }
+    out = [
+        _open("svg", svg),
+        _title(f"Taj Mahal: the {comps.name} board"),
+        _el("rect", {**frame, "fill": BACKGROUND}),
+    ]
+    out += _draw_regions(layout, board)
+    out += _draw_roads(board)
+    tiles = _province_tiles(comps, placement)
+    for p in board.provinces:
+        color = layout.colors[p.id]
+        out += _draw_province_label(layout.boxes, p.id, p.name, color, tiles.get(p.id))
+    if placement is not None:
+        for city_id, tile in placement.bonus:
+            if f"bonus:{city_id}" in layout.boxes:
+                out += _draw_bonus(layout.boxes[f"bonus:{city_id}"], tile, board.city(city_id))
+    out += _draw_cities(board, layout.boxes)
+    if state is not None:
+        out += _draw_palaces(state.view(0) if isinstance(state, GameState) else state, board)
+    out += _draw_legend(layout.boxes["legend"], comps, placement)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def write_board_svg(
+    path: str | os.PathLike[str],
+    components: Components | None = None,
+    seed: int | None = None,
+) -> None:
+    """Write :func:`render_board`'s picture of the board to ``path`` (UTF-8).
+
+    With a ``seed``, the tiles lie where :func:`~tajmahal.place_tiles` lays
+    them for that seed; without one, the bare board is drawn.
+
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     target = pathlib.Path(folder) / 'board.svg'
+    ...     write_board_svg(target, seed=3)
+    ...     target.read_text(encoding='utf-8').startswith('<svg')
+    True
+    """
+    comps = components if components is not None else standard_components()
+    placement = place_tiles(comps, seed) if seed is not None else None
+    Path(path).write_text(render_board(comps, placement), encoding="utf-8")
