@@ -205,7 +205,7 @@ def test_a_custom_board_renders() -> None:
 def test_labels_clear_of_each_other_roads_and_cities(seed: int | None) -> None:
     """On the standard board no label covers another label, a road or a city."""
     placement = tm.place_tiles(COMPS, seed) if seed is not None else None
-    layout = _map_layout._layout(COMPS, placement)
+    layout = _map_layout._layout(COMPS, _map_layout.placement_tiles(COMPS, placement))
     pos = {c.id: (c.x, c.y) for c in BOARD.cities}
     problems = [
         f"{k} overlaps {k2}"

@@ -15,7 +15,6 @@ from tajmahal.cli._common import (
 )
 from tajmahal.cli.account import replayed
 from tajmahal.game import GameRecord
-from tajmahal.rules.setup import TilePlacement, place_tiles
 from tajmahal.rules.state import GameState
 
 __all__ = ["register"]
@@ -57,11 +56,8 @@ def _run(args: argparse.Namespace) -> int:
         )
     record = read_record(args.record)
     state = _state_after_visit(record, args.visit)
-    comps = record.components
-    tiles = place_tiles(comps, record.seed)
-    view = state.view(0)  # public facts: palaces and the bonus tiles still on the board
-    placement = TilePlacement(tiles.province_order, tuple(sorted(view.bonus_tiles.items())))
-    Path(args.out).write_text(render_board(comps, placement, state=view), encoding="utf-8")
+    svg = render_board(record.components, state=state, players=record.players)
+    Path(args.out).write_text(svg, encoding="utf-8")
     print(f"wrote {args.out}")
     return 0
 

@@ -22,6 +22,7 @@ touches the file system.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from tajmahal.render._draw import (
@@ -33,9 +34,11 @@ from tajmahal.render._draw import (
     _draw_regions,
     _draw_roads,
 )
-from tajmahal.render._map_layout import _layout, _province_tiles
+from tajmahal.render._map_layout import Tiles, _layout, placement_tiles
+from tajmahal.render._panel import PANEL_WIDTH, draw_panel, panel_height, state_tiles
 from tajmahal.render._svg import BACKGROUND, FONT, Attrs, _el, _fmt, _open, _title
 from tajmahal.rules.components import Components, standard_components
+from tajmahal.rules.display import set_svg_drawer
 from tajmahal.rules.setup import TilePlacement, place_tiles
 from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
@@ -47,20 +50,29 @@ def render_board(
     components: Components | None = None,
     placement: TilePlacement | None = None,
     state: GameState | PlayerView | None = None,
+    *,
+    players: Sequence[str] = (),
 ) -> str:
     """The board as an SVG document (a string); a pure function.
 
     ``components`` defaults to :func:`~tajmahal.standard_components`.  Given a
     ``placement`` (from :func:`~tajmahal.place_tiles`), each province shows its
-    tile's number and commodities and each fortress its bonus tile.  Given a
-    ``state`` (a GameState or any seat's PlayerView: palaces are public), each
-    palace is drawn on its city, a house (normal palace) or a crown (crown
-    palace) in its owner's seat colour.
+    tile's number and commodities and each fortress its bonus tile.
+
+    Given a ``state`` (a GameState or any seat's PlayerView: only public facts
+    are drawn), the board is the game's: each palace on its city, a house
+    (normal palace) or a crown (crown palace) in its owner's seat colour; only
+    the tiles still on the board (the province tiles of the visits to come,
+    the bonus tiles no palace has taken), whatever ``placement`` says; the
+    province visited now outlined; and beside the map a key with the visit,
+    each seat's colour, name (``players``) and score, who is to play, and
+    the court.
 
     Elements carry classes for styling and inspection: ``province``,
     ``province-name``, ``province-tile``, ``road``, ``city`` (with ``fortress``
-    on fortresses), ``city-name``, ``bonus``, ``palace``, ``crown-palace`` and
-    ``legend``; ``data-id``/``data-city`` attributes name the ids.
+    on fortresses), ``city-name``, ``bonus``, ``palace``, ``crown-palace``,
+    ``legend``, ``current-province``, ``key``, ``key-seat`` and ``key-score``;
+    ``data-id``/``data-city``/``data-seat`` attributes name the ids.
 
     >>> from tajmahal import place_tiles, standard_components
     >>> comps = standard_components()
@@ -69,11 +81,34 @@ def render_board(
     True
     >>> svg.count('class="road"') == len(comps.board.roads)
     True
+    >>> import tajmahal as tm
+    >>> game = render_board(state=tm.new_game(3, seed=3), players=['ann', 'bob', 'cy'])
+    >>> 'Visit 1 of 12' in game and '>seat 1 bob<' in game
+    True
     """
+    return _render(components, placement, state, players)
+
+
+def _render(
+    components: Components | None,
+    placement: TilePlacement | None,
+    state: object,
+    players: Sequence[str],
+    layout_tiles: Tiles | None = None,
+) -> str:
+    """:func:`render_board`; ``layout_tiles`` (a superset of the tiles shown) fixes where labels
+    go, so that the pictures of one game's steps keep every label in place."""
     comps = components if components is not None else standard_components()
     board = comps.board
-    layout = _layout(comps, placement)
+    view = state.view(state.current_player or 0) if isinstance(state, GameState) else state
+    if not isinstance(view, PlayerView):
+        view = None  # an object with only ``palaces``: drawn as they are
+    tiles = state_tiles(comps, view) if view is not None else placement_tiles(comps, placement)
+    layout = _layout(comps, layout_tiles or tiles)
     x0, y0, x1, y1 = layout.view
+    if view is not None:  # the key to the right of the map
+        panel = (x1 + 4, y0 + 6, x1 + 4 + PANEL_WIDTH, y0 + 6 + panel_height(view))
+        x1, y1 = panel[2] + 10, max(y1, panel[3] + 10)
     width, height = x1 - x0, y1 - y0
     frame = {"x": x0, "y": y0, "width": width, "height": height}
     svg: Attrs = {
@@ -88,20 +123,19 @@ def render_board(
         _title(f"Taj Mahal: the {comps.name} board"),
         _el("rect", {**frame, "fill": BACKGROUND}),
     ]
-    out += _draw_regions(layout, board)
+    out += _draw_regions(layout, board, view.province if view and not view.is_over else None)
     out += _draw_roads(board)
-    tiles = _province_tiles(comps, placement)
     for p in board.provinces:
         color = layout.colors[p.id]
-        out += _draw_province_label(layout.boxes, p.id, p.name, color, tiles.get(p.id))
-    if placement is not None:
-        for city_id, tile in placement.bonus:
-            if f"bonus:{city_id}" in layout.boxes:
-                out += _draw_bonus(layout.boxes[f"bonus:{city_id}"], tile, board.city(city_id))
-    out += _draw_cities(board, layout.boxes)
-    if state is not None:
-        out += _draw_palaces(state.view(0) if isinstance(state, GameState) else state, board)
-    out += _draw_legend(layout.boxes["legend"], comps, placement)
+        out += _draw_province_label(layout.boxes, p.id, p.name, color, tiles.province.get(p.id))
+    for city_id, tile in sorted(tiles.bonus.items()):
+        if f"bonus:{city_id}" in layout.boxes:
+            out += _draw_bonus(layout.boxes[f"bonus:{city_id}"], tile, board.city(city_id))
+    palaces = _draw_palaces(view if view is not None else state, board, players)
+    out += _draw_cities(board, layout.boxes, palaces)
+    out += _draw_legend(layout.boxes["legend"], comps, tiles)
+    if view is not None:
+        out += draw_panel(panel, view, players)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -126,3 +160,10 @@ def write_board_svg(
     comps = components if components is not None else standard_components()
     placement = place_tiles(comps, seed) if seed is not None else None
     Path(path).write_text(render_board(comps, placement), encoding="utf-8")
+
+
+def _notebook_picture(state: GameState | PlayerView) -> str:
+    return render_board(state.components, state=state)
+
+
+set_svg_drawer(_notebook_picture)  # GameState._repr_svg_ and PlayerView._repr_svg_ (Jupyter)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape
 
-from tajmahal.render._map_layout import _bonus_text, _chip_width, _Layout
+from tajmahal.render._map_layout import Tiles, _bonus_text, _chip_width, _Layout
 from tajmahal.render._svg import (
     BONUS_FILL,
     BONUS_FONT,
@@ -16,11 +16,11 @@ from tajmahal.render._svg import (
     CITY_RADIUS,
     COMMODITY_FILL,
     FORTRESS_HALF,
+    HIGHLIGHT,
     INK,
     PROVINCE_FONT,
     PROVINCE_SPACING,
     ROAD_COLOR,
-    SEAT_COLORS,
     TAJ_FILL,
     TILE_FILL,
     TILE_SIZE,
@@ -34,9 +34,9 @@ from tajmahal.render._svg import (
     _points,
     _shade,
     _title,
+    seat_color,
 )
 from tajmahal.rules.components import Board, BonusKind, BonusTile, City, Components, ProvinceTile
-from tajmahal.rules.setup import TilePlacement
 
 # ----------------------------------------------------------------- drawing
 
@@ -92,7 +92,7 @@ def _segments(edges: Iterable[tuple[Point, Point]]) -> str:
     return "".join(f"M{_fmt(p[0])},{_fmt(p[1])}L{_fmt(q[0])},{_fmt(q[1])}" for p, q in edges)
 
 
-def _draw_regions(layout: _Layout, board: Board) -> list[str]:
+def _draw_regions(layout: _Layout, board: Board, current: str | None = None) -> list[str]:
     out: list[str] = []
     province_of = {c.id: c.province for c in board.cities}
     borders: list[tuple[Point, Point]] = []
@@ -115,11 +115,29 @@ def _draw_regions(layout: _Layout, board: Board) -> list[str]:
             style = {"fill": "none", "stroke": _shade(fill, 0.72), "stroke-width": "1.5"}
             out.append(_el("path", {"d": _segments(outline), **style}))
         out.append("</g>")
+        if province.id == current:
+            highlight = _province_outline(layout, board, province.id)
+            style = {"fill": "none", "stroke": HIGHLIGHT, "stroke-width": "5"}
+            style |= {"stroke-linecap": "round", "stroke-opacity": "0.9"}
+            attrs = {"class": "current-province", "data-province": province.id, "d": highlight}
+            out.append(_el("path", {**attrs, **style}))
     if borders:
         style = {"fill": "none", "stroke": BORDER_COLOR, "stroke-width": "1.3"}
         style |= {"stroke-dasharray": "5 3", "stroke-linecap": "round"}
         out.append(_el("path", {"class": "border", "d": _segments(borders), **style}))
     return out
+
+
+def _province_outline(layout: _Layout, board: Board, province_id: str) -> str:
+    """The province's whole outline: its region's edge and its borders with other provinces."""
+    province_of = {c.id: c.province for c in board.cities}
+    edges = [
+        (p, region.cell[(k + 1) % len(region.cell)][0])
+        for region in layout.regions[province_id]
+        for k, (p, label) in enumerate(region.cell)
+        if label == "" or province_of.get(label, province_id) != province_id
+    ]
+    return _segments(edges)
 
 
 def _draw_roads(board: Board) -> list[str]:
@@ -205,7 +223,8 @@ def _draw_bonus(box: Box, tile: BonusTile, city: City) -> list[str]:
     ]
 
 
-def _draw_cities(board: Board, boxes: Mapping[str, Box]) -> list[str]:
+def _draw_cities(board: Board, boxes: Mapping[str, Box], palaces: Sequence[str] = ()) -> list[str]:
+    """The city markers, then ``palaces`` (SVG elements), then the names on top of both."""
     out: list[str] = []
     for city in board.cities:
         if city.fortress:
@@ -214,6 +233,7 @@ def _draw_cities(board: Board, boxes: Mapping[str, Box]) -> list[str]:
         else:
             marker, cls, what = _circle(city.x, city.y), "city", ""
         out.append(_el("g", {"class": cls, "data-id": city.id}, _title(city.name + what) + marker))
+    out += palaces
     for city in board.cities:
         box = boxes[f"name:{city.id}"]
         extra = {"data-city": city.id}
@@ -224,8 +244,11 @@ def _draw_cities(board: Board, boxes: Mapping[str, Box]) -> list[str]:
     return out
 
 
-_HOUSE = ((-6.5, 6.5), (6.5, 6.5), (6.5, -1.5), (0.0, -8.0), (-6.5, -1.5))
-_CROWN = ((-5.0, 3.0), (5.0, 3.0), (5.0, -3.5), (2.5, -0.5), (0.0, -4.5), (-2.5, -0.5), (-5, -3.5))
+_HOUSE = ((-7.0, 7.0), (7.0, 7.0), (7.0, -1.5), (0.0, -8.5), (-7.0, -1.5))
+#: a crown as wide as a palace, with three points
+_CROWN = (
+    (-8.0, 5.0), (8.0, 5.0), (8.0, -6.0), (4.0, -1.0), (0.0, -8.0), (-4.0, -1.0), (-8.0, -6.0),
+)  # fmt: skip
 
 
 def _owners(value: object) -> tuple[object, object]:
@@ -235,7 +258,12 @@ def _owners(value: object) -> tuple[object, object]:
     return None, None
 
 
-def _draw_palaces(state: object, board: Board) -> list[str]:
+def _draw_palaces(state: object, board: Board, players: Sequence[str] = ()) -> list[str]:
+    """A house per normal palace on its city, a crown per crown palace (beside a house).
+
+    Each in its owner's seat colour with a light rim, so a palace reads on any
+    province colour and a crown palace as clearly as a normal one.
+    """
     palaces = getattr(state, "palaces", None)
     if not isinstance(palaces, Mapping):
         return []
@@ -244,26 +272,31 @@ def _draw_palaces(state: object, board: Board) -> list[str]:
     for city_id in sorted(k for k in palaces if isinstance(k, str) and k in known):
         city = board.city(city_id)
         normal, crown = _owners(palaces[city_id])
-        for owner, shape, dx, dy, cls, what in (
-            (normal, _HOUSE, 0.0, 0.0, "palace", "palace"),
-            (crown, _CROWN, 6.5, -6.5, "crown-palace", "crown palace"),
+        crown_at = (10.0, -12.0) if isinstance(normal, int) else (0.0, 0.0)
+        for owner, shape, (dx, dy), cls, what in (
+            (normal, _HOUSE, (0.0, 0.0), "palace", "palace"),
+            (crown, _CROWN, crown_at, "crown-palace", "crown palace"),
         ):
             if not isinstance(owner, int) or isinstance(owner, bool):
                 continue
+            name = f"seat {owner}" + (f" ({players[owner]})" if 0 <= owner < len(players) else "")
+            points = _points((city.x + dx + px, city.y + dy + py) for px, py in shape)
+            rim = {"points": points, "fill": "none", "stroke": CITY_FILL, "stroke-width": "4"}
+            out.append(_el("polygon", {**rim, "stroke-linejoin": "round"}))
             attrs = {
                 "class": f"{cls} seat-{owner}",
                 "data-city": city_id,
-                "points": _points((city.x + dx + px, city.y + dy + py) for px, py in shape),
-                "fill": SEAT_COLORS[owner % len(SEAT_COLORS)],
+                "points": points,
+                "fill": seat_color(owner),
                 "stroke": INK,
-                "stroke-width": "1.1",
+                "stroke-width": "1.3",
                 "stroke-linejoin": "round",
             }
-            out.append(_el("polygon", attrs, _title(f"seat {owner}: {what} on {city.name}")))
+            out.append(_el("polygon", attrs, _title(f"{name}: {what} on {city.name}")))
     return out
 
 
-def _draw_legend(box: Box, components: Components, placement: TilePlacement | None) -> list[str]:
+def _draw_legend(box: Box, components: Components, tiles: Tiles) -> list[str]:
     x, y = box[0], box[1]
     board = components.board
     subtitle = f"{components.name} board"
@@ -293,7 +326,7 @@ def _draw_legend(box: Box, components: Components, placement: TilePlacement | No
             "province border",
         ),
     ]
-    if placement is not None:
+    if tiles.explained:
         tile: Attrs = {"x": lx - 8, "y": -8, "width": 16, "height": 16, "rx": 3, "fill": TILE_FILL}
         rows.append((_el("rect", {**tile, "stroke": INK}), "province tile: visit order"))
         bonus: Attrs = {"x": lx - 10, "y": -7, "width": 20, "height": 14, "rx": 2, "stroke": INK}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable
@@ -311,18 +312,30 @@ def _regions(board: Board, view: Box) -> dict[str, list[_Region]]:
     return out
 
 
-def _province_tiles(
-    components: Components, placement: TilePlacement | None
-) -> dict[str, ProvinceTile]:
+class Tiles(NamedTuple):
+    """The tiles to draw: province tiles by province id, bonus tiles by city id."""
+
+    province: dict[str, ProvinceTile]
+    bonus: dict[str, BonusTile]
+    #: whether the legend explains tiles (the picture shows a tile placement)
+    explained: bool
+
+
+NO_TILES = Tiles({}, {}, explained=False)
+
+
+def placement_tiles(components: Components, placement: TilePlacement | None) -> Tiles:
+    """Every tile where setup lays it (S2, S3)."""
     if placement is None:
-        return {}
+        return NO_TILES
     by_number = {t.number: t for t in components.province_tiles}
     order = placement.province_order
-    return {pid: by_number[k] for k, pid in enumerate(order, start=1) if k in by_number}
+    province = {pid: by_number[k] for k, pid in enumerate(order, start=1) if k in by_number}
+    return Tiles(province, dict(placement.bonus), explained=True)
 
 
-def _legend_rows(placement: TilePlacement | None) -> int:
-    return 5 + (2 if placement is not None else 0)
+def _legend_rows(tiles: Tiles) -> int:
+    return 5 + (2 if tiles.explained else 0)
 
 
 def _place_province(
@@ -378,11 +391,26 @@ def _place_province(
         placer.place(key, box)
 
 
-def _layout(components: Components, placement: TilePlacement | None) -> _Layout:
+def _layout(components: Components, tiles: Tiles = NO_TILES) -> _Layout:
+    """Where everything goes; the same tiles give the same layout (kept for the last few)."""
+    province = tuple(sorted(tiles.province.items()))
+    bonus = tuple(sorted(tiles.bonus.items()))
+    return _cached_layout(components, province, bonus, tiles.explained)
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_layout(
+    components: Components,
+    province_tiles: tuple[tuple[str, ProvinceTile], ...],
+    bonus_tiles: tuple[tuple[str, BonusTile], ...],
+    explained: bool,
+) -> _Layout:
+    tiles = Tiles(dict(province_tiles), dict(bonus_tiles), explained)
     board = components.board
     xs = [c.x for c in board.cities]
     ys = [c.y for c in board.cities]
-    view: Box = (min(xs) - MARGIN, min(ys) - MARGIN, max(xs) + MARGIN, max(ys) + MARGIN)
+    margin = max(MARGIN, _region_radius(board) + 6)  # every region whole inside the frame
+    view: Box = (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
     regions = _regions(board, view)
     position = {c.id: (c.x, c.y) for c in board.cities}
     roads = [(position[a], position[b]) for a, b in board.roads]
@@ -390,7 +418,7 @@ def _layout(components: Components, placement: TilePlacement | None) -> _Layout:
 
     # City names and bonus tiles beside their city, the busiest cities first;
     # a few passes let early choices make way for later ones.
-    bonus = {c.id: placement.bonus_tile(c.id) for c in board.fortresses} if placement else {}
+    bonus = tiles.bonus
     degree = {c.id: len(board.neighbours(c.id)) for c in board.cities}
     order = sorted(board.cities, key=lambda c: (-degree[c.id] - 2 * c.fortress, c.id))
     for _ in range(3):
@@ -402,12 +430,11 @@ def _layout(components: Components, placement: TilePlacement | None) -> _Layout:
                 placer.best(f"bonus:{city.id}", _around(position[city.id], *_bonus_size(tile)))
 
     # Province names and tiles: the clearest spot of the province's region.
-    tiles = _province_tiles(components, placement)
     for province in board.provinces:
-        _place_province(placer, province, regions[province.id], tiles.get(province.id))
+        _place_province(placer, province, regions[province.id], tiles.province.get(province.id))
 
     # The legend: in a free corner, else below the board.
-    height = 72.0 + 18 * (_legend_rows(placement) - 1)
+    height = 72.0 + 18 * (_legend_rows(tiles) - 1)
     left, top, right, bottom = view
     corners = [
         (right - 6 - LEGEND_WIDTH, top + 6),

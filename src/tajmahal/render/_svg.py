@@ -66,6 +66,14 @@ BONUS_FILL = {
 }
 #: Palace colours by seat (cycled for more seats).
 SEAT_COLORS = ("#d1495b", "#2e86ab", "#3a9d23", "#f0a202", "#7b4fa0")
+#: The outline of the province visited now.
+HIGHLIGHT = "#c8102e"
+
+
+def seat_color(seat: int) -> str:
+    """The colour of ``seat``'s palaces and of its row in the key."""
+    return SEAT_COLORS[seat % len(SEAT_COLORS)]
+
 
 # DejaVu Sans advance widths in 1/2048 em; other characters count as 0.62 em.
 _LOWER = (

@@ -195,5 +195,11 @@ class GameState:
             f"{self.phase.value}, current {self.current_player}, scores {list(self.scores)}>"
         )
 
+    def _repr_svg_(self) -> str | None:
+        """The board as an SVG picture, as Jupyter shows it (public facts only)."""
+        from tajmahal.rules.display import svg_picture
+
+        return svg_picture(self)
+
 
 register_state_class(GameState)  # samples of views are GameStates (see views)

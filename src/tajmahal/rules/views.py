@@ -138,6 +138,12 @@ class PlayerView:
             object.__setattr__(self, "_sampler", sampler)
         return sampler.sample(rng)  # type: ignore[no-any-return]
 
+    def _repr_svg_(self) -> str | None:
+        """The board as this seat sees it, as an SVG picture (as Jupyter shows it)."""
+        from tajmahal.rules.display import svg_picture
+
+        return svg_picture(self)
+
 
 def make_view(state: GameState, seat: int) -> PlayerView:
     """Build ``seat``'s view of ``state`` (use :meth:`GameState.view`).

@@ -1,0 +1,99 @@
+"""The board of a game (tajmahal.render with a state): tiles left, key, highlight, notebooks."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import tajmahal as tm
+from tajmahal.render import render_board
+
+COMPS = tm.standard_components()
+PLAYERS = ("greedy", "greedy", "random", "random")
+
+
+def classes(element: ET.Element) -> set[str]:
+    return set(element.get("class", "").split())
+
+
+def with_class(root: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in root.iter() if name in classes(e)]
+
+
+def text_of(element: ET.Element) -> str:
+    return "".join(element.itertext())
+
+
+@pytest.fixture(scope="module")
+def states() -> list[tm.GameState]:
+    record = tm.play_match(list(PLAYERS), seed=7).record
+    return list(tm.Game.from_record(record).states)
+
+
+@pytest.fixture(scope="module")
+def visit7(states: list[tm.GameState]) -> tm.GameState:
+    return next(s for s in states if s.visit == 7 and s.phase is tm.Phase.PLAY)
+
+
+def test_only_the_tiles_still_on_the_board_are_drawn(visit7: tm.GameState) -> None:
+    placement = tm.place_tiles(COMPS, visit7.seed)  # every tile, as setup laid them
+    root = ET.fromstring(render_board(COMPS, placement, state=visit7))
+    view = visit7.view(0)
+    bonus = {b.get("data-city") for b in with_class(root, "bonus")}
+    assert bonus == set(view.bonus_tiles) and len(bonus) < len(placement.bonus)
+    tiles = {
+        t.get("data-province"): t.get("data-number") for t in with_class(root, "province-tile")
+    }
+    upcoming = {pid: str(k) for k, pid in enumerate(view.province_order, 1) if k > 7}
+    assert tiles == upcoming
+
+
+def test_the_key_names_each_seat_with_its_colour_and_score(visit7: tm.GameState) -> None:
+    root = ET.fromstring(render_board(COMPS, state=visit7, players=PLAYERS))
+    (key,) = with_class(root, "key")
+    seats = [text_of(e) for e in with_class(key, "key-seat")]
+    assert seats == [f"seat {s} {name}" for s, name in enumerate(PLAYERS)]
+    scores = [int(text_of(e)) for e in with_class(key, "key-score")]
+    assert scores == list(visit7.scores)
+    assert "Visit 7 of 12" in text_of(key) and "to play" in text_of(key)
+    (current,) = with_class(root, "current-province")
+    assert current.get("data-province") == visit7.province
+    colours = {p.get("fill") for p in root.iter("{http://www.w3.org/2000/svg}polygon")}
+    assert {"#d1495b", "#2e86ab", "#3a9d23", "#f0a202"} <= colours
+
+
+def test_the_end_of_the_game_shows_the_shared_win(states: list[tm.GameState]) -> None:
+    root = ET.fromstring(render_board(COMPS, state=states[-1], players=PLAYERS))
+    (key,) = with_class(root, "key")
+    assert "Game over" in text_of(key) and text_of(key).count("shares the win") == 2
+    assert with_class(root, "current-province") == [] and with_class(root, "province-tile") == []
+
+
+def test_crown_palaces_are_as_large_as_palaces(states: list[tm.GameState]) -> None:
+    root = ET.fromstring(render_board(COMPS, state=states[-1]))
+
+    def width(element: ET.Element) -> float:
+        xs = [float(p.split(",")[0]) for p in element.get("points", "").split()]
+        return max(xs) - min(xs)
+
+    crowns, houses = with_class(root, "crown-palace"), with_class(root, "palace")
+    assert crowns and houses
+    assert min(width(c) for c in crowns) >= max(width(h) for h in houses)
+
+
+def test_every_region_lies_inside_the_frame() -> None:
+    root = ET.fromstring(render_board())
+    x, y, w, h = (float(v) for v in root.get("viewBox", "").split())
+    for province in with_class(root, "province"):
+        for polygon in province:
+            for point in polygon.get("points", "").split():
+                px, py = (float(v) for v in point.split(","))
+                assert x < px < x + w and y < py < y + h
+
+
+def test_states_and_views_show_as_pictures_in_notebooks(visit7: tm.GameState) -> None:
+    assert visit7._repr_svg_() == render_board(COMPS, state=visit7)
+    view = visit7.view(2)
+    assert view._repr_svg_() == render_board(COMPS, state=view)
+    assert visit7._repr_svg_() == view._repr_svg_()  # public facts only
