@@ -1,9 +1,10 @@
 """Every public name has a docstring with an example (``>>>``).
 
-Checked: each name of ``tajmahal.__all__``, ``tajmahal.bots.__all__`` and ``tajmahal.events.__all__``; for a class, also
-its public methods and properties defined in the package (not those inherited from attrs,
-enum or object).  The examples themselves are run by ``tests/test_docs.py``
-(``test_docstring_examples_pass``, every module of the package through :mod:`doctest`).
+Checked: each name of ``tajmahal.__all__``, ``tajmahal.bots.__all__`` and
+``tajmahal.events.__all__``; for a class, also its public methods and properties defined in
+the package (not those inherited from attrs, enum or object).  The examples themselves are
+run by ``tests/test_docs.py`` (``test_docstring_examples_pass``, every module of the package
+through :mod:`doctest`).
 """
 
 from __future__ import annotations

@@ -33,8 +33,10 @@ def account(record: GameRecord) -> Iterator[str]:
     >>> import tajmahal as tm
     >>> game = tm.Game.new(num_players=3, seed=1, players=['greedy', 'random', 'random'])
     >>> _ = game.push(tm.Withdraw())
-    >>> print('\n'.join(account(game.record())))  # doctest: +ELLIPSIS
+    >>> for line in account(game.record()):  # doctest: +ELLIPSIS
+    ...     print(line)
     Visit 1: Thatta (province tile 1: rice), seat 0 starts (E3-E5)
+      seat 0 (greedy) withdraws without having played
       seat 0 (greedy) draws a card from the deck (W11, F3)
     The record stops during visit 1, after 1 move; scores so far: seat 0 (greedy) 0, ...
     """
@@ -56,8 +58,11 @@ def account(record: GameRecord) -> Iterator[str]:
     yield winners_line(state.winners, players, state.scores)
 
 
-def decision_lines(decision: Decision, players: Sequence[str] = ()) -> Iterator[str]:
-    """The account's lines for one decision: its events but the cards played and taken.
+def decision_lines(
+    decision: Decision, players: Sequence[str] = (), *, quiet: bool = True
+) -> Iterator[str]:
+    """The account's lines for one decision: its events, by default (``quiet``) without the
+    cards played and taken and the new supply.
 
     Scoring events end with the seat's new total; a new visit's heading is not indented.
     """
@@ -66,7 +71,7 @@ def decision_lines(decision: Decision, players: Sequence[str] = ()) -> Iterator[
         if event.seat is not None:
             totals[event.seat] -= event.points
     for event in decision.events:
-        if event.kind in _QUIET:
+        if quiet and event.kind in _QUIET:
             continue
         if event.kind is EventKind.VISIT_START:
             yield event.text
@@ -80,7 +85,7 @@ def decision_lines(decision: Decision, players: Sequence[str] = ()) -> Iterator[
 
 _QUIET = frozenset(
     {EventKind.PLAY, EventKind.TAKE, EventKind.SUPPLY, EventKind.VISIT_END, EventKind.GAME_END}
-)
+)  # what the account leaves out; the terminal game shows everything
 
 
 def replayed(record: GameRecord) -> Iterator[GameState]:
