@@ -24,7 +24,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-unit: $(STAMP)
+# Debian's Chromium, for the replay viewer's browser test (Playwright drives it; it never
+# downloads browsers of its own). Root on CI, as on the developers' machines.
+CHROMIUM := /usr/bin/chromium
+
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+unit: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest
 
 test: lint typecheck unit

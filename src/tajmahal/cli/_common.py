@@ -21,6 +21,7 @@ __all__ = [
     "read_record",
     "read_text",
     "write_record",
+    "write_text",
 ]
 
 Commands = argparse._SubParsersAction  # the object ``add_subparsers`` returns
@@ -95,7 +96,12 @@ def read_record(path: str) -> GameRecord:
 def write_record(path: str, record: GameRecord) -> None:
     from tajmahal.serialize import dumps
 
+    write_text(path, dumps(record) + "\n")
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path``; a CommandError says why it could not."""
     try:
-        Path(path).write_text(dumps(record) + "\n", encoding="utf-8")
+        Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -14,6 +14,7 @@ from tajmahal.cli._common import (
     positive_seconds,
     read_record,
     write_record,
+    write_text,
 )
 from tajmahal.cli.account import account, ranking_line, scores_line, who, winners_line
 from tajmahal.referee import MatchResult, play_match
@@ -62,6 +63,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     )
     replay.add_argument("file", metavar="FILE", help="a game record (JSON)")
     add_quiet_option(replay)
+    replay.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="also write a page that steps through the game in a browser (no network needed)",
+    )
 
 
 _RESULT_LINES = ("Final scores:", "Winner", "The record stops")
@@ -105,4 +111,9 @@ def _run_replay(args: argparse.Namespace) -> int:
     if args.quiet:
         lines = [line for line in lines if line.startswith(_RESULT_LINES)]
     print("\n".join(lines))
+    if args.html is not None:
+        from tajmahal.render.viewer import replay_html
+
+        write_text(args.html, replay_html(record))
+        print(f"wrote {args.html}")
     return 0

@@ -22,12 +22,14 @@ touches the file system.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 from tajmahal.render._draw import (
     _draw_bonus,
-    _draw_cities,
+    _draw_city_markers,
+    _draw_city_names,
     _draw_legend,
     _draw_palaces,
     _draw_province_label,
@@ -86,18 +88,21 @@ def render_board(
     >>> 'Visit 1 of 12' in game and '>seat 1 bob<' in game
     True
     """
-    return _render(components, placement, state, players)
+    return "\n".join(board_elements(components, placement, state, players)) + "\n"
 
 
-def _render(
+def board_elements(
     components: Components | None,
     placement: TilePlacement | None,
     state: object,
-    players: Sequence[str],
+    players: Sequence[str] = (),
     layout_tiles: Tiles | None = None,
-) -> str:
-    """:func:`render_board`; ``layout_tiles`` (a superset of the tiles shown) fixes where labels
-    go, so that the pictures of one game's steps keep every label in place."""
+) -> list[str]:
+    """:func:`render_board`'s document as a list of its elements (one string each, in order).
+
+    ``layout_tiles`` (a superset of the tiles shown) fixes where labels go, so that the
+    pictures of one game's steps keep every label in place and share most elements.
+    """
     comps = components if components is not None else standard_components()
     board = comps.board
     view = state.view(state.current_player or 0) if isinstance(state, GameState) else state
@@ -123,21 +128,35 @@ def _render(
         _title(f"Taj Mahal: the {comps.name} board"),
         _el("rect", {**frame, "fill": BACKGROUND}),
     ]
-    out += _draw_regions(layout, board, view.province if view and not view.is_over else None)
-    out += _draw_roads(board)
+    # what depends only on the layout (and the tiles shown) is drawn once per layout
+    drawn, boxes = layout.drawn, layout.boxes
+    current = view.province if view is not None and not view.is_over else None
+    out += drawn(("regions", current), lambda: _draw_regions(layout, board, current))
+    out += drawn("roads", lambda: _draw_roads(board))
     for p in board.provinces:
-        color = layout.colors[p.id]
-        out += _draw_province_label(layout.boxes, p.id, p.name, color, tiles.province.get(p.id))
-    for city_id, tile in sorted(tiles.bonus.items()):
-        if f"bonus:{city_id}" in layout.boxes:
-            out += _draw_bonus(layout.boxes[f"bonus:{city_id}"], tile, board.city(city_id))
-    palaces = _draw_palaces(view if view is not None else state, board, players)
-    out += _draw_cities(board, layout.boxes, palaces)
-    out += _draw_legend(layout.boxes["legend"], comps, tiles)
+        tile = tiles.province.get(p.id)
+        label = partial(_draw_province_label, boxes, p.id, p.name, layout.colors[p.id], tile)
+        out += drawn(("province", p.id, tile), label)
+    for city_id, bonus in sorted(tiles.bonus.items()):
+        if f"bonus:{city_id}" in boxes:
+            box = boxes[f"bonus:{city_id}"]
+            out += drawn(
+                ("bonus", city_id, bonus), partial(_draw_bonus, box, bonus, board.city(city_id))
+            )
+    out += drawn("markers", lambda: _draw_city_markers(board))
+    palaces = getattr(view if view is not None else state, "palaces", None)
+    if isinstance(palaces, Mapping):
+        for city_id, owners in sorted(palaces.items(), key=lambda item: str(item[0])):
+            if owners != (None, None):
+                one = {city_id: owners}
+                draw = partial(_draw_palaces, one, board, players)
+                out += drawn(("palaces", city_id, owners, tuple(players)), draw)
+    out += drawn("names", lambda: _draw_city_names(board, boxes))
+    out += drawn(("legend", tiles.explained), lambda: _draw_legend(boxes["legend"], comps, tiles))
     if view is not None:
         out += draw_panel(panel, view, players)
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def write_board_svg(

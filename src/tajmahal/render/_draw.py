@@ -223,8 +223,8 @@ def _draw_bonus(box: Box, tile: BonusTile, city: City) -> list[str]:
     ]
 
 
-def _draw_cities(board: Board, boxes: Mapping[str, Box], palaces: Sequence[str] = ()) -> list[str]:
-    """The city markers, then ``palaces`` (SVG elements), then the names on top of both."""
+def _draw_city_markers(board: Board) -> list[str]:
+    """A circle per city, a castle per fortress (gold for the Taj Mahal's)."""
     out: list[str] = []
     for city in board.cities:
         if city.fortress:
@@ -233,7 +233,11 @@ def _draw_cities(board: Board, boxes: Mapping[str, Box], palaces: Sequence[str] 
         else:
             marker, cls, what = _circle(city.x, city.y), "city", ""
         out.append(_el("g", {"class": cls, "data-id": city.id}, _title(city.name + what) + marker))
-    out += palaces
+    return out
+
+
+def _draw_city_names(board: Board, boxes: Mapping[str, Box]) -> list[str]:
+    out: list[str] = []
     for city in board.cities:
         box = boxes[f"name:{city.id}"]
         extra = {"data-city": city.id}
@@ -258,15 +262,14 @@ def _owners(value: object) -> tuple[object, object]:
     return None, None
 
 
-def _draw_palaces(state: object, board: Board, players: Sequence[str] = ()) -> list[str]:
+def _draw_palaces(
+    palaces: Mapping[object, object], board: Board, players: Sequence[str] = ()
+) -> list[str]:
     """A house per normal palace on its city, a crown per crown palace (beside a house).
 
     Each in its owner's seat colour with a light rim, so a palace reads on any
     province colour and a crown palace as clearly as a normal one.
     """
-    palaces = getattr(state, "palaces", None)
-    if not isinstance(palaces, Mapping):
-        return []
     out: list[str] = []
     known = {c.id for c in board.cities}
     for city_id in sorted(k for k in palaces if isinstance(k, str) and k in known):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from tajmahal.render._geometry import _boxes_overlap, _circle_hits_box, _clip, _segment_hits_box
@@ -57,6 +57,15 @@ class _Layout(NamedTuple):
     colors: dict[str, str]
     #: Keys ``name:<city>``, ``bonus:<city>``, ``province:<province>`` and ``legend``.
     boxes: dict[str, Box]
+    #: drawn elements that depend only on the layout, kept with it (see ``drawn``)
+    cache: dict[object, list[str]]
+
+    def drawn(self, key: object, draw: Callable[[], list[str]]) -> list[str]:
+        """``draw()``, computed once per layout and ``key``."""
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = draw()
+        return found
 
 
 class _Buckets:
@@ -447,4 +456,4 @@ def _cached_layout(
     if placer.cost(box, "legend") >= 1:
         placer.place("legend", (left + 6, bottom + 6, left + 6 + LEGEND_WIDTH, bottom + 6 + height))
         view = (left, top, right, bottom + 12 + height)
-    return _Layout(view, regions, _province_colors(board), dict(placer.placed))
+    return _Layout(view, regions, _province_colors(board), dict(placer.placed), {})
