@@ -66,7 +66,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         help="a player spec per other seat (2 to 4), in seat order: NAME[:KEY=VALUE,...]",
     )
     play.add_argument("--seat", type=int, metavar="N", help="your seat (default 0)")
-    play.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        help="the game's seed (default: an unguessable one from the operating system, printed)",
+    )
     play.add_argument(
         "--load", metavar="FILE", help="continue a game saved with 'save FILE' (or any record)"
     )
