@@ -1,7 +1,7 @@
 """Every public name has a docstring with an example (``>>>``).
 
-Checked: each name of ``tajmahal.__all__``, ``tajmahal.bots.__all__`` and
-``tajmahal.events.__all__``; for a class, also its public methods and properties defined in
+Checked: each name of ``tajmahal.__all__``, ``tajmahal.bots.__all__``,
+``tajmahal.events.__all__`` and ``tajmahal.protocol.__all__``; for a class, also its public methods and properties defined in
 the package (not those inherited from attrs, enum or object).  The examples themselves are
 run by ``tests/test_docs.py`` (``test_docstring_examples_pass``, every module of the package
 through :mod:`doctest`).
@@ -53,7 +53,7 @@ def public_objects(module: ModuleType) -> Iterator[tuple[str, Any]]:
     for name in module.__all__:
         obj = getattr(module, name)
         if isinstance(obj, ModuleType):
-            continue  # tajmahal.bots: walked on its own
+            continue  # tajmahal.bots, tajmahal.protocol: walked on their own
         if inspect.isclass(obj):
             yield f"{prefix}.{name}", obj
             for member_name, member in documented_members(obj):
@@ -62,7 +62,9 @@ def public_objects(module: ModuleType) -> Iterator[tuple[str, Any]]:
             yield f"{prefix}.{name}", obj
 
 
-PUBLIC = dict(p for module in (tm, tm.bots, tm.events) for p in public_objects(module))
+PUBLIC = dict(
+    p for module in (tm, tm.bots, tm.events, tm.protocol) for p in public_objects(module)
+)
 
 
 def test_the_walk_finds_classes_functions_methods_and_properties() -> None:

@@ -5,7 +5,7 @@
 96
 """
 
-from tajmahal import bots, events, render
+from tajmahal import bots, events, protocol, render
 from tajmahal.bots import Bot, hookimpl
 from tajmahal.game import Game, GameRecord, replay
 from tajmahal.referee import Fault, MatchResult, play_match
@@ -85,6 +85,7 @@ __all__ = [
     "parse_move",
     "place_tiles",
     "play_match",
+    "protocol",
     "render",
     "replay",
     "standard_components",

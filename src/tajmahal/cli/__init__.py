@@ -1,4 +1,6 @@
-"""The command line: ``tajmahal bots | match | replay | play | render`` (``python -m tajmahal``).
+"""The command line: ``tajmahal bots | match | replay | check-bot | play | render``.
+
+Also ``python -m tajmahal``.
 
 Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
@@ -14,14 +16,20 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from tajmahal.cli import bots_command, match_command, play_command, render_command
+from tajmahal.cli import (
+    bots_command,
+    check_bot_command,
+    match_command,
+    play_command,
+    render_command,
+)
 from tajmahal.cli._common import CommandError
 from tajmahal.cli.account import account
 from tajmahal.rules.errors import TajMahalError
 
 __all__ = ["COMMANDS", "CommandError", "account", "build_parser", "main"]
 
-COMMANDS = (bots_command, match_command, play_command, render_command)
+COMMANDS = (bots_command, match_command, check_bot_command, play_command, render_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

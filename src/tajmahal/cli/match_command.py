@@ -17,6 +17,7 @@ from tajmahal.cli._common import (
     write_text,
 )
 from tajmahal.cli.account import account, ranking_line, scores_line, who, winners_line
+from tajmahal.protocol import ProcessLimits
 from tajmahal.referee import MatchResult, play_match
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 
@@ -36,7 +37,7 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "bots",
         nargs="+",
         metavar="PLAYER",
-        help="a player spec per seat (3 to 5): NAME[:KEY=VALUE,...]",
+        help="a player spec per seat (3 to 5): NAME[:KEY=VALUE,...] or 'cmd:PROGRAM ARGS'",
     )
     match.add_argument(
         "--seed",
@@ -49,6 +50,14 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         type=positive_seconds,
         metavar="S",
         help="seconds a bot may take per decision; slower decisions are faults",
+    )
+    match.add_argument(
+        "--isolate",
+        action="store_true",
+        help="run each bot given by name in its own process (through the bot protocol)",
+    )
+    match.add_argument(
+        "--bot-logs", metavar="DIR", help="write each bot program's stderr to a file in DIR"
     )
     add_quiet_option(match)
     add_components_option(match)
@@ -80,7 +89,15 @@ def _run_match(args: argparse.Namespace) -> int:
             f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, got {len(bots)}: {' '.join(bots)}"
         )
     components = components_from(args.components)
-    result = play_match(bots, seed=args.seed, time_limit=args.time_limit, components=components)
+    limits = ProcessLimits(log_dir=args.bot_logs)
+    result = play_match(
+        bots,
+        seed=args.seed,
+        time_limit=args.time_limit,
+        components=components,
+        isolate=args.isolate,
+        process_limits=limits,
+    )
     if args.record is not None:
         write_record(args.record, result.record)
     seats = ", ".join(who(s, result.players) for s in range(len(bots)))

@@ -1,0 +1,55 @@
+"""The bot protocol: bots as separate programs, in any language, kept out of the referee.
+
+A bot program reads JSON lines on stdin and writes JSON lines on stdout:
+``hello`` → ``ready``, then one ``request`` per decision (the seat's view
+document and the legal moves in move notation) → one ``move``, and a last
+``result``.  ``docs/protocol.md`` is the specification.
+
+- The referee's side: :class:`ProcessPlayer` (one program, one seat, one
+  match), :class:`ProcessLimits`, :class:`BotProcessError` and
+  :class:`ProcessFault`; :class:`ProgramSeats` starts and ends the programs
+  of a match.  The referee seats one for each ``cmd:PROGRAM`` player spec
+  and, with ``isolate=True``, one for every registered bot
+  (:func:`runner_command`).
+- The bot's side, for Python programs: :class:`BotConnection` and
+  :func:`serve`.
+
+>>> import tajmahal as tm
+>>> result = tm.play_match(['random', 'random', 'random'], seed=1, isolate=True)
+>>> result.scores == tm.play_match(['random', 'random', 'random'], seed=1).scores
+True
+"""
+
+from __future__ import annotations
+
+from tajmahal.protocol.bot_side import BotConnection, Hello, Request, Result, serve
+from tajmahal.protocol.messages import (
+    MAX_LINE_BYTES,
+    PROTOCOL_NAME,
+    PROTOCOL_VERSION,
+    MessageError,
+    Ready,
+)
+from tajmahal.protocol.player import BotProcessError, ProcessFault, ProcessLimits, ProcessPlayer
+from tajmahal.protocol.seats import ProgramSeats, check_command, runner_command
+
+__all__ = [
+    "MAX_LINE_BYTES",
+    "PROTOCOL_NAME",
+    "PROTOCOL_VERSION",
+    "BotConnection",
+    "BotProcessError",
+    "Hello",
+    "MessageError",
+    "ProcessFault",
+    "ProcessLimits",
+    "ProcessPlayer",
+    "ProgramSeats",
+    "Ready",
+    "Request",
+    "Result",
+    "check_command",
+    "runner_command",
+    "serve",
+]
+

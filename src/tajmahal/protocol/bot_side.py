@@ -1,0 +1,334 @@
+"""The bot's side of the protocol, for bot programs written in Python.
+
+:class:`BotConnection` speaks the protocol over any pair of byte streams
+(stdin and stdout by default): it answers ``hello``, hands out one
+:class:`Request` per decision and sends the move you choose.  :func:`serve`
+does the whole loop for any :class:`~tajmahal.Bot`.  A bot program can be as
+short as::
+
+    from tajmahal.protocol import BotConnection
+
+    connection = BotConnection(name="first")
+    for request in connection.requests():
+        connection.answer(request.legal_moves[0])
+
+>>> import io
+>>> referee_says = io.BytesIO(
+...     b'{"type": "hello", "protocol": "tajmahal-bot", "version": 1, "seat": 0,'
+...     b' "num_players": 3, "seed": 9, "time_limit": 1.0}\\n'
+...     b'{"type": "request", "decision": 1, "time_limit": 1.0,'
+...     b' "legal_moves": ["withdraw"], "view": {}}\\n'
+...     b'{"type": "result", "scores": [3, 2, 1], "winners": [0], "ranking": [0, 1, 2]}\\n')
+>>> bot_says = io.BytesIO()
+>>> connection = BotConnection(name='first', input=referee_says, output=bot_says)
+>>> for request in connection.requests():
+...     connection.answer(request.legal_texts[0])
+>>> print(bot_says.getvalue().decode(), end='')
+{"type": "ready", "protocol": "tajmahal-bot", "version": 1, "name": "first", "deterministic": false}
+{"type": "move", "decision": 1, "move": "withdraw"}
+>>> connection.result
+Result(scores=(3, 2, 1), winners=(0,), ranking=(0, 1, 2))
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+import attrs
+
+from tajmahal.bots.base import Bot
+from tajmahal.protocol.messages import (
+    PROTOCOL_NAME,
+    PROTOCOL_VERSION,
+    MessageError,
+    parse_line,
+    shorten,
+)
+from tajmahal.rules.moves import (
+    Move,
+    PlaceCrownPalace,
+    PlacePalace,
+    PlayCards,
+    TakeCard,
+    Withdraw,
+    move_from_text,
+)
+from tajmahal.rules.views import PlayerView
+
+__all__ = ["BotConnection", "Hello", "Request", "Result", "serve"]
+
+_MOVE_TYPES = (PlayCards, Withdraw, PlacePalace, PlaceCrownPalace, TakeCard)
+
+
+@attrs.frozen
+class Hello:
+    """The referee's ``hello``: the bot's seat, the number of players, its seed, its time limit.
+
+    >>> Hello(seat=2, num_players=4, seed=17, time_limit=5.0).seat
+    2
+    """
+
+    seat: int
+    num_players: int
+    seed: int
+    time_limit: float
+
+
+@attrs.frozen
+class Result:
+    """The referee's ``result``: final scores, winners and ranking (seats best first).
+
+    >>> Result(scores=(3, 9, 1), winners=(1,), ranking=(1, 0, 2)).winners
+    (1,)
+    """
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    ranking: tuple[int, ...]
+
+
+class Request:
+    """One decision: its number, the time limit, the legal moves and the seat's view.
+
+    ``legal_texts`` and ``document`` (the view document as parsed JSON) are
+    the message as it came; ``legal_moves`` and ``view`` are the same as
+    library objects, built on first use (reading a view checks it fully, which
+    takes a few milliseconds).
+
+    >>> request = Request(4, 1.0, ('withdraw', 'palace agra'), {})
+    >>> request.legal_moves
+    (Withdraw(), PlacePalace(city='agra'))
+    """
+
+    def __init__(
+        self, decision: int, time_limit: float, legal_texts: tuple[str, ...],
+        document: dict[str, Any],
+    ) -> None:
+        self.decision = decision
+        self.time_limit = time_limit
+        self.legal_texts = legal_texts
+        self.document = document
+        self._moves: tuple[Move, ...] | None = None
+        self._view: PlayerView | None = None
+
+    @property
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The legal moves as :class:`~tajmahal.Move` values, in the order of ``legal_texts``.
+
+        >>> Request(1, 1.0, ('take white:monk',), {}).legal_moves
+        (TakeCard(card=Card(color=<Color.WHITE: 'white'>, symbols=(<Symbol.MONK: 'monk'>,), special=None)),)
+        """  # noqa: E501
+        if self._moves is None:
+            self._moves = tuple(move_from_text(text) for text in self.legal_texts)
+        return self._moves
+
+    @property
+    def view(self) -> PlayerView:
+        """The seat's :class:`~tajmahal.PlayerView`, read from ``document``.
+
+        >>> import json, tajmahal as tm
+        >>> view = tm.new_game(num_players=3, seed=1).view(0)
+        >>> Request(1, 1.0, (), json.loads(tm.dumps(view))).view == view
+        True
+        """
+        if self._view is None:
+            from tajmahal.serialize import loads
+
+            view = loads(json.dumps(self.document))
+            if not isinstance(view, PlayerView):
+                raise MessageError("the request's view is not a view document")
+            self._view = view
+        return self._view
+
+
+class BotConnection:
+    """The protocol from the bot's side: handshake, requests, answers, the result.
+
+    ``name`` and ``deterministic`` go into the ``ready`` message
+    (``deterministic``: the same seed and requests always give the same
+    answers — ``tajmahal check-bot`` then checks it).  ``input`` and ``output``
+    are binary streams (stdin and stdout by default).  See the module
+    docstring for an example.
+    """
+
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        deterministic: bool = False,
+        input: IO[bytes] | None = None,
+        output: IO[bytes] | None = None,
+    ) -> None:
+        self.name = name
+        self.deterministic = deterministic
+        self.input = input if input is not None else sys.stdin.buffer
+        self.output = output if output is not None else sys.stdout.buffer
+        self.hello: Hello | None = None
+        self.result: Result | None = None
+        self._pending: Request | None = None
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.output.write((json.dumps(message) + "\n").encode("utf-8"))
+        self.output.flush()
+
+    def _receive(self) -> dict[str, Any] | None:
+        line = self.input.readline()
+        return None if not line else parse_line(line)
+
+    def handshake(self) -> Hello:
+        """Read ``hello`` and answer ``ready`` (once); :class:`MessageError` on a bad ``hello``.
+
+        >>> import io
+        >>> connection = BotConnection(input=io.BytesIO(b'{"type": "hello", "version": 2}\\n'),
+        ...                            output=io.BytesIO())
+        >>> connection.handshake()
+        Traceback (most recent call last):
+        ...
+        tajmahal.protocol.messages.MessageError: the referee speaks protocol version 2; this bot speaks version 1
+        """  # noqa: E501
+        if self.hello is not None:
+            return self.hello
+        message = self._receive()
+        if message is None or message["type"] != "hello":
+            raise MessageError(f"expected 'hello' from the referee, got {shorten(repr(message))}")
+        if message.get("version") != PROTOCOL_VERSION:
+            raise MessageError(
+                f"the referee speaks protocol version {message.get('version')}; "
+                f"this bot speaks version {PROTOCOL_VERSION}"
+            )
+        self.hello = Hello(
+            int(message["seat"]), int(message["num_players"]), int(message["seed"]),
+            float(message["time_limit"]),
+        )
+        ready: dict[str, Any] = {"type": "ready", "protocol": PROTOCOL_NAME,
+                                 "version": PROTOCOL_VERSION}
+        if self.name is not None:
+            ready["name"] = self.name
+        ready["deterministic"] = self.deterministic
+        self._send(ready)
+        return self.hello
+
+    def next_request(self) -> Request | None:
+        """The next request, or ``None`` once the game is over (``result`` is then set).
+
+        >>> import io
+        >>> connection = BotConnection(input=io.BytesIO(b''), output=io.BytesIO())
+        >>> connection.hello = Hello(0, 3, 1, 1.0)
+        >>> connection.next_request() is None, connection.result
+        (True, None)
+        """
+        self.handshake()
+        message = self._receive()
+        if message is None:
+            return None
+        if message["type"] == "result":
+            self.result = Result(
+                tuple(message["scores"]), tuple(message["winners"]), tuple(message["ranking"])
+            )
+            return None
+        if message["type"] != "request":
+            raise MessageError(f"expected 'request' or 'result', got {shorten(message['type'])}")
+        self._pending = Request(
+            int(message["decision"]), float(message["time_limit"]),
+            tuple(message["legal_moves"]), message["view"],
+        )
+        return self._pending
+
+    def requests(self) -> Iterator[Request]:
+        """Every request until the game ends; answer each before asking for the next.
+
+        >>> import io
+        >>> connection = BotConnection(input=io.BytesIO(b''), output=io.BytesIO())
+        >>> connection.hello = Hello(0, 3, 1, 1.0)
+        >>> list(connection.requests())
+        []
+        """
+        while (request := self.next_request()) is not None:
+            yield request
+
+    def answer(self, move: Move | str) -> None:
+        """Answer the current request with ``move`` (a move or its text).
+
+        >>> import io, tajmahal as tm
+        >>> out = io.BytesIO()
+        >>> connection = BotConnection(input=io.BytesIO(), output=out)
+        >>> connection._pending = Request(7, 1.0, ('withdraw',), {})
+        >>> connection.answer(tm.Withdraw()); out.getvalue()
+        b'{"type": "move", "decision": 7, "move": "withdraw"}\\n'
+        """
+        if self._pending is None:
+            raise MessageError("there is no request to answer")
+        self._send({"type": "move", "decision": self._pending.decision, "move": str(move)})
+        self._pending = None
+
+    def report_error(self, message: str) -> None:
+        """Answer the current request with an ``error`` (a fault; the referee plays its fallback).
+
+        >>> import io
+        >>> out = io.BytesIO()
+        >>> connection = BotConnection(input=io.BytesIO(), output=out)
+        >>> connection._pending = Request(7, 1.0, ('withdraw',), {})
+        >>> connection.report_error('no idea'); out.getvalue()
+        b'{"type": "error", "decision": 7, "message": "no idea"}\\n'
+        """
+        if self._pending is None:
+            raise MessageError("there is no request to answer")
+        self._send({"type": "error", "decision": self._pending.decision, "message": message[:2000]})
+        self._pending = None
+
+
+def serve(
+    make_bot: Callable[[int], Bot],
+    *,
+    name: str | None = None,
+    deterministic: bool = False,
+    input: IO[bytes] | None = None,
+    output: IO[bytes] | None = None,
+) -> Result | None:
+    """Play one game as a bot program: ``make_bot(seed)`` builds the bot after ``hello``.
+
+    An exception in the bot's code becomes an ``error`` answer (a fault;
+    the exception is also written to stderr), and the game goes on.
+    Returns the ``result`` (``None`` if the input ended without one).
+
+    >>> import io, tajmahal as tm
+    >>> from tajmahal.protocol.messages import hello_line, request_line
+    >>> state = tm.new_game(num_players=3, seed=1)
+    >>> legal = [str(move) for move in state.legal_moves()]
+    >>> referee_says = io.BytesIO(hello_line(0, 3, 9, 1.0)
+    ...                           + request_line(1, 1.0, legal, tm.dumps(state.view(0))))
+    >>> out = io.BytesIO()
+    >>> serve(lambda seed: tm.bots.create('random', seed=seed), name='random',
+    ...       input=referee_says, output=out) is None
+    True
+    >>> out.getvalue().splitlines()[-1]
+    b'{"type": "move", "decision": 1, "move": "play red:monk+princess"}'
+    """
+    connection = BotConnection(name, deterministic=deterministic, input=input, output=output)
+    hello = connection.handshake()
+    bot = make_bot(hello.seed)
+    for request in connection.requests():
+        try:
+            move = bot.choose(request.view, request.legal_moves)
+            text = str(move) if type(move) in _MOVE_TYPES else None
+        except BaseException as exc:  # a bot's bug is a fault, not the end of the program
+            described = _describe(exc)
+            print(described, file=sys.stderr, flush=True)
+            connection.report_error(described)
+            continue
+        if text is None:
+            connection.report_error(f"the bot returned a {type(move).__name__}, not a move")
+        else:
+            connection.answer(text)
+    return connection.result
+
+
+def _describe(exc: BaseException) -> str:
+    """``Type: message`` of an exception whose ``__str__`` may fail (bounded)."""
+    try:
+        return f"{type(exc).__name__}: {exc}"[:500]
+    except BaseException:
+        return f"{type(exc).__name__} (its message cannot be shown)"

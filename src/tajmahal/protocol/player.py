@@ -1,0 +1,431 @@
+"""The referee's side: a bot that is a separate program, seated like any other bot.
+
+:class:`ProcessPlayer` starts the program once, sends ``hello``, and for
+each :meth:`~ProcessPlayer.choose` sends a request and waits for the answer
+under a hard deadline.  Whatever goes wrong is a :class:`BotProcessError`
+with a :class:`ProcessFault` kind and a bounded detail (with the tail of the
+program's stderr); the referee turns it into a fault of the seat and plays
+the fallback move.  A failure that leaves the conversation in an unknown
+state (a crash, a timeout, output that is not a message) stops the program
+for good: every later decision of that seat is an ``unavailable`` fault.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import attrs
+
+from tajmahal.protocol.messages import (
+    MAX_LINE_BYTES,
+    BotReportedError,
+    MessageError,
+    Ready,
+    hello_line,
+    parse_line,
+    read_move,
+    read_ready,
+    request_line,
+    result_line,
+    shorten,
+)
+from tajmahal.protocol.process import ChildProcess, LineTooLong, ProcessEnded, ProcessTimedOut
+from tajmahal.rules.errors import TajMahalError
+from tajmahal.rules.moves import Move
+from tajmahal.rules.views import PlayerView
+from tajmahal.serialize import dumps
+
+__all__ = ["BotProcessError", "ProcessFault", "ProcessLimits", "ProcessPlayer"]
+
+MAX_DETAIL = 1200
+#: how long the referee waits for a crashed program's exit status, for the fault's detail
+_EXIT_STATUS_WAIT = 0.5
+
+
+class ProcessFault(enum.Enum):
+    """What went wrong with a bot program in one decision (the fault kinds it adds)."""
+
+    HANDSHAKE = "handshake"  #: no valid ``ready`` answer to ``hello`` in time
+    PROTOCOL = "protocol"  #: output that is not the expected message (bad JSON, wrong content)
+    CRASH = "crash"  #: the program ended (or closed its output) during the game
+    TIMEOUT = "timeout"  #: no answer within the time limit; the program was killed
+    ILLEGAL_MOVE = "illegal_move"  #: a move that is not one of the legal moves
+    EXCEPTION = "exception"  #: the bot answered ``error`` (it could not choose)
+    UNAVAILABLE = "unavailable"  #: the program was stopped at an earlier decision
+
+
+class BotProcessError(TajMahalError):
+    """A bot program's failure in one decision: ``kind`` (:class:`ProcessFault`) and ``detail``.
+
+    >>> error = BotProcessError(ProcessFault.TIMEOUT, 'no answer within 1 s')
+    >>> error.kind.value, str(error)
+    ('timeout', 'timeout: no answer within 1 s')
+    """
+
+    def __init__(self, kind: ProcessFault, detail: str) -> None:
+        if len(detail) > MAX_DETAIL:
+            detail = detail[: MAX_DETAIL - 3] + "..."
+        super().__init__(f"{kind.value}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+def _positive(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if not (ok and math.isfinite(value) and 0 < value <= 86_400):
+        raise TajMahalError(
+            f"{attribute.name} must be a number of seconds above 0 and at most 86400, "
+            f"got {value!r}"
+        )
+
+
+def _memory(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not 16 <= value <= 1 << 20:
+        raise TajMahalError(
+            f"memory_mb must be a whole number of MiB from 16 to {1 << 20}, or None, "
+            f"got {value!r}"
+        )
+
+
+@attrs.frozen
+class ProcessLimits:
+    """The limits on a bot program (the referee's time limit per decision comes on top).
+
+    ``memory_mb`` caps the program's data segment (``RLIMIT_DATA``: heap and
+    private mappings) in MiB, ``None`` for no cap; ``start_timeout`` is the
+    time from start to the ``ready`` answer; ``decision_timeout`` the time
+    limit per decision when the referee has none; ``exit_timeout`` how long
+    the program has to exit after the ``result`` message before it is killed.
+    ``log_dir``, if set, receives each program's stderr as a file
+    (``seed<SEED>-seat<N>.log``, at most ``log_bytes`` bytes).
+
+    >>> ProcessLimits().memory_mb, ProcessLimits().decision_timeout
+    (1024, 30.0)
+    >>> ProcessLimits(start_timeout=0)
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.TajMahalError: start_timeout must be a number of seconds above 0 and at most 86400, got 0
+    """  # noqa: E501
+
+    memory_mb: int | None = attrs.field(default=1024, validator=_memory)
+    start_timeout: float = attrs.field(default=10.0, validator=_positive)
+    decision_timeout: float = attrs.field(default=30.0, validator=_positive)
+    exit_timeout: float = attrs.field(default=2.0, validator=_positive)
+    log_dir: Path | None = attrs.field(default=None, converter=attrs.converters.optional(Path))
+    log_bytes: int = 1 << 20
+
+
+class ProcessPlayer:
+    """A bot program in ``seat``: started at once, asked by :meth:`choose`, ended by :meth:`close`.
+
+    ``command`` is the program and its arguments; ``seed`` the bot's seed
+    (sent in ``hello``); ``time_limit`` the hard limit per decision in
+    seconds (``limits.decision_timeout`` if ``None``).  A program that cannot
+    be started is not an error here: its first decision is a ``crash`` fault.
+    ``transcript``, if given, receives every line exchanged, as ``('>', line)``
+    for the referee's and ``('<', line)`` for the program's.
+
+    >>> import sys, tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=1)
+    >>> command = [sys.executable, '-m', 'tajmahal.protocol.runner', 'random']
+    >>> with ProcessPlayer(command, seat=0, num_players=3, seed=5) as player:
+    ...     move = player.choose(state.view(0), state.legal_moves(), decision=1)
+    ...     player.ready_info
+    Ready(name='random', deterministic=True)
+    >>> move == tm.bots.create('random', seed=5).choose(state.view(0), state.legal_moves())
+    True
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        seat: int,
+        num_players: int,
+        seed: int,
+        time_limit: float | None = None,
+        limits: ProcessLimits | None = None,
+        name: str | None = None,
+        stderr_log: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        transcript: list[tuple[str, bytes]] | None = None,
+    ) -> None:
+        self.limits = limits if limits is not None else ProcessLimits()
+        self.name = name if name is not None else "cmd:" + " ".join(command)
+        self.seat = seat
+        self.time_limit = time_limit if time_limit is not None else self.limits.decision_timeout
+        self.ready_info: Ready | None = None
+        self.transcript = transcript
+        self.requests = 0
+        self.answered = 0  #: requests answered in time (with any message)
+        self.slowest = 0.0  #: the longest time, in seconds, an answer took
+        self.stopped: str | None = None  # why the program no longer answers
+        self.clean_exit: bool | None = None  # known after close()
+        self.result_sent = False
+        self._failure: BotProcessError | None = None  # reported at the first decision
+        self._start = time.monotonic()
+        self.child: ChildProcess | None = None
+        memory = None if self.limits.memory_mb is None else self.limits.memory_mb << 20
+        try:
+            self.child = ChildProcess(
+                command,
+                memory_limit=memory,
+                stderr_log=stderr_log,
+                log_bytes=self.limits.log_bytes,
+                env=None if env is None else dict(env),
+            )
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
+            program = shorten(command[0], 60)
+            self._fail_early(ProcessFault.CRASH, f"cannot start {program}: {reason}")
+            return
+        try:
+            hello = hello_line(seat, num_players, seed, self.time_limit)
+            self._note(">", hello)
+            self.child.send(hello, self._start + self.limits.start_timeout)
+        except (ProcessEnded, ProcessTimedOut, LineTooLong):
+            pass  # the handshake reports it
+
+    # ------------------------------------------------------------------ the game
+
+    def handshake(self) -> Ready:
+        """Wait for the program's ``ready`` answer (once); raises :class:`BotProcessError`.
+
+        >>> import sys
+        >>> player = ProcessPlayer([sys.executable, '-c', 'print("hi")'],
+        ...                        seat=0, num_players=3, seed=1)
+        >>> player.handshake()
+        Traceback (most recent call last):
+        ...
+        tajmahal.protocol.player.BotProcessError: handshake: not JSON: 'hi'; ...
+        >>> player.close()
+        """
+        if self.ready_info is not None:
+            return self.ready_info
+        self._check_available()
+        assert self.child is not None
+        deadline = self._start + self.limits.start_timeout
+        try:
+            line = self.child.read_line(deadline)
+            self._note("<", line)
+            self.ready_info = read_ready(parse_line(line))
+        except ProcessTimedOut:
+            self._stop(
+                ProcessFault.HANDSHAKE,
+                f"no 'ready' answer within {self.limits.start_timeout:g} s of the start",
+            )
+        except ProcessEnded:
+            self._stop(ProcessFault.HANDSHAKE, "the program ended before answering 'hello'",
+                       wait=True)
+        except LineTooLong:
+            self._stop(ProcessFault.HANDSHAKE, f"wrote a line longer than {MAX_LINE_BYTES} bytes")
+        except MessageError as exc:
+            self._stop(ProcessFault.HANDSHAKE, str(exc))
+        return self.ready_info
+
+    def choose(
+        self, view: PlayerView, legal_moves: Sequence[Move], *, decision: int | None = None
+    ) -> Move:
+        """Ask the program for a move; returns one of ``legal_moves`` or raises :class:`BotProcessError`.
+
+        ``decision`` is the decision's number in the game record (the count
+        of requests so far if ``None``).  The time limit covers sending the
+        request and reading the answer; past it the program is killed.
+
+        >>> import sys, tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> bad = [sys.executable, '-c', 'print(\\'{"type": "ready", "version": 1}\\'); input()']
+        >>> with ProcessPlayer(bad, seat=0, num_players=3, seed=1, time_limit=0.5) as player:
+        ...     player.choose(state.view(0), state.legal_moves())
+        Traceback (most recent call last):
+        ...
+        tajmahal.protocol.player.BotProcessError: crash: the program ended before answering ...
+        """  # noqa: E501
+        self.requests += 1
+        number = decision if decision is not None else self.requests
+        self._check_available()
+        self.handshake()
+        child = self.child
+        assert child is not None
+        unasked = child.unread_output()
+        if unasked:
+            text = unasked.decode("utf-8", errors="replace")
+            self._stop(ProcessFault.PROTOCOL, f"wrote without being asked: {shorten(text, 80)}")
+        texts = [str(move) for move in legal_moves]
+        line = request_line(number, self.time_limit, texts, dumps(view))
+        self._note(">", line)
+        started = time.monotonic()
+        try:
+            child.send(line, started + self.time_limit)
+            answer = child.read_line(started + self.time_limit)
+            self._note("<", answer)
+        except ProcessTimedOut:
+            self._stop(
+                ProcessFault.TIMEOUT,
+                f"no answer within the {self.time_limit:g} s time limit; the program was killed",
+            )
+        except ProcessEnded:
+            self._stop(ProcessFault.CRASH, "the program ended before answering", wait=True)
+        except LineTooLong:
+            self._stop(ProcessFault.PROTOCOL, f"wrote a line longer than {MAX_LINE_BYTES} bytes")
+        self.answered += 1
+        self.slowest = max(self.slowest, time.monotonic() - started)
+        try:
+            message = parse_line(answer)
+        except MessageError as exc:  # the conversation is lost: stop the program
+            self._stop(ProcessFault.PROTOCOL, str(exc))
+        try:
+            text = read_move(message, number)
+        except BotReportedError as exc:
+            raise BotProcessError(
+                ProcessFault.EXCEPTION, f"the bot reported: {shorten(str(exc), 300)}"
+            ) from None
+        except MessageError as exc:
+            raise BotProcessError(ProcessFault.PROTOCOL, str(exc)) from None
+        move = match_move(text, legal_moves, texts)
+        if move is None:
+            raise BotProcessError(
+                ProcessFault.ILLEGAL_MOVE,
+                f"answered {shorten(text, 80)}, which is not one of the {len(texts)} legal "
+                f"moves ({shorten(', '.join(texts), 200)})",
+            )
+        return move
+
+    def finish(self, scores: Sequence[int], winners: Sequence[int], ranking: Sequence[int]) -> None:
+        """Send the ``result`` message (if the program still plays); errors are ignored.
+
+        >>> import sys
+        >>> command = [sys.executable, '-m', 'tajmahal.protocol.runner', 'random']
+        >>> player = ProcessPlayer(command, seat=0, num_players=3, seed=5)
+        >>> player.finish([10, 20, 5], [1], [1, 0, 2]); player.close()
+        >>> player.clean_exit
+        True
+        """
+        if self.stopped is not None or self.child is None or self.ready_info is None:
+            return
+        line = result_line(scores, winners, ranking)
+        self._note(">", line)
+        try:
+            self.child.send(line, time.monotonic() + self.limits.exit_timeout)
+            self.result_sent = True
+        except (ProcessEnded, ProcessTimedOut, LineTooLong):
+            pass
+
+    def close(self) -> None:
+        """End the program and everything it started; idempotent.
+
+        After :meth:`finish` the program has ``limits.exit_timeout`` seconds to
+        exit by itself (``clean_exit`` says whether it did, with status 0);
+        otherwise it is killed at once.
+
+        >>> import sys
+        >>> player = ProcessPlayer([sys.executable, '-c', 'input()'], seat=0, num_players=3,
+        ...                        seed=1)
+        >>> player.close(); player.close(); player.clean_exit
+        False
+        """
+        if self.child is None:
+            if self.clean_exit is None:
+                self.clean_exit = False
+            return
+        if self.clean_exit is None:
+            grace = self.limits.exit_timeout if self.result_sent else 0.0
+            self.clean_exit = self.child.close(grace) and self.result_sent
+        else:
+            self.child.kill()
+
+    def __enter__(self) -> ProcessPlayer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def stderr_tail(self) -> str:
+        """The last lines the program wrote to stderr (bounded).
+
+        >>> import sys
+        >>> code = 'import sys; sys.stderr.write("thinking...\\\\n")'
+        >>> with ProcessPlayer([sys.executable, '-c', code], seat=0, num_players=3,
+        ...                    seed=1) as player:
+        ...     player.child.wait_exit(30)
+        ...     player.stderr_tail()
+        True
+        'thinking...'
+        """
+        return "" if self.child is None else self.child.stderr_tail()
+
+    # ------------------------------------------------------------------ failures
+
+    def _note(self, direction: str, line: bytes) -> None:
+        if self.transcript is not None:
+            self.transcript.append((direction, line))
+
+    def _fail_early(self, kind: ProcessFault, detail: str) -> None:
+        self._failure = BotProcessError(kind, detail)
+        self.stopped = f"{kind.value} before decision 1"
+
+    def _check_available(self) -> None:
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
+        if self.stopped is not None:
+            raise BotProcessError(
+                ProcessFault.UNAVAILABLE, f"the program was stopped earlier ({self.stopped})"
+            )
+
+    def _stop(self, kind: ProcessFault, detail: str, *, wait: bool = False) -> NoReturn:
+        """Kill the program, remember why, and raise the fault."""
+        child = self.child
+        assert child is not None
+        if wait:  # it is ending by itself: give it a moment, for its exit status
+            child.wait_exit(_EXIT_STATUS_WAIT)
+        child.kill()
+        if kind in (ProcessFault.CRASH, ProcessFault.HANDSHAKE) and not child.killed:
+            detail += f" (it {child.exit_description()})"
+        tail = child.stderr_tail()
+        if tail:
+            detail += f"; stderr: {tail}"
+        when = f"decision {self.requests}" if self.requests else "the start"
+        self.stopped = f"{kind.value} at {when}"
+        self.clean_exit = False
+        raise BotProcessError(kind, detail)
+
+
+def match_move(text: str, legal_moves: Sequence[Move], texts: Sequence[str]) -> Move | None:
+    """The legal move written ``text``: exactly one of ``texts``, or the same up to letter
+    case, whitespace and the order of the symbols on a card.
+
+    >>> import tajmahal as tm
+    >>> legal = [tm.Withdraw(), tm.parse_move('play red:elephant+vizier', tm.new_game(3, seed=1))]
+    >>> texts = [str(m) for m in legal]
+    >>> match_move('PLAY  red:vizier+elephant', legal, texts)
+    PlayCards(colored=Card(color=<Color.RED: 'red'>, symbols=(<Symbol.ELEPHANT: 'elephant'>, <Symbol.VIZIER: 'vizier'>), special=None), extra=None)
+    >>> match_move('palace agra', legal, texts) is None
+    True
+    """  # noqa: E501
+    for candidate, move in zip(texts, legal_moves, strict=True):
+        if candidate == text:
+            return move
+    if len(text) > 200:
+        return None
+    key = _text_key(text)
+    for candidate, move in zip(texts, legal_moves, strict=True):
+        if _text_key(candidate) == key:
+            return move
+    return None
+
+
+def _text_key(text: str) -> tuple[str, ...]:
+    words = []
+    for word in text.lower().split():
+        color, colon, symbols = word.partition(":")
+        words.append(f"{color}:{'+'.join(sorted(symbols.split('+')))}" if colon else word)
+    return tuple(words)

@@ -1,0 +1,399 @@
+"""A child process with lines in, lines out, deadlines on both, and a cleanup that leaves nothing.
+
+The child runs in its own session (so its whole process group can be killed,
+and a terminal's Ctrl-C reaches only the referee), with its data segment
+capped (``RLIMIT_DATA``), no core dumps and, on Linux, ``SIGKILL`` as its
+parent-death signal.  Its pipes are non-blocking and read through ``poll``:
+a write or a read never waits past its deadline, stdout lines are bounded
+in length, and stderr is drained whenever the referee waits, into a bounded
+tail (and optionally a log file of bounded size).
+
+>>> import sys
+>>> child = ChildProcess([sys.executable, '-c', 'print(input().upper())'])
+>>> child.send(b'ping\\n', deadline=time.monotonic() + 30)
+>>> child.read_line(deadline=time.monotonic() + 30)
+b'PING\\n'
+>>> child.close(grace=5)
+True
+>>> child.exit_description()
+'exited with status 0'
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import os
+import resource
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+from tajmahal.protocol.messages import MAX_LINE_BYTES
+
+__all__ = [
+    "ChildProcess",
+    "LineTooLong",
+    "ProcessEnded",
+    "ProcessTimedOut",
+]
+
+CHUNK = 64 * 1024
+STDERR_TAIL_BYTES = 4096
+_PR_SET_PDEATHSIG = 1
+_LIVE: weakref.WeakSet[ChildProcess] = weakref.WeakSet()
+
+
+class ProcessEnded(Exception):
+    """The child closed its stdout or stdin (it exited, or is about to)."""
+
+
+class ProcessTimedOut(Exception):
+    """The deadline passed before the write or the read was complete."""
+
+
+class LineTooLong(Exception):
+    """The child wrote more than the line limit without a newline."""
+
+
+def _prctl() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+        return prctl
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return None
+
+
+_PRCTL = _prctl()
+
+
+def _child_setup(memory_limit: int | None, parent: int, death_signal: bool) -> Callable[[], None]:
+    """What runs in the child between fork and exec: limits and the parent-death signal.
+
+    Only calls prepared in the parent (no imports, no allocation to speak of),
+    so that it is safe even when the parent has other threads.
+    """
+    setrlimit, core, data = resource.setrlimit, resource.RLIMIT_CORE, resource.RLIMIT_DATA
+    limit = None
+    if memory_limit is not None:
+        _, hard = resource.getrlimit(data)
+        limit = memory_limit if hard == resource.RLIM_INFINITY else min(memory_limit, hard)
+    prctl, getppid, exit_now = _PRCTL, os.getppid, os._exit
+
+    def setup() -> None:
+        setrlimit(core, (0, 0))
+        if limit is not None:
+            setrlimit(data, (limit, limit))
+        if death_signal and prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if getppid() != parent:  # the parent died before the signal was set
+                exit_now(1)
+
+    return setup
+
+
+class ChildProcess:
+    """One child process spoken to in lines (see the module docstring).
+
+    ``memory_limit`` is in bytes (``None``: no cap); ``stderr_log`` a file that
+    receives the child's stderr up to ``log_bytes`` bytes.  Starting raises
+    ``OSError`` if the program cannot be run.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        memory_limit: int | None = None,
+        stderr_log: Path | None = None,
+        log_bytes: int = 1 << 20,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        # the parent-death signal belongs to the thread that forks: only ask for it
+        # from the main thread, which lives as long as the process
+        main = threading.current_thread() is threading.main_thread()
+        self.log: BinaryIO | None = None
+        if stderr_log is not None:
+            stderr_log.parent.mkdir(parents=True, exist_ok=True)
+            self.log = stderr_log.open("wb")
+        self.log_room = log_bytes
+        try:
+            self.popen = subprocess.Popen(
+                list(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                close_fds=True,
+                env=env,
+                preexec_fn=_child_setup(memory_limit, os.getpid(), main),
+            )
+        except BaseException:
+            if self.log is not None:
+                self.log.close()
+            raise
+        _LIVE.add(self)
+        self.pid = self.popen.pid
+        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
+        self.fd_in = self.popen.stdin.fileno()
+        self.fd_out = self.popen.stdout.fileno()
+        self.fd_err: int | None = self.popen.stderr.fileno()
+        for fd in (self.fd_in, self.fd_out, self.fd_err):
+            os.set_blocking(fd, False)
+        self.buffer = bytearray()
+        self.out_closed = False
+        self.tail = bytearray()
+        self.stderr_bytes = 0
+        self.killed = False  # by us
+        self.leader_gone = False  # the child (not its descendants) has exited
+        self.pidfd: int | None = None  # readable once the child has exited (Linux)
+        with contextlib.suppress(AttributeError, OSError):
+            self.pidfd = os.pidfd_open(self.pid)
+        self.returncode: int | None = None
+
+    # ------------------------------------------------------------------ waiting
+
+    def _wait(self, deadline: float, write: bool = False) -> tuple[bool, bool, bool]:
+        """Wait until stdout is readable, stdin writable (if ``write``) or the child exits.
+
+        Drains stderr meanwhile.  Returns (readable, writable, exited); raises
+        ProcessTimedOut at the deadline, ProcessEnded when nothing is left to wait for.
+        """
+        while True:
+            if self.out_closed and self.fd_err is None and not write:
+                raise ProcessEnded
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ProcessTimedOut
+            poller = select.poll()
+            if not self.out_closed:
+                poller.register(self.fd_out, select.POLLIN)
+            if self.fd_err is not None:
+                poller.register(self.fd_err, select.POLLIN)
+            if write:
+                poller.register(self.fd_in, select.POLLOUT)
+            if self.pidfd is not None and not self.leader_gone:
+                poller.register(self.pidfd, select.POLLIN)
+            events = poller.poll(max(1, int(left * 1000) + 1))
+            readable = writable = exited = False
+            for fd, _ in events:
+                if fd == self.fd_err:
+                    self._drain_stderr()
+                elif fd == self.fd_out:
+                    readable = True
+                elif fd == self.fd_in:
+                    writable = True
+                elif fd == self.pidfd:
+                    exited = self.leader_gone = True
+            if readable or writable or exited:
+                return readable, writable, exited
+
+    def _close_pidfd(self) -> None:
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
+
+    def _drain_stderr(self) -> None:
+        assert self.fd_err is not None
+        try:
+            data = os.read(self.fd_err, CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.fd_err = None
+            return
+        self.stderr_bytes += len(data)
+        self.tail += data
+        del self.tail[:-STDERR_TAIL_BYTES]
+        if self.log is not None and self.log_room > 0:
+            self.log.write(data[: self.log_room])
+            self.log_room -= len(data)
+            if self.log_room <= 0:
+                self.log.write(b"\n[stderr log cut here: the size limit was reached]\n")
+
+    def _read_stdout(self) -> None:
+        try:
+            data = os.read(self.fd_out, CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data:
+            self.buffer += data
+        else:
+            self.out_closed = True
+
+    # ------------------------------------------------------------------ lines
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write ``data`` to the child's stdin; ProcessEnded if it is closed, or at the deadline."""
+        if self.fd_in < 0:
+            raise ProcessEnded
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.fd_in, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, ConnectionResetError):
+                raise ProcessEnded from None
+            view = view[written:]
+            if view:
+                readable, _, _ = self._wait(deadline, write=True)
+                if readable:  # keep the child's stdout flowing while it is fed
+                    self._read_stdout()
+                    if len(self.buffer) > MAX_LINE_BYTES:
+                        raise LineTooLong
+
+    def read_line(self, deadline: float, max_bytes: int = MAX_LINE_BYTES) -> bytes:
+        """The next line of the child's stdout, newline included.
+
+        Raises ProcessEnded at the end of its output, ProcessTimedOut at the
+        deadline and LineTooLong after ``max_bytes`` without a newline.
+        """
+        while True:
+            end = self.buffer.find(b"\n", 0, max_bytes)
+            if end >= 0:
+                line = bytes(self.buffer[: end + 1])
+                del self.buffer[: end + 1]
+                return line
+            if len(self.buffer) >= max_bytes:
+                raise LineTooLong
+            if self.out_closed:
+                raise ProcessEnded
+            if self.leader_gone:  # what it wrote before it exited is in the pipe by now
+                before = len(self.buffer)
+                self._read_stdout()
+                if len(self.buffer) == before:
+                    raise ProcessEnded  # even if a process it started holds stdout open
+                continue
+            readable, _, _ = self._wait(deadline)
+            if readable:
+                self._read_stdout()
+
+    def unread_output(self) -> bytes:
+        """What the child wrote to stdout and nobody has read yet (read without waiting)."""
+        with contextlib.suppress(ProcessTimedOut, ProcessEnded):
+            while not self.out_closed and len(self.buffer) < MAX_LINE_BYTES:
+                readable, _, _ = self._wait(time.monotonic() + 0.0005)
+                if not readable:
+                    break
+                before = len(self.buffer)
+                self._read_stdout()
+                if len(self.buffer) == before:
+                    break
+        return bytes(self.buffer)
+
+    def stderr_tail(self, max_lines: int = 8, max_chars: int = 600) -> str:
+        """The last lines the child wrote to stderr (at most ``max_chars``)."""
+        if self.fd_err is not None:
+            with contextlib.suppress(ProcessTimedOut, ProcessEnded):
+                self._wait(time.monotonic() + 0.001)
+        text = self.tail.decode("utf-8", errors="replace")
+        lines = [line.rstrip() for line in text.splitlines() if line.strip()][-max_lines:]
+        joined = " | ".join(lines)
+        if len(joined) > max_chars:
+            joined = "..." + joined[-max_chars:]
+        return "".join(c if c.isprintable() else "?" for c in joined)
+
+    # ------------------------------------------------------------------ ending
+
+    def _exited(self) -> bool:
+        """Whether the child has exited; it stays a zombie (its pid, hence its group, reserved)."""
+        if self.returncode is not None:
+            return True
+        try:
+            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        return info is not None and info.si_pid != 0
+
+    def wait_exit(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the child to exit by itself, draining its output."""
+        deadline = time.monotonic() + timeout
+        while not self._exited():
+            if time.monotonic() >= deadline:
+                return False
+            with contextlib.suppress(ProcessTimedOut, ProcessEnded):
+                readable, _, _ = self._wait(min(deadline, time.monotonic() + 0.01))
+                if readable:
+                    self._read_stdout()
+                    del self.buffer[:-MAX_LINE_BYTES]
+            if self.out_closed and self.fd_err is None:
+                time.sleep(0.002)
+        return True
+
+    def kill(self) -> None:
+        """Kill the child's whole process group and reap the child; idempotent."""
+        if self.returncode is None:
+            if not self._exited():
+                self.killed = True
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)  # the group, while its leader's pid is held
+            self.returncode = self.popen.wait()
+        self._close_pipes()
+
+    def close(self, grace: float) -> bool:
+        """End the child: close its stdin, give it ``grace`` seconds to exit, then kill the group.
+
+        Returns whether it exited by itself, with status 0, within the grace time.
+        """
+        if self.returncode is None:
+            with contextlib.suppress(OSError):
+                os.close(self.fd_in)
+            self.fd_in = -1
+            self.wait_exit(grace)
+        self.kill()
+        return not self.killed and self.returncode == 0
+
+    def _close_pipes(self) -> None:
+        if self.fd_err is not None:
+            with contextlib.suppress(ProcessTimedOut, ProcessEnded):
+                self._wait(time.monotonic() + 0.001)  # what is left of stderr, for the tail
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+        self._close_pidfd()
+        self.fd_in = -1
+        self.fd_err = None
+        self.out_closed = True
+        _LIVE.discard(self)
+
+    def exit_description(self) -> str:
+        """How the child ended: ``exited with status N`` or ``was killed by SIGNAME``."""
+        code = self.returncode
+        if code is None:
+            return "is still running"
+        if code >= 0:
+            return f"exited with status {code}"
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"was killed by {name}"
+
+
+def _kill_all() -> None:
+    """At interpreter exit: no child process outlives the referee."""
+    for child in list(_LIVE):
+        with contextlib.suppress(Exception):
+            child.kill()
+
+
+atexit.register(_kill_all)

@@ -1,0 +1,95 @@
+"""Bot programs that misbehave, one per mode: ``python hostile_bot.py MODE [PID_FILE]``.
+
+Standard library only.  Until it misbehaves, each mode plays the first legal
+move.  With PID_FILE, the program appends its pid (and the pids of processes
+it starts) to that file, so that tests can check that none is left.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+MODE = sys.argv[1]
+PIDS = sys.argv[2] if len(sys.argv) > 2 else None
+
+
+def note_pid(pid):
+    if PIDS:
+        with open(PIDS, "a") as file:
+            file.write(f"{pid}\n")
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def sleep_forever():
+    while True:
+        time.sleep(1000)
+
+
+def main():
+    note_pid(os.getpid())
+    if MODE == "crash-at-once":
+        print("cannot start: the model file is missing", file=sys.stderr)
+        sys.exit(3)
+    json.loads(sys.stdin.readline())  # hello
+    if MODE == "silent-start":
+        sleep_forever()
+    if MODE == "bad-handshake":
+        send({"type": "ready", "version": 99})
+        sleep_forever()
+    deterministic = MODE != "nondeterministic"
+    send({"type": "ready", "version": 1, "name": MODE, "deterministic": deterministic})
+    asked = 0
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "result":
+            if MODE == "no-exit":
+                sleep_forever()
+            continue
+        asked += 1
+        legal = message["legal_moves"]
+        move = legal[0]
+        if MODE == "crash-mid" and asked == 5:
+            raise RuntimeError("boom: the bot crashed in the middle of the game")
+        if MODE == "hang" and asked == 3:
+            sleep_forever()
+        if MODE == "late" and asked == 3:
+            time.sleep(message["time_limit"] * 2)
+        if MODE == "early-exit" and asked == 3:
+            sys.exit(0)
+        if MODE == "garbage" and asked == 2:
+            junk = os.urandom(3 * 1024 * 1024)
+            sys.stdout.buffer.write(junk.replace(b"\n", b"x") + b"\n")
+            sys.stdout.flush()
+            continue
+        if MODE == "wrong-json":
+            wrong = [{"type": "move", "move": 42}, {"type": "moves", "move": move},
+                     {"type": "move", "move": "palace nowhere"}, [1, 2, 3]]
+            send(wrong[asked % 3])
+            continue
+        if MODE == "child-keeps-stdout" and asked == 2:
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
+            note_pid(child.pid)
+            os._exit(0)  # the child keeps stdout (and stderr) open
+        if MODE == "memory" and asked == 2:
+            hoard = []
+            while True:
+                hoard.append(bytearray(16 * 1024 * 1024))
+        if MODE == "chatty" and asked == 2:
+            send({"type": "move", "decision": message["decision"], "move": move})
+            print("debug: I chose", move)
+            sys.stdout.flush()
+            continue
+        if MODE == "nondeterministic":
+            move = legal[int.from_bytes(os.urandom(2), "big") % len(legal)]
+        send({"type": "move", "decision": message["decision"], "move": move})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
