@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit clean docs
+.PHONY: demo test lint typecheck unit clean docs node
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,16 @@ CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
-unit: $(STAMP) $(CHROMIUM)
+
+# the bot-protocol tests run examples/bots/random_bot.js: install Node.js where it is missing
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  echo "Node.js is missing: installing the Debian package nodejs (for tests/test_protocol_programs.py)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null) \
+	  || echo "could not install Node.js: the Node.js bot tests will be skipped"; }
+
+
+unit: $(STAMP) $(CHROMIUM) node
 	$(BIN)/pytest
 
 test: lint typecheck unit

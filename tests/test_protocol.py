@@ -164,8 +164,7 @@ def test_serve_turns_a_bot_exception_into_an_error_answer() -> None:
 
 
 def test_isolated_bots_play_exactly_as_in_process() -> None:
-    for players, seed in [(["greedy", "random", "random"], 3),
-                          (["random", "greedy", "greedy:enough=5", "random", "greedy"], 11)]:
+    for players, seed in [(["random", "greedy", "greedy:enough=5", "random", "greedy"], 11)]:
         inside = tm.play_match(players, seed=seed)
         isolated = tm.play_match(players, seed=seed, isolate=True)
         assert isolated.record == inside.record

@@ -79,10 +79,12 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                          help="seconds the bot may take per decision (default 5)")
     command.add_argument("--start-timeout", type=positive_seconds, default=10.0, metavar="S",
                          help="seconds from start to the bot's 'ready' (default 10)")
+    command.add_argument("--exit-timeout", type=positive_seconds, default=2.0, metavar="S",
+                         help="seconds the bot has to exit after the result (default 2)")
 
 
 def _run(args: argparse.Namespace) -> int:
-    limits = ProcessLimits(start_timeout=args.start_timeout)
+    limits = ProcessLimits(start_timeout=args.start_timeout, exit_timeout=args.exit_timeout)
     print(f"Checking {args.spec}")
     results = run_checks(args.spec, seed=args.seed, time_limit=args.time_limit, limits=limits)
     for result in results:

@@ -163,17 +163,20 @@ class ChildProcess:
 
     # ------------------------------------------------------------------ waiting
 
-    def _wait(self, deadline: float, write: bool = False) -> tuple[bool, bool, bool]:
+    def _wait(
+        self, deadline: float, write: bool = False, once: bool = False
+    ) -> tuple[bool, bool, bool]:
         """Wait until stdout is readable, stdin writable (if ``write``) or the child exits.
 
         Drains stderr meanwhile.  Returns (readable, writable, exited); raises
         ProcessTimedOut at the deadline, ProcessEnded when nothing is left to wait for.
+        With ``once``, looks without waiting and returns what it saw.
         """
         while True:
             if self.out_closed and self.fd_err is None and not write:
                 raise ProcessEnded
-            left = deadline - time.monotonic()
-            if left <= 0:
+            left = 0.0 if once else deadline - time.monotonic()
+            if left <= 0 and not once:
                 raise ProcessTimedOut
             poller = select.poll()
             if not self.out_closed:
@@ -184,7 +187,7 @@ class ChildProcess:
                 poller.register(self.fd_in, select.POLLOUT)
             if self.pidfd is not None and not self.leader_gone:
                 poller.register(self.pidfd, select.POLLIN)
-            events = poller.poll(max(1, int(left * 1000) + 1))
+            events = poller.poll(0 if once else max(1, int(left * 1000) + 1))
             readable = writable = exited = False
             for fd, _ in events:
                 if fd == self.fd_err:
@@ -195,7 +198,7 @@ class ChildProcess:
                     writable = True
                 elif fd == self.pidfd:
                     exited = self.leader_gone = True
-            if readable or writable or exited:
+            if readable or writable or exited or once:
                 return readable, writable, exited
 
     def _close_pidfd(self) -> None:
@@ -287,7 +290,7 @@ class ChildProcess:
         """What the child wrote to stdout and nobody has read yet (read without waiting)."""
         with contextlib.suppress(ProcessTimedOut, ProcessEnded):
             while not self.out_closed and len(self.buffer) < MAX_LINE_BYTES:
-                readable, _, _ = self._wait(time.monotonic() + 0.0005)
+                readable, _, _ = self._wait(0, once=True)
                 if not readable:
                     break
                 before = len(self.buffer)
@@ -299,8 +302,8 @@ class ChildProcess:
     def stderr_tail(self, max_lines: int = 8, max_chars: int = 600) -> str:
         """The last lines the child wrote to stderr (at most ``max_chars``)."""
         if self.fd_err is not None:
-            with contextlib.suppress(ProcessTimedOut, ProcessEnded):
-                self._wait(time.monotonic() + 0.001)
+            with contextlib.suppress(ProcessEnded):
+                self._wait(0, once=True)
         text = self.tail.decode("utf-8", errors="replace")
         lines = [line.rstrip() for line in text.splitlines() if line.strip()][-max_lines:]
         joined = " | ".join(lines)
@@ -360,8 +363,8 @@ class ChildProcess:
 
     def _close_pipes(self) -> None:
         if self.fd_err is not None:
-            with contextlib.suppress(ProcessTimedOut, ProcessEnded):
-                self._wait(time.monotonic() + 0.001)  # what is left of stderr, for the tail
+            with contextlib.suppress(ProcessEnded):
+                self._wait(0, once=True)  # what is left of stderr, for the tail
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
