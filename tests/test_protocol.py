@@ -189,7 +189,7 @@ def test_a_program_that_cannot_be_found_is_a_spec_error_before_the_game() -> Non
 
 def test_process_limits_are_checked() -> None:
     for bad in [{"memory_mb": 0}, {"memory_mb": True}, {"decision_timeout": float("nan")},
-                {"exit_timeout": -1}, {"start_timeout": 10**9}]:
+                {"exit_timeout": -1}, {"start_timeout": 10**9}, {"log_bytes": -1}]:
         with pytest.raises(tm.TajMahalError, match="must be"):
             ProcessLimits(**bad)  # type: ignore[arg-type]
 

@@ -151,7 +151,13 @@ class BotConnection:
     (``deterministic``: the same seed and requests always give the same
     answers — ``tajmahal check-bot`` then checks it).  ``input`` and ``output``
     are binary streams (stdin and stdout by default).  See the module
-    docstring for an example.
+    docstring for a whole game.
+
+    >>> import io
+    >>> connection = BotConnection(name='first', deterministic=True,
+    ...                            input=io.BytesIO(), output=io.BytesIO())
+    >>> connection.name, connection.hello, connection.result
+    ('first', None, None)
     """
 
     def __init__(
@@ -305,7 +311,7 @@ def serve(
     ...       input=referee_says, output=out) is None
     True
     >>> out.getvalue().splitlines()[-1]
-    b'{"type": "move", "decision": 1, "move": "play red:monk+princess"}'
+    b'{"type": "move", "decision": 1, "move": "play green:vizier+princess"}'
     """
     connection = BotConnection(name, deterministic=deterministic, input=input, output=output)
     hello = connection.handshake()

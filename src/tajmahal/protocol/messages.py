@@ -70,7 +70,7 @@ def shorten(text: str, limit: int = 120) -> str:
     """``text`` with control characters escaped, cut to about ``limit`` characters.
 
     >>> shorten('abc\\x00' + 'x' * 200, limit=10)
-    "'abc\\\\x00xxxxx...' (204 characters)"
+    "'abc\\\\x00xxx...' (204 characters)"
     """
     shown = repr(text[: limit + 1])
     if len(text) <= limit:

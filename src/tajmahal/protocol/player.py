@@ -49,7 +49,11 @@ _EXIT_STATUS_WAIT = 0.5
 
 
 class ProcessFault(enum.Enum):
-    """What went wrong with a bot program in one decision (the fault kinds it adds)."""
+    """What went wrong with a bot program in one decision (the referee's fault kind of that name).
+
+    >>> [kind.value for kind in ProcessFault][:3]
+    ['handshake', 'protocol', 'crash']
+    """
 
     HANDSHAKE = "handshake"  #: no valid ``ready`` answer to ``hello`` in time
     PROTOCOL = "protocol"  #: output that is not the expected message (bad JSON, wrong content)
@@ -95,6 +99,11 @@ def _memory(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
+def _byte_count(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1 << 40:
+        raise TajMahalError(f"{attribute.name} must be a whole number of bytes >= 0, got {value!r}")
+
+
 @attrs.frozen
 class ProcessLimits:
     """The limits on a bot program (the referee's time limit per decision comes on top).
@@ -120,7 +129,7 @@ class ProcessLimits:
     decision_timeout: float = attrs.field(default=30.0, validator=_positive)
     exit_timeout: float = attrs.field(default=2.0, validator=_positive)
     log_dir: Path | None = attrs.field(default=None, converter=attrs.converters.optional(Path))
-    log_bytes: int = 1 << 20
+    log_bytes: int = attrs.field(default=1 << 20, validator=_byte_count)
 
 
 class ProcessPlayer:
@@ -200,12 +209,13 @@ class ProcessPlayer:
         """Wait for the program's ``ready`` answer (once); raises :class:`BotProcessError`.
 
         >>> import sys
-        >>> player = ProcessPlayer([sys.executable, '-c', 'print("hi")'],
+        >>> code = 'import time; print("hi", flush=True); time.sleep(60)'
+        >>> player = ProcessPlayer([sys.executable, '-c', code],
         ...                        seat=0, num_players=3, seed=1)
         >>> player.handshake()
         Traceback (most recent call last):
         ...
-        tajmahal.protocol.player.BotProcessError: handshake: not JSON: 'hi'; ...
+        tajmahal.protocol.player.BotProcessError: handshake: not JSON: 'hi'
         >>> player.close()
         """
         if self.ready_info is not None:
@@ -305,6 +315,8 @@ class ProcessPlayer:
         >>> import sys
         >>> command = [sys.executable, '-m', 'tajmahal.protocol.runner', 'random']
         >>> player = ProcessPlayer(command, seat=0, num_players=3, seed=5)
+        >>> player.handshake().name
+        'random'
         >>> player.finish([10, 20, 5], [1], [1, 0, 2]); player.close()
         >>> player.clean_exit
         True
@@ -396,7 +408,7 @@ class ProcessPlayer:
         when = f"decision {self.requests}" if self.requests else "the start"
         self.stopped = f"{kind.value} at {when}"
         self.clean_exit = False
-        raise BotProcessError(kind, detail)
+        raise BotProcessError(kind, detail) from None
 
 
 def match_move(text: str, legal_moves: Sequence[Move], texts: Sequence[str]) -> Move | None:
@@ -404,13 +416,15 @@ def match_move(text: str, legal_moves: Sequence[Move], texts: Sequence[str]) -> 
     case, whitespace and the order of the symbols on a card.
 
     >>> import tajmahal as tm
-    >>> legal = [tm.Withdraw(), tm.parse_move('play red:elephant+vizier', tm.new_game(3, seed=1))]
+    >>> legal = tm.new_game(3, seed=1).legal_moves()
     >>> texts = [str(m) for m in legal]
-    >>> match_move('PLAY  red:vizier+elephant', legal, texts)
-    PlayCards(colored=Card(color=<Color.RED: 'red'>, symbols=(<Symbol.ELEPHANT: 'elephant'>, <Symbol.VIZIER: 'vizier'>), special=None), extra=None)
+    >>> texts[:2]
+    ['play red:elephant+monk', 'play red:elephant+princess']
+    >>> match_move('PLAY  red:monk+elephant', legal, texts) is legal[0]
+    True
     >>> match_move('palace agra', legal, texts) is None
     True
-    """  # noqa: E501
+    """
     for candidate, move in zip(texts, legal_moves, strict=True):
         if candidate == text:
             return move
