@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import tajmahal as tm
-from tajmahal.protocol import ProcessPlayer
+from tajmahal.protocol import ProcessPlayer, ProcessSeat
 from tajmahal.referee import bot_seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,11 +28,7 @@ def exchange() -> list[tuple[str, bytes]]:
     lines: list[tuple[str, bytes]] = []
     player = ProcessPlayer([sys.executable, str(BOT)], seat=SEAT, num_players=3,
                            seed=bot_seed(SEED, SEAT), time_limit=5.0, transcript=lines)
-    try:
-        result = tm.play_match(["greedy", player, "random"], seed=SEED, time_limit=5.0)
-        player.finish(result.scores, result.winners, result.ranking)
-    finally:
-        player.close()
+    result = tm.play_match(["greedy", ProcessSeat(player), "random"], seed=SEED, time_limit=5.0)
     assert result.faults == () and player.clean_exit
     return lines
 

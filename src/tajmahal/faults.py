@@ -22,13 +22,17 @@ class FaultKind(enum.Enum):
     """What a bot did wrong in one decision.
 
     >>> [kind.value for kind in FaultKind]
-    ['exception', 'illegal_move', 'timeout', 'unavailable']
+    ['exception', 'illegal_move', 'timeout', 'unavailable', 'handshake', 'protocol', 'crash']
     """
 
     EXCEPTION = "exception"  #: ``choose`` (or building the bot) raised
     ILLEGAL_MOVE = "illegal_move"  #: ``choose`` returned something not in ``legal_moves``
     TIMEOUT = "timeout"  #: the time limit or the seat's game clock ran out
     UNAVAILABLE = "unavailable"  #: the seat had no bot to ask (it could not be built or started)
+    # bot programs only (cmd: specs, isolate=True): see tajmahal.protocol.ProcessFault
+    HANDSHAKE = "handshake"  #: no valid ``ready`` answer to ``hello`` in time
+    PROTOCOL = "protocol"  #: output that is not the expected message
+    CRASH = "crash"  #: the program ended (or could not be started)
 
 
 @attrs.frozen

@@ -29,7 +29,10 @@ everything a bot does through the interfaces it is given, but it cannot
 defend against a bot that walks the interpreter: one that patches modules,
 reads the referee's frames or the engine's state through ``gc``, mutates
 shared immutable values with ``object.__setattr__``, exhausts memory, or
-never releases the GIL.  Run untrusted bots in a separate process.
+never releases the GIL.  Run untrusted bots in a separate process:
+``isolate=True`` runs every bot given by a spec as a child process speaking
+the bot protocol (:class:`~tajmahal.protocol.ProcessSeat`), as ``cmd:PROGRAM``
+specs always do; there, the time limit is hard (a late program is killed).
 
 **Seeds.**  A game is a pure function of its seed, and the tile layout is
 public: with a small seed, a bot can find it by trying seeds until the layout
@@ -54,6 +57,7 @@ from tajmahal.bots.specs import check_spec
 from tajmahal.bots.untrusted import type_name
 from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
+from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
@@ -117,12 +121,14 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 def play_match(
-    players: Sequence[str | Bot],
+    players: Sequence[str | Bot | ProcessSeat],
     seed: int | None = None,
     time_limit: float | None = None,
     *,
     components: Components | None = None,
     game_time: float | None = None,
+    isolate: bool = False,
+    process_limits: ProcessLimits | None = None,
 ) -> MatchResult:
     """Play one game between 3–5 bots (player specs or instances), seat 0 first.
 
@@ -135,6 +141,16 @@ def play_match(
     seconds per decision, ``game_time`` in seconds per seat for the whole
     game (both: above 0 and at most one day).  ``components`` defaults to the
     standard ones.
+
+    A ``cmd:PROGRAM ARGS`` spec seats a bot program speaking the bot protocol
+    (:mod:`tajmahal.protocol`); ``isolate=True`` runs every bot given by a
+    spec that way too, each in its own process, with the same results.
+    ``process_limits`` (:class:`~tajmahal.protocol.ProcessLimits`) caps those
+    programs' memory, start-up and exit time (without ``time_limit`` they
+    get ``process_limits.decision_timeout`` per decision).  Every program is
+    ended, with every process it started, before ``play_match`` returns or
+    raises.  (A :class:`~tajmahal.protocol.ProcessSeat` the caller started
+    for a seat may stand in that seat; the match ends it too.)
 
     >>> import tajmahal as tm
     >>> result = tm.play_match(['greedy', 'random', 'random'], seed=3)
@@ -159,7 +175,9 @@ def play_match(
         raise TajMahalError(f"seed must be an integer or None, got {type(seed).__name__}")
     for number, player in enumerate(players):
         if isinstance(player, str):
-            check_spec(player)  # every spec before any bot is built
+            spec = check_spec(player)  # every spec before any bot is built
+            if spec.is_command:
+                check_command(spec)
         elif not callable(inspect.getattr_static(player, "choose", None)):
             raise TajMahalError(
                 f"seat {number}: a {type_name(player)} is neither a player spec nor a bot "
@@ -168,17 +186,20 @@ def play_match(
     if seed is None:
         seed = secrets.randbits(63)
     with watching_interrupts():
-        return _play(players, seed, time_limit, game_time, components)
+        return _play(players, seed, time_limit, game_time, components, isolate, process_limits)
 
 
 def _play(
-    players: Sequence[str | Bot],
+    players: Sequence[str | Bot | ProcessSeat],
     seed: int,
     time_limit: float | None,
     game_time: float | None,
     components: Components | None,
+    isolate: bool = False,
+    process_limits: ProcessLimits | None = None,
 ) -> MatchResult:
-    seats = _build_seats(players, seed, time_limit if time_limit is not None else game_time)
+    limit = time_limit if time_limit is not None else game_time
+    seats = _build_seats(players, seed, limit, isolate, process_limits)
     try:
         referee = _Referee(seats, time_limit, game_time)
         names = tuple(seat.name for seat in seats)
@@ -189,20 +210,23 @@ def _play(
             assert seat is not None
             move = referee.decide(seat, len(game) + 1, state.view(seat), state.legal_moves())
             game.push(move)
+        final = game.state
+        faulty = {fault.seat for fault in referee.faults}
+        ranking = tuple(
+            sorted(range(len(seats)), key=lambda s: (s in faulty, -final.scores[s], s))
+        )
+        top = ranking[0]
+        winners = tuple(
+            s
+            for s in ranking
+            if (s in faulty) == (top in faulty) and final.scores[s] == final.scores[top]
+        )
+        for seat_player in seats:
+            if isinstance(seat_player, ProcessSeat):  # the protocol's last message
+                seat_player.finish(final.scores, sorted(winners), ranking)
     finally:
         for seat_player in seats:
             seat_player.close()
-    final = game.state
-    faulty = {fault.seat for fault in referee.faults}
-    ranking = tuple(
-        sorted(range(len(seats)), key=lambda s: (s in faulty, -final.scores[s], s))
-    )
-    top = ranking[0]
-    winners = tuple(
-        s
-        for s in ranking
-        if (s in faulty) == (top in faulty) and final.scores[s] == final.scores[top]
-    )
     return MatchResult(
         players=names,
         scores=final.scores,
@@ -214,13 +238,32 @@ def _play(
 
 
 def _build_seats(
-    players: Sequence[str | Bot], seed: int, limit: float | None
+    players: Sequence[str | Bot | ProcessSeat],
+    seed: int,
+    limit: float | None,
+    isolate: bool,
+    process_limits: ProcessLimits | None,
 ) -> list[SeatPlayer]:
-    """One seat per player, built in seat order; closes them all if one spec is bad."""
+    """One seat per player, built in seat order; closes them all if one spec is bad.
+
+    A ``cmd:`` spec (or any spec, with ``isolate``) is a bot program's seat,
+    started here; its handshake is awaited when the referee reads its
+    ``setup_fault``, so that the programs start up side by side.
+    """
     seats: list[SeatPlayer] = []
     try:
         for number, player in enumerate(players):
-            seats.append(InProcessSeat.build(player, bot_seed(seed, number), limit))
+            spec = check_spec(player) if isinstance(player, str) else None
+            if spec is not None and (spec.is_command or isolate):
+                log = f"seed{seed}-seat{number}.log"
+                seats.append(ProcessSeat.build(
+                    spec, seat=number, num_players=len(players), seed=bot_seed(seed, number),
+                    time_limit=limit, limits=process_limits, log_name=log,
+                ))
+            elif isinstance(player, ProcessSeat):  # started by the caller (tajmahal check-bot)
+                seats.append(player)
+            else:
+                seats.append(InProcessSeat.build(player, bot_seed(seed, number), limit))
     except BaseException:
         for seat in seats:
             seat.close()
@@ -262,7 +305,7 @@ class _Referee:
             )
         else:
             limit = _least(self.time_limit, clock)
-            answer = self.seats[seat].choose(view, legal, limit)
+            answer = self.seats[seat].choose(view, legal, limit, decision)
             self._charge(seat, answer.elapsed)
             if answer.kind is FaultKind.TIMEOUT and limit is not None and limit != self.time_limit:
                 answer = attrs.evolve(answer, detail=f"{answer.detail} (what was left of its "

@@ -97,7 +97,9 @@ class SeatPlayer(Protocol):
     """What the referee needs from a seat (an in-process bot, or a bot in another process).
 
     ``choose`` answers within ``limit`` seconds (None: no limit) with an
-    :class:`Answer`; it never raises for anything the bot does.  ``close``
+    :class:`Answer`; it never raises for anything the bot does.  ``decision``
+    is the decision's number in the game (a bot program is told it; an
+    in-process bot is not).  ``close``
     releases what the seat holds; the referee calls it once, at the end.
 
     >>> seat = InProcessSeat.build('random', seed=1, limit=None)
@@ -109,7 +111,9 @@ class SeatPlayer(Protocol):
     @property
     def name(self) -> str: ...
 
-    def choose(self, view: PlayerView, legal: tuple[Move, ...], limit: float | None) -> Answer:
+    def choose(
+        self, view: PlayerView, legal: tuple[Move, ...], limit: float | None, decision: int = 0
+    ) -> Answer:
         """Ask for one decision (see the class docstring).
 
         >>> import tajmahal as tm
@@ -408,7 +412,9 @@ class InProcessSeat:
             return cls._running(player, type_name(player), worker)
         return cls._running(player, result, worker)
 
-    def choose(self, view: PlayerView, legal: tuple[Move, ...], limit: float | None) -> Answer:
+    def choose(
+        self, view: PlayerView, legal: tuple[Move, ...], limit: float | None, decision: int = 0
+    ) -> Answer:
         """Ask the bot for one decision (see :class:`SeatPlayer`).
 
         >>> import tajmahal as tm

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import cast
 
 import attrs
 
 from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import check_spec
 from tajmahal.cli._common import Commands, add_command, positive_seconds
-from tajmahal.protocol import ProcessLimits, ProcessPlayer, check_command, runner_command
+from tajmahal.protocol import ProcessLimits, ProcessPlayer, ProcessSeat, check_command
 from tajmahal.referee import Fault, MatchResult, bot_seed, play_match
 
 __all__ = ["GAMES", "CheckResult", "register", "run_checks"]
@@ -111,20 +110,15 @@ def run_checks(
     spec = check_spec(spec_text)
     if spec.is_command:
         check_command(spec)
-    command = spec.command if spec.is_command else tuple(runner_command(spec.text))
-    limits = limits if limits is not None else ProcessLimits()
 
     def play(number: int, players: int, seat: int, game_seed: int) -> _Game:
-        player = ProcessPlayer(command, seat=seat, num_players=players,
-                               seed=bot_seed(game_seed, seat), time_limit=time_limit,
-                               limits=limits, name=spec.text)
-        try:
-            seats: list[str | Bot] = ["random"] * players
-            seats[seat] = cast(Bot, player)  # its name is the spec, not a class constant
-            result = play_match(seats, seed=game_seed, time_limit=time_limit)
-            player.finish(result.scores, result.winners, result.ranking)
-        finally:
-            player.close()
+        program = ProcessSeat.build(spec, seat=seat, num_players=players,
+                                    seed=bot_seed(game_seed, seat), time_limit=time_limit,
+                                    limits=limits)
+        seats: list[str | Bot | ProcessSeat] = ["random"] * players
+        seats[seat] = program  # the match ends it
+        result = play_match(seats, seed=game_seed, time_limit=time_limit)
+        player = program.player
         game = _Game(players, seat, game_seed, result, player)
         faults = f"{len(game.faults)} faults" if game.faults else "no faults"
         print(f"game {number}: {players} players, seat {seat}, seed {game_seed}: "

@@ -7,9 +7,9 @@ document and the legal moves in move notation) → one ``move``, and a last
 
 - The referee's side: :class:`ProcessPlayer` (one program, one seat, one
   match), :class:`ProcessLimits`, :class:`BotProcessError` and
-  :class:`ProcessFault`; :class:`ProgramSeats` starts and ends the programs
-  of a match.  The referee seats one for each ``cmd:PROGRAM`` player spec
-  and, with ``isolate=True``, one for every registered bot
+  :class:`ProcessFault`; :class:`ProcessSeat`, the referee's seat for a
+  program.  The referee seats one for each ``cmd:PROGRAM`` player spec and,
+  with ``isolate=True``, one for every registered bot
   (:func:`runner_command`).
 - The bot's side, for Python programs: :class:`BotConnection` and
   :func:`serve`.
@@ -31,7 +31,7 @@ from tajmahal.protocol.messages import (
     Ready,
 )
 from tajmahal.protocol.player import BotProcessError, ProcessFault, ProcessLimits, ProcessPlayer
-from tajmahal.protocol.seats import ProgramSeats, check_command, runner_command
+from tajmahal.protocol.seat import ProcessSeat, check_command, runner_command
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -44,7 +44,7 @@ __all__ = [
     "ProcessFault",
     "ProcessLimits",
     "ProcessPlayer",
-    "ProgramSeats",
+    "ProcessSeat",
     "Ready",
     "Request",
     "Result",

@@ -43,7 +43,8 @@ from tajmahal.serialize import dumps
 
 __all__ = ["BotProcessError", "ProcessFault", "ProcessLimits", "ProcessPlayer"]
 
-MAX_DETAIL = 1200
+MAX_DETAIL = 420  #: the longest ``detail`` (a fault's adds the fallback move: 500 in all)
+MAX_STDERR = 4000  #: the longest stderr tail kept with a failure
 #: how long the referee waits for a crashed program's exit status, for the fault's detail
 _EXIT_STATUS_WAIT = 0.5
 
@@ -67,17 +68,21 @@ class ProcessFault(enum.Enum):
 class BotProcessError(TajMahalError):
     """A bot program's failure in one decision: ``kind`` (:class:`ProcessFault`) and ``detail``.
 
+    ``detail`` (at most 420 characters) ends with the last of the program's
+    stderr; ``stderr`` holds more of it (at most 4000 characters).
+
     >>> error = BotProcessError(ProcessFault.TIMEOUT, 'no answer within 1 s')
     >>> error.kind.value, str(error)
     ('timeout', 'timeout: no answer within 1 s')
     """
 
-    def __init__(self, kind: ProcessFault, detail: str) -> None:
+    def __init__(self, kind: ProcessFault, detail: str, stderr: str = "") -> None:
         if len(detail) > MAX_DETAIL:
             detail = detail[: MAX_DETAIL - 3] + "..."
         super().__init__(f"{kind.value}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.stderr = stderr[-MAX_STDERR:]
 
 
 def _positive(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -175,6 +180,7 @@ class ProcessPlayer:
         self.transcript = transcript
         self.requests = 0
         self.answered = 0  #: requests answered in time (with any message)
+        self.failures: list[BotProcessError] = []  #: every failure :meth:`choose` raised
         self.slowest = 0.0  #: the longest time, in seconds, an answer took
         self.stopped: str | None = None  # why the program no longer answers
         self.clean_exit: bool | None = None  # known after close()
@@ -242,13 +248,20 @@ class ProcessPlayer:
         return self.ready_info
 
     def choose(
-        self, view: PlayerView, legal_moves: Sequence[Move], *, decision: int | None = None
+        self,
+        view: PlayerView,
+        legal_moves: Sequence[Move],
+        *,
+        decision: int | None = None,
+        time_limit: float | None = None,
     ) -> Move:
         """Ask the program for a move; returns one of ``legal_moves`` or raises :class:`BotProcessError`.
 
         ``decision`` is the decision's number in the game record (the count
-        of requests so far if ``None``).  The time limit covers sending the
-        request and reading the answer; past it the program is killed.
+        of requests so far if ``None``); ``time_limit`` this decision's limit
+        (the player's own if ``None``).  The limit covers sending the request
+        and reading the answer; past it the program is killed.  Every
+        failure is also kept in :attr:`failures`.
 
         >>> import sys, tajmahal as tm
         >>> state = tm.new_game(num_players=3, seed=1)
@@ -261,6 +274,16 @@ class ProcessPlayer:
         """  # noqa: E501
         self.requests += 1
         number = decision if decision is not None else self.requests
+        limit = time_limit if time_limit is not None else self.time_limit
+        try:
+            return self._choose(view, legal_moves, number, limit)
+        except BotProcessError as failure:
+            self.failures.append(failure)
+            raise
+
+    def _choose(
+        self, view: PlayerView, legal_moves: Sequence[Move], number: int, limit: float
+    ) -> Move:
         self._check_available()
         self.handshake()
         child = self.child
@@ -270,17 +293,17 @@ class ProcessPlayer:
             text = unasked.decode("utf-8", errors="replace")
             self._stop(ProcessFault.PROTOCOL, f"wrote without being asked: {shorten(text, 80)}")
         texts = [str(move) for move in legal_moves]
-        line = request_line(number, self.time_limit, texts, dumps(view))
+        line = request_line(number, limit, texts, dumps(view))
         self._note(">", line)
         started = time.monotonic()
         try:
-            child.send(line, started + self.time_limit)
-            answer = child.read_line(started + self.time_limit)
+            child.send(line, started + limit)
+            answer = child.read_line(started + limit)
             self._note("<", answer)
         except ProcessTimedOut:
             self._stop(
                 ProcessFault.TIMEOUT,
-                f"no answer within the {self.time_limit:g} s time limit; the program was killed",
+                f"no answer within the {limit:.3g} s time limit; the program was killed",
             )
         except ProcessEnded:
             self._stop(ProcessFault.CRASH, "the program ended before answering", wait=True)
@@ -402,13 +425,15 @@ class ProcessPlayer:
         child.kill()
         if kind in (ProcessFault.CRASH, ProcessFault.HANDSHAKE) and not child.killed:
             detail += f" (it {child.exit_description()})"
-        tail = child.stderr_tail()
+        room = MAX_DETAIL - len(detail) - len("; stderr: ")
+        tail = child.stderr_tail(max_chars=max(room, 60))
         if tail:
             detail += f"; stderr: {tail}"
+        stderr = child.stderr_tail(max_lines=40, max_chars=MAX_STDERR, separator="\n")
         when = f"decision {self.requests}" if self.requests else "the start"
         self.stopped = f"{kind.value} at {when}"
         self.clean_exit = False
-        raise BotProcessError(kind, detail) from None
+        raise BotProcessError(kind, detail, stderr) from None
 
 
 def match_move(text: str, legal_moves: Sequence[Move], texts: Sequence[str]) -> Move | None:

@@ -299,17 +299,17 @@ class ChildProcess:
                     break
         return bytes(self.buffer)
 
-    def stderr_tail(self, max_lines: int = 8, max_chars: int = 600) -> str:
-        """The last lines the child wrote to stderr (at most ``max_chars``)."""
+    def stderr_tail(self, max_lines: int = 8, max_chars: int = 600, separator: str = " | ") -> str:
+        """The last lines the child wrote to stderr (at most ``max_chars``), non-blank ones."""
         if self.fd_err is not None:
             with contextlib.suppress(ProcessEnded):
                 self._wait(0, once=True)
         text = self.tail.decode("utf-8", errors="replace")
         lines = [line.rstrip() for line in text.splitlines() if line.strip()][-max_lines:]
-        joined = " | ".join(lines)
+        joined = separator.join(lines)
         if len(joined) > max_chars:
-            joined = "..." + joined[-max_chars:]
-        return "".join(c if c.isprintable() else "?" for c in joined)
+            joined = "..." + joined[3 - max_chars :]
+        return "".join(c if c.isprintable() or c == "\n" else "?" for c in joined)
 
     # ------------------------------------------------------------------ ending
 
