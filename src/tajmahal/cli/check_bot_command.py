@@ -101,11 +101,13 @@ def run_checks(
 ) -> list[CheckResult]:
     """Play the games of ``GAMES`` (and the first again) and judge them; prints a line per game.
 
-    >>> results = run_checks('random', time_limit=5.0)  # doctest: +ELLIPSIS
-    game 1: 3 players, seat 0, seed 1: ... decisions, no faults, slowest answer ... ms
+    >>> results = run_checks('cmd:true')  # a program that exits at once  # doctest: +ELLIPSIS
+    game 1: 3 players, seat 0, seed 1: 69 decisions, 70 faults, slowest answer 0 ms
     ...
-    >>> [str(r).split()[:2] for r in results]
-    [['PASS', 'handshake'], ['PASS', 'answers'], ['PASS', 'deterministic'], ['PASS', 'clean']]
+    >>> print(results[0])  # doctest: +ELLIPSIS
+    FAIL  handshake      failed in 3 of 3 games; first: the program ended before answering ...
+    >>> [str(r).split()[:2] for r in results[1:]]
+    [['FAIL', 'answers'], ['FAIL', 'deterministic'], ['FAIL', 'clean']]
     """
     spec = check_spec(spec_text)
     if spec.is_command:

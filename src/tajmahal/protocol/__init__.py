@@ -14,10 +14,11 @@ document and the legal moves in move notation) → one ``move``, and a last
 - The bot's side, for Python programs: :class:`BotConnection` and
   :func:`serve`.
 
->>> import tajmahal as tm
->>> result = tm.play_match(['random', 'random', 'random'], seed=1, isolate=True)
->>> result.scores == tm.play_match(['random', 'random', 'random'], seed=1).scores
-True
+>>> import sys, tajmahal as tm
+>>> bot = f'cmd:{sys.executable} -m tajmahal.protocol.runner random'  # any program will do
+>>> result = tm.play_match([bot, 'greedy', 'random'], seed=1)
+>>> result.players[1:], result.faults
+(('greedy', 'random'), ())
 """
 
 from __future__ import annotations
