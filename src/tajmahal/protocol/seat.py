@@ -148,8 +148,10 @@ class ProcessSeat:
         >>> from tajmahal.bots import parse_spec
         >>> spec = parse_spec(f'cmd:{sys.executable} -c "print(42)"')
         >>> seat = ProcessSeat.build(spec, seat=0, num_players=3, seed=1, time_limit=None)
-        >>> seat.setup_fault.kind.value, seat.setup_fault.detail
-        ('handshake', 'not a JSON object with a "type": \'42\'')
+        >>> seat.setup_fault.kind.value
+        'handshake'
+        >>> print(seat.setup_fault.detail)
+        not a JSON object with a "type": '42'
         >>> seat.close()
         """
         if not self._setup_read:
