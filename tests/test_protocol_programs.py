@@ -130,7 +130,9 @@ HOSTILE_CASES: dict[str, tuple[dict[str, Any], FaultKind, str, bool]] = {
     "garbage": ({}, FaultKind.PROTOCOL, r"wrote a line longer than 65536 bytes", False),
     "wrong-json": ({}, FaultKind.PROTOCOL, r"expected a 'move' or 'error' message, got type "
                    r"'moves'", True),
-    "chatty": ({}, FaultKind.PROTOCOL, r"wrote without being asked: 'debug: I chose", False),
+    # the extra line is caught before the next request, or read as its answer
+    "chatty": ({}, FaultKind.PROTOCOL, r"(wrote without being asked|not JSON): 'debug: I chose",
+               False),
     "bad-handshake": ({}, FaultKind.HANDSHAKE, r"speaks protocol version 99; this referee "
                       r"speaks version 1", False),
     "silent-start": ({"process_limits": ProcessLimits(start_timeout=1)}, FaultKind.HANDSHAKE,

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import sys
+import typing
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
@@ -47,20 +48,12 @@ from tajmahal.protocol.messages import (
     parse_line,
     shorten,
 )
-from tajmahal.rules.moves import (
-    Move,
-    PlaceCrownPalace,
-    PlacePalace,
-    PlayCards,
-    TakeCard,
-    Withdraw,
-    move_from_text,
-)
+from tajmahal.rules.moves import Move, move_from_text
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["BotConnection", "Hello", "Request", "Result", "serve"]
 
-_MOVE_TYPES = (PlayCards, Withdraw, PlacePalace, PlaceCrownPalace, TakeCard)
+_MOVE_TYPES = typing.get_args(Move)  # exactly these classes are moves
 
 
 @attrs.frozen

@@ -208,12 +208,9 @@ class ChildProcess:
 
     def _drain_stderr(self) -> None:
         assert self.fd_err is not None
-        try:
-            data = os.read(self.fd_err, CHUNK)
-        except BlockingIOError:
+        data = _read(self.fd_err)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if not data:
             self.fd_err = None
             return
@@ -227,12 +224,9 @@ class ChildProcess:
                 self.log.write(b"\n[stderr log cut here: the size limit was reached]\n")
 
     def _read_stdout(self) -> None:
-        try:
-            data = os.read(self.fd_out, CHUNK)
-        except BlockingIOError:
+        data = _read(self.fd_out)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if data:
             self.buffer += data
         else:
@@ -390,6 +384,16 @@ class ChildProcess:
         except ValueError:
             name = f"signal {-code}"
         return f"was killed by {name}"
+
+
+def _read(fd: int) -> bytes | None:
+    """What a non-blocking pipe holds: None if nothing yet, ``b""`` at its end."""
+    try:
+        return os.read(fd, CHUNK)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
 
 
 def _kill_all() -> None:
