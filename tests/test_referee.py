@@ -131,10 +131,15 @@ def test_a_generous_time_limit_changes_nothing() -> None:
     assert timed.faults == () and timed.record == match(players, seed=12).record
 
 
+def the_game(record: tm.GameRecord) -> tm.GameRecord:
+    """The record without what differs from run to run (the date, the decision times)."""
+    return attrs.evolve(record, tags={}, times=())
+
+
 def test_same_seed_gives_a_byte_identical_record() -> None:
     serialize = pytest.importorskip("tajmahal.serialize")
     players = ["greedy", "random", "random"]
-    texts = {serialize.dumps(match(players, seed=3).record) for _ in range(2)}
+    texts = {serialize.dumps(the_game(match(players, seed=3).record)) for _ in range(2)}
     assert len(texts) == 1
 
 
@@ -146,7 +151,7 @@ def test_same_seed_gives_a_byte_identical_record() -> None:
 def test_matches_are_deterministic_and_replay(seed: int, players: list[str]) -> None:
     serialize = pytest.importorskip("tajmahal.serialize")
     first, second = match(players, seed=seed), match(players, seed=seed)
-    assert serialize.dumps(first.record) == serialize.dumps(second.record)
+    assert serialize.dumps(the_game(first.record)) == serialize.dumps(the_game(second.record))
     assert tm.replay(serialize.loads(serialize.dumps(first.record))).scores == first.scores
 
 

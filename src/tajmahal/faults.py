@@ -12,10 +12,11 @@ import enum
 
 import attrs
 
-__all__ = ["MAX_DETAIL", "MAX_TRACEBACK", "Fault", "FaultKind"]
+__all__ = ["MAX_DETAIL", "MAX_SECONDS", "MAX_TRACEBACK", "Fault", "FaultKind"]
 
 MAX_DETAIL = 500  #: the most characters of a fault's ``detail``
 MAX_TRACEBACK = 4000  #: the most characters of a fault's ``traceback``
+MAX_SECONDS = 86_400.0  #: the longest time limit or game clock, and the longest decision (a day)
 
 
 class FaultKind(enum.Enum):

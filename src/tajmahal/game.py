@@ -1,24 +1,69 @@
-"""Game: a history of immutable states with push/pop (undo), records and replay."""
+"""Game: a history of immutable states with push/pop (undo), records and replay.
+
+:func:`replay_states` is the one loop that replays a record; :func:`replay`,
+:meth:`Game.from_record`, the document reader and the command line all use it.
+"""
 
 from __future__ import annotations
 
+import collections
+import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import attrs
 
+from tajmahal.faults import Fault
 from tajmahal.rules.components import Components, standard_components
 from tajmahal.rules.engine import new_game
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
 
-__all__ = ["Game", "GameRecord", "replay"]
+__all__ = [
+    "MAX_TAGS",
+    "Game",
+    "GameRecord",
+    "ReplayError",
+    "replay",
+    "replay_states",
+    "tag_problem",
+]
+
+
+MAX_TAGS = 64  #: the most tags a record may keep
+MAX_TAG_VALUE = 1000  #: the most characters of a tag's value
+TAG_NAME = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
+def tag_problem(name: object, value: object) -> str | None:
+    """What is wrong with one tag, or None.
+
+    >>> tag_problem('event', 'club night'), tag_problem('Event', 'x')
+    (None, "tag name 'Event' is not lowercase letters, digits, '_', '.', '-' (at most 64)")
+    """
+    if type(name) is not str or not TAG_NAME.fullmatch(name):
+        shown = repr(name)[:70] if type(name) is str else type(name).__name__
+        return f"tag name {shown} is not lowercase letters, digits, '_', '.', '-' (at most 64)"
+    if type(value) is not str or len(value) > MAX_TAG_VALUE or not value.isprintable():
+        return f"tag {name!r}: a value is printable text of at most {MAX_TAG_VALUE} characters"
+    return None
+
+
+def _tags(value: Mapping[str, str] | None) -> FrozenMap[str, str]:
+    return value if isinstance(value, FrozenMap) else FrozenMap(value or {})
 
 
 @attrs.frozen
 class GameRecord:
-    """Everything needed to rebuild a game: setup, players and moves (and the result once over).
+    """Everything needed to rebuild a game, and what the match knew about it.
+
+    Setup, players and moves rebuild the game; the result, once over, is
+    checked against it.  A record made by :func:`tajmahal.play_match` also
+    keeps ``tags`` (the date, the library and each seat's package with their
+    versions, the time limits, any tags the caller gave), the ``faults`` and
+    the seconds each decision took (``times``, one per move).  Two records
+    are equal when they describe the same game: same setup, players, moves,
+    result and faults; ``tags`` and ``times`` are not compared.
 
     >>> import tajmahal as tm
     >>> game = tm.Game.new(num_players=3, seed=1)
@@ -40,6 +85,12 @@ class GameRecord:
     #: final scores and winners, once the game is over
     scores: tuple[int, ...] | None = None
     winners: tuple[int, ...] | None = None
+    #: what the match knew: ``date``, ``library``, ``package.<seat>``, ``time_limit``, ...
+    tags: FrozenMap[str, str] = attrs.field(factory=FrozenMap, converter=_tags, eq=False)
+    #: the referee's faults; the move of each fault's decision is the fallback move
+    faults: tuple[Fault, ...] = ()
+    #: seconds each decision took, one per move (empty if nobody timed them)
+    times: tuple[float, ...] = attrs.field(default=(), eq=False, repr=False)
 
 
 class Game:
@@ -74,13 +125,10 @@ class Game:
         >>> again.state == game.state and again.moves == game.moves
         True
         """
-        game = cls(_initial_state(record), record.players)
-        for number, move in enumerate(record.moves, start=1):
-            try:
-                game.push(move)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(f"move {number} ({move}) is not legal: {exc}") from None
-        _check_result(record, game.state)
+        states = list(replay_states(record))
+        game = cls(states[0], record.players)
+        game._states = states
+        game._moves = list(record.moves)
         return game
 
     @classmethod
@@ -233,8 +281,68 @@ class Game:
         )
 
 
+class ReplayError(IllegalMoveError):
+    """A record that does not replay: a move that is not legal, or a result or fault that
+    does not match the game.  ``move_index`` is the 0-based index of the bad move, or None.
+
+    >>> import attrs, tajmahal as tm
+    >>> record = tm.Game.new(num_players=3, seed=1).record()
+    >>> try:
+    ...     tm.replay(attrs.evolve(record, moves=(tm.PlacePalace('agra'),)))
+    ... except ReplayError as exc:
+    ...     print(exc.move_index, isinstance(exc, tm.IllegalMoveError))
+    0 True
+    """
+
+    def __init__(self, message: str, move_index: int | None = None) -> None:
+        super().__init__(message)
+        self.move_index = move_index
+
+
+def replay_states(record: GameRecord) -> Iterator[GameState]:
+    """Every state of a record, the initial one first: the one replay loop of the library.
+
+    Raises :class:`ReplayError` (an :class:`~tajmahal.IllegalMoveError`) at
+    the first move that is not legal, at a fault whose seat did not decide
+    there or whose move is not the fallback (the first legal move), and, after
+    the last state, if the stored result is not the replayed game's.
+
+    >>> import tajmahal as tm
+    >>> game = tm.Game.new(num_players=3, seed=4)
+    >>> _ = game.push(tm.Withdraw())
+    >>> [state.phase.value for state in replay_states(game.record())]
+    ['play', 'take']
+    """
+    state = _initial_state(record)
+    faults: dict[int, list[Fault]] = {}
+    for fault in record.faults:
+        if not 0 <= fault.decision <= len(record.moves) or not 0 <= fault.seat < state.num_players:
+            raise ReplayError(
+                f"fault {fault} names no decision of this record ({len(record.moves)} moves, "
+                f"{state.num_players} seats)"
+            )
+        faults.setdefault(fault.decision, []).append(fault)
+    yield state
+    for index, move in enumerate(record.moves):
+        number = index + 1
+        for fault in faults.get(number, ()):
+            legal = state.legal_moves()
+            if fault.seat != state.current_player or not legal or legal[0] != move:
+                raise ReplayError(
+                    f"fault at decision {number} does not match the game: seat "
+                    f"{state.current_player} decided, and the fallback move is the first "
+                    "legal one"
+                )
+        try:
+            state = state.apply(move)
+        except IllegalMoveError as exc:
+            raise ReplayError(f"move {number} ({move}) is not legal: {exc}", index) from None
+        yield state
+    _check_result(record, state)
+
+
 def replay(record: GameRecord) -> GameState:
-    """Rebuild the final state of a record; ``IllegalMoveError`` names the first bad move.
+    """Rebuild the final state of a record; :class:`ReplayError` names the first bad move.
 
     A record whose stored result disagrees with the replayed game is rejected too.
 
@@ -248,16 +356,10 @@ def replay(record: GameRecord) -> GameState:
     >>> tm.replay(attrs.evolve(game.record(), moves=(moves[0], moves[0], moves[2])))
     Traceback (most recent call last):
     ...
-    tajmahal.rules.errors.IllegalMoveError: move 2 (withdraw) is not legal: ...
+    tajmahal.game.ReplayError: move 2 (withdraw) is not legal: ...
     """
-    state = _initial_state(record)
-    for number, move in enumerate(record.moves, start=1):
-        try:
-            state = state.apply(move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {number} ({move}) is not legal: {exc}") from None
-    _check_result(record, state)
-    return state
+    (last,) = collections.deque(replay_states(record), maxlen=1)
+    return last
 
 
 def _initial_state(record: GameRecord) -> GameState:
@@ -271,12 +373,12 @@ def _check_result(record: GameRecord, state: GameState) -> None:
     if (record.scores, record.winners) == (None, None):
         return
     if not state.is_over:
-        raise IllegalMoveError(
+        raise ReplayError(
             f"the record has a result {record.scores}, but its {len(record.moves)} moves "
             "do not finish the game"
         )
     if (record.scores, record.winners) != (state.scores, state.winners):
-        raise IllegalMoveError(
+        raise ReplayError(
             f"the record's result (scores {record.scores}, winners {record.winners}) does not "
             f"match the replayed game's (scores {state.scores}, winners {state.winners})"
         )

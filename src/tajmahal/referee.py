@@ -48,7 +48,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
@@ -58,6 +58,7 @@ from tajmahal.bots.untrusted import type_name
 from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
 from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command
+from tajmahal.record_tags import check_tags, match_tags
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
@@ -129,6 +130,7 @@ def play_match(
     game_time: float | None = None,
     isolate: bool = False,
     process_limits: ProcessLimits | None = None,
+    tags: Mapping[str, str] | None = None,
 ) -> MatchResult:
     """Play one game between 3–5 bots (player specs or instances), seat 0 first.
 
@@ -140,7 +142,9 @@ def play_match(
     "Seeds" above); ``result.record.seed`` keeps it.  ``time_limit`` is in
     seconds per decision, ``game_time`` in seconds per seat for the whole
     game (both: above 0 and at most one day).  ``components`` defaults to the
-    standard ones.
+    standard ones.  ``tags`` (such as ``{'event': 'club night'}``) are kept
+    in the record beside the ones the referee writes (see
+    :class:`~tajmahal.GameRecord`).
 
     A ``cmd:PROGRAM ARGS`` spec seats a bot program speaking the bot protocol
     (:mod:`tajmahal.protocol`); ``isolate=True`` runs every bot given by a
@@ -183,10 +187,16 @@ def play_match(
                 f"seat {number}: a {type_name(player)} is neither a player spec nor a bot "
                 "(an object with choose(view, legal_moves))"
             )
+    given_tags = check_tags(tags)
     if seed is None:
         seed = secrets.randbits(63)
     with watching_interrupts():
-        return _play(players, seed, time_limit, game_time, components, isolate, process_limits)
+        result = _play(
+            players, seed, time_limit, game_time, components, isolate, process_limits
+        )
+    known = match_tags(players, time_limit, game_time)
+    record = attrs.evolve(result.record, tags={**known, **given_tags})
+    return attrs.evolve(result, record=record)
 
 
 def _play(
@@ -232,7 +242,11 @@ def _play(
         scores=final.scores,
         winners=tuple(sorted(winners)),
         ranking=ranking,
-        record=game.record(),
+        record=attrs.evolve(
+            game.record(),
+            faults=tuple(referee.faults),
+            times=tuple(round(t, 6) for t in referee.times),
+        ),
         faults=tuple(referee.faults),
     )
 

@@ -46,7 +46,7 @@ import attrs
 
 from tajmahal.bots.base import Bot
 from tajmahal.bots.untrusted import exception_text, plain_text, traceback_text, type_name
-from tajmahal.faults import MAX_DETAIL, MAX_TRACEBACK, FaultKind
+from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
 from tajmahal.rules.components import Card, Color, Special, Symbol
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import (
@@ -625,5 +625,3 @@ def check_seconds(value: object, what: str) -> float | None:
     assert isinstance(value, int | float) and math.isfinite(value)
     return float(value)
 
-
-MAX_SECONDS = 86_400.0  #: the longest time limit or game clock accepted (one day)

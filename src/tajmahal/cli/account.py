@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 
 from tajmahal.events import Decision, EventKind, explain, opening, seat_name
-from tajmahal.game import GameRecord
-from tajmahal.rules.engine import new_game
-from tajmahal.rules.errors import IllegalMoveError
-from tajmahal.rules.state import GameState
+from tajmahal.game import GameRecord, replay_states
 
 __all__ = [
     "account",
     "decision_lines",
     "ranking_line",
-    "replayed",
     "scores_line",
     "scores_text",
     "who",
@@ -41,7 +37,7 @@ def account(record: GameRecord) -> Iterator[str]:
     The record stops during visit 1, after 1 move; scores so far: seat 0 (greedy) 0, ...
     """
     players = record.players
-    states = replayed(record)
+    states = replay_states(record)
     state = next(states)
     yield opening(state)[0].text
     for move, after in zip(record.moves, states, strict=True):
@@ -86,18 +82,6 @@ def decision_lines(
 _QUIET = frozenset(
     {EventKind.PLAY, EventKind.TAKE, EventKind.SUPPLY, EventKind.VISIT_END, EventKind.GAME_END}
 )  # what the account leaves out; the terminal game shows everything
-
-
-def replayed(record: GameRecord) -> Iterator[GameState]:
-    """The record's states, the initial one first; IllegalMoveError names the first bad move."""
-    state = new_game(record.num_players, record.seed, record.components, record.first_player)
-    yield state
-    for number, move in enumerate(record.moves, start=1):
-        try:
-            state = state.apply(move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {number} of the record ({move}): {exc}") from None
-        yield state
 
 
 def who(seat: int, players: Sequence[str]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from tajmahal.cli._common import (
     CommandError,
@@ -17,6 +18,7 @@ from tajmahal.cli._common import (
     write_text,
 )
 from tajmahal.cli.account import account, ranking_line, scores_line, who, winners_line
+from tajmahal.faults import Fault
 from tajmahal.protocol import ProcessLimits
 from tajmahal.referee import MatchResult, play_match
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
@@ -113,9 +115,7 @@ def _run_match(args: argparse.Namespace) -> int:
 def _print_result(result: MatchResult) -> None:
     players = result.players
     if result.faults:
-        print(f"Faults ({len(result.faults)}; seats with faults rank after the others):")
-        for fault in result.faults:
-            print(f"  {fault}")
+        print("\n".join(_fault_lines(result.faults)))
     print(scores_line(result.scores, players))
     faulted = {fault.seat for fault in result.faults}
     print(ranking_line(result.ranking, result.scores, players, faulted))
@@ -127,6 +127,9 @@ def _run_replay(args: argparse.Namespace) -> int:
     lines = list(account(record))  # checks the whole record before printing
     if args.quiet:
         lines = [line for line in lines if line.startswith(_RESULT_LINES)]
+    if record.faults:  # where the match printed them: before the final scores
+        at = next((i for i, line in enumerate(lines) if line.startswith(_RESULT_LINES)), 0)
+        lines[at:at] = _fault_lines(record.faults)
     print("\n".join(lines))
     if args.html is not None:
         from tajmahal.render.viewer import replay_html
@@ -134,3 +137,8 @@ def _run_replay(args: argparse.Namespace) -> int:
         write_text(args.html, replay_html(record))
         print(f"wrote {args.html}")
     return 0
+
+
+def _fault_lines(faults: Sequence[Fault]) -> list[str]:
+    lines = [f"Faults ({len(faults)}; seats with faults rank after the others):"]
+    return lines + [f"  {fault}" for fault in faults]

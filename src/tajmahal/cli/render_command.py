@@ -13,8 +13,7 @@ from tajmahal.cli._common import (
     components_from,
     read_record,
 )
-from tajmahal.cli.account import replayed
-from tajmahal.game import GameRecord
+from tajmahal.game import GameRecord, replay_states
 from tajmahal.rules.state import GameState
 
 __all__ = ["register"]
@@ -64,7 +63,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _state_after_visit(record: GameRecord, visit: int | None) -> GameState:
     """The state when ``visit`` ended (the last state of the record if ``visit`` is None)."""
-    states = replayed(record)
+    states = replay_states(record)
     state = next(states)
     last = len(state.province_order)
     if visit is not None and not 1 <= visit <= last:

@@ -26,8 +26,13 @@ document is self-contained.
   owners and ``court_province_tile`` the tile's number or ``null``.  It holds
   only what the view's seat may see (RULES.md I1–I4).
 - A move document is ``{"format": "tajmahal/move", "version": 1, "move": "withdraw"}``.
-- A record document holds ``num_players``, ``seed``, ``first_player``,
-  ``players``, ``moves`` (texts), ``scores`` and ``winners`` (``null`` before the end).
+- A record document (version 2) holds ``num_players``, ``seed``,
+  ``first_player``, ``players``, ``moves`` (texts), ``scores`` and ``winners``
+  (``null`` before the end), and what the match knew: ``tags`` (an object of
+  texts), ``faults`` (objects with ``seat``, ``decision``, ``kind``,
+  ``detail``, ``traceback``) and ``times`` (seconds per move, or empty).
+  Version 1 records, without those three keys, are read too.  Every other
+  kind is at version 1.
 
 :func:`dumps` is deterministic (the same object gives the same text).
 :func:`loads` trusts nothing: any problem raises :class:`~tajmahal.FormatError`

@@ -17,6 +17,7 @@ from typing import Any, NewType, TypeVar, get_args, get_origin
 import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 
+from tajmahal.faults import FaultKind
 from tajmahal.rules.components import Card, Color, Commodity, Special, Symbol
 from tajmahal.rules.state import Phase
 from tajmahal.rules.validate import Path
@@ -121,6 +122,18 @@ converter.register_structure_hook(bool, _strict(bool, "a boolean"))
 converter.register_structure_hook(str, _strict(str, "a string"))
 
 
+def _number(value: Any, _: Any) -> float:
+    if type(value) not in (int, float):
+        raise Invalid(f"expected a number, got {json_type(value)}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise Invalid(f"number {show(value)} is out of range") from None
+
+
+converter.register_structure_hook(float, _number)
+
+
 def _enum_hook(cls: type[E]) -> Callable[[Any, Any], E]:
     allowed = ", ".join(m.value for m in cls)
     what = cls.__name__.lower()
@@ -134,7 +147,7 @@ def _enum_hook(cls: type[E]) -> Callable[[Any, Any], E]:
     return structure
 
 
-for _enum in (Phase, Color, Symbol, Commodity, Special):
+for _enum in (Phase, Color, Symbol, Commodity, Special, FaultKind):
     converter.register_structure_hook(_enum, _enum_hook(_enum))
     converter.register_unstructure_hook(_enum, lambda member: member.value)
 

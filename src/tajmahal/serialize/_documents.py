@@ -13,7 +13,9 @@ from typing import Any, TypeVar
 
 import attrs
 from attrs import AttrsInstance
+from cattrs.gen import make_dict_structure_fn
 
+from tajmahal.faults import FaultKind
 from tajmahal.game import GameRecord
 from tajmahal.rules.components import INFLUENCE, Card, Color, Commodity, Components, Special, Symbol
 from tajmahal.rules.errors import FormatError
@@ -22,12 +24,16 @@ from tajmahal.rules.state import GameState, Phase
 from tajmahal.rules.tables import SPECIALS, tables
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize._components import card_texts, tile_text
-from tajmahal.serialize._converter import CardText
+from tajmahal.serialize._converter import CardText, Invalid, converter, json_type
 
 T = TypeVar("T", bound=AttrsInstance)
 
-VERSION = 1
+VERSION = 1  #: the version of state, view and move documents
 PREFIX = "tajmahal/"
+#: the version each kind of document is written in
+VERSIONS: dict[str, int] = {"state": 1, "view": 1, "move": 1, "record": 2}
+#: the versions each kind of document is read in
+READABLE: dict[str, tuple[int, ...]] = {"state": (1,), "view": (1,), "move": (1,), "record": (1, 2)}
 #: the document kinds and the classes they hold
 KINDS: dict[str, str] = {
     "state": "GameState",
@@ -128,8 +134,19 @@ class MoveDoc:
 
 
 @attrs.define
+class FaultDoc:
+    """The shape of one fault in a record document (version 2)."""
+
+    seat: int
+    decision: int
+    kind: FaultKind
+    detail: str
+    traceback: str = ""
+
+
+@attrs.define
 class RecordDoc:
-    """The shape of a record document."""
+    """The shape of a record document (``tags``, ``faults``, ``times``: version 2 only)."""
 
     format: str
     version: int
@@ -141,6 +158,21 @@ class RecordDoc:
     moves: list[str]
     scores: list[int] | None
     winners: list[int] | None
+    tags: dict[str, str] = attrs.Factory(dict)
+    faults: list[FaultDoc] = attrs.Factory(list)
+    times: list[float] = attrs.Factory(list)
+
+
+def _structure_fault(value: Any, _: Any) -> FaultDoc:
+    if type(value) is not dict:
+        raise Invalid(f"expected an object, got {json_type(value)}")
+    return _fault_fields(value, FaultDoc)
+
+
+_fault_fields = make_dict_structure_fn(
+    FaultDoc, converter, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
+)
+converter.register_structure_hook(FaultDoc, _structure_fault)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -199,9 +231,19 @@ def document(
     if isinstance(obj, PlayerView):
         return _view_doc(obj)
     if isinstance(obj, Move):
-        return MoveDoc(PREFIX + "move", VERSION, str(obj))
+        return MoveDoc(PREFIX + "move", VERSIONS["move"], str(obj))
     if isinstance(obj, GameRecord):
-        return _written(RecordDoc, "record", obj, moves=[str(m) for m in obj.moves])
+        return _written(
+            RecordDoc,
+            "record",
+            obj,
+            moves=[str(m) for m in obj.moves],
+            tags=dict(obj.tags),
+            faults=[
+                FaultDoc(f.seat, f.decision, f.kind, f.detail, f.traceback) for f in obj.faults
+            ],
+            times=list(obj.times),
+        )
     raise FormatError(
         f"cannot serialise a {type(obj).__name__}: expected a GameState, PlayerView, "
         "GameRecord or move"
@@ -210,7 +252,7 @@ def document(
 
 def _written(cls: type[T], kind: str, obj: object, **converted: Any) -> T:
     """A ``kind`` document of ``obj``: the ``converted`` fields, the others copied."""
-    return build(cls, obj, list, format=PREFIX + kind, version=VERSION, **converted)
+    return build(cls, obj, list, format=PREFIX + kind, version=VERSIONS[kind], **converted)
 
 
 def _state_doc(s: GameState) -> StateDoc:

@@ -17,7 +17,7 @@ from tajmahal.serialize._converter import Failed, converter, json_type, problems
 from tajmahal.serialize._documents import (
     KINDS,
     PREFIX,
-    VERSION,
+    READABLE,
     MoveDoc,
     RecordDoc,
     StateDoc,
@@ -120,10 +120,13 @@ def _kind(data: dict[str, Any]) -> str:
         raise Failed([(("version",), "required key missing")])
     if type(version) is not int:
         raise Failed([(("version",), f"expected an integer, got {json_type(version)}")])
-    if version > VERSION:
+    kind = fmt[len(PREFIX) :]
+    readable = READABLE[kind]
+    shown = " and ".join(str(v) for v in readable)
+    if version > max(readable):
         raise Failed(
-            [(("version",), f"version {version} is newer than this library reads ({VERSION})")]
+            [(("version",), f"version {version} is newer than this library reads ({shown})")]
         )
-    if version != VERSION:
-        raise Failed([(("version",), f"unknown version {version}; this library reads {VERSION}")])
-    return fmt[len(PREFIX) :]
+    if version not in readable:
+        raise Failed([(("version",), f"unknown version {version}; this library reads {shown}")])
+    return kind

@@ -9,11 +9,13 @@ problem it finds, with its JSON path, to raise them together
 
 from __future__ import annotations
 
+import collections
 import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tajmahal.game import GameRecord
+from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, Fault
+from tajmahal.game import MAX_TAGS, GameRecord, ReplayError, replay_states, tag_problem
 from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,
@@ -23,8 +25,8 @@ from tajmahal.rules.components import (
     Special,
     Symbol,
 )
-from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
-from tajmahal.rules.errors import IllegalMoveError
+from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.moves import (
     Move,
     PlaceCrownPalace,
@@ -245,7 +247,7 @@ def _move_problem(move: Move) -> str | None:
 
 
 def read_record(doc: RecordDoc) -> GameRecord:
-    """The record a document holds, if its moves replay (to its result, if it has one)."""
+    """The record a document holds, if it replays (with its faults, to its result)."""
     r = Reader(doc.components)
     n = doc.num_players
     r.players(n)
@@ -259,22 +261,63 @@ def read_record(doc: RecordDoc) -> GameRecord:
             moves.append(move_from_text(text))
         except ValueError as exc:
             r.fail(("moves", i), str(exc))
+    _check_match_data(r, doc)
     r.done()
-    record = build(GameRecord, doc, tuple, moves=tuple(moves))
-    state = new_game(n, doc.seed, doc.components, doc.first_player)
-    for i, move in enumerate(record.moves):
-        try:
-            state = state.apply(move)
-        except IllegalMoveError as exc:
-            raise Failed([(("moves", i), f"move {i + 1} ({move}) is not legal: {exc}")]) from None
-    result = (record.scores, record.winners)
-    if result != (None, None) and result != (
-        (state.scores, state.winners) if state.is_over else None
-    ):
-        replayed = (
-            f"scores {state.scores}, winners {state.winners}"
-            if state.is_over
-            else "the game is not over"
-        )
-        raise Failed([(("scores",), f"the result does not match the replayed game ({replayed})")])
+    faults = tuple(Fault(f.seat, f.decision, f.kind, f.detail, f.traceback) for f in doc.faults)
+    record = build(
+        GameRecord,
+        doc,
+        tuple,
+        moves=tuple(moves),
+        tags=FrozenMap(doc.tags),
+        faults=faults,
+        times=tuple(doc.times),
+    )
+    try:
+        collections.deque(replay_states(record), maxlen=0)
+    except ReplayError as exc:
+        where: Path = ("scores",) if exc.move_index is None else ("moves", exc.move_index)
+        if exc.move_index is None and str(exc).startswith("fault"):
+            where = ("faults",)
+        raise Failed([(where, str(exc))]) from None
     return record
+
+
+def _check_match_data(r: Reader, doc: RecordDoc) -> None:
+    """Version 2's tags, faults and times: bounded, and consistent with the moves."""
+    if doc.version < 2:
+        for name in ("tags", "faults", "times"):
+            if getattr(doc, name):
+                r.fail((name,), "version 1 records have no tags, faults or times")
+        return
+    if len(doc.tags) > MAX_TAGS:
+        r.fail(("tags",), f"at most {MAX_TAGS} tags, got {len(doc.tags)}")
+    else:
+        for name, value in doc.tags.items():
+            problem = tag_problem(name, value)
+            if problem:
+                r.fail(("tags", name), problem)
+    decisions = len(doc.moves)
+    if len(doc.faults) > decisions + doc.num_players:
+        r.fail(("faults",), f"at most one fault per decision, got {len(doc.faults)}")
+        return
+    seen: set[tuple[int, int]] = set()
+    for i, fault in enumerate(doc.faults):
+        if not 0 <= fault.seat < doc.num_players:
+            r.fail(("faults", i, "seat"), f"a seat is 0..{doc.num_players - 1}, got {fault.seat}")
+        if not 0 <= fault.decision <= decisions:
+            r.fail(("faults", i, "decision"), f"a decision is 0..{decisions}, got {fault.decision}")
+        if len(fault.detail) > MAX_DETAIL or len(fault.traceback) > MAX_TRACEBACK:
+            r.fail(
+                ("faults", i),
+                f"a detail has at most {MAX_DETAIL} characters, a traceback {MAX_TRACEBACK}",
+            )
+        key = (fault.decision, fault.seat if fault.decision == 0 else -1)
+        if key in seen:
+            r.fail(("faults", i), f"a second fault for decision {fault.decision}")
+        seen.add(key)
+    if doc.times and len(doc.times) != decisions:
+        r.fail(("times",), f"one time per move ({decisions}), or none, got {len(doc.times)}")
+    for i, seconds in enumerate(doc.times):
+        if not 0 <= seconds <= MAX_SECONDS:
+            r.fail(("times", i), f"seconds are 0..{MAX_SECONDS:g}, got {seconds}")
