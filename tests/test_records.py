@@ -1,4 +1,4 @@
-"""Records, format version 2: tags, faults and decision times; reading version 1; one replay loop."""
+"""Records, format version 2 (tags, faults, decision times), reading version 1; one replay loop."""
 
 from __future__ import annotations
 
