@@ -55,8 +55,10 @@ import attrs
 from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import check_spec
 from tajmahal.bots.untrusted import type_name
+from tajmahal.events import DecisionMade, MatchStarted, explain
 from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
+from tajmahal.observers import Watchers
 from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command
 from tajmahal.record_tags import check_tags, match_tags
 from tajmahal.rules.components import Components
@@ -131,6 +133,7 @@ def play_match(
     isolate: bool = False,
     process_limits: ProcessLimits | None = None,
     tags: Mapping[str, str] | None = None,
+    observers: Sequence[object] = (),
 ) -> MatchResult:
     """Play one game between 3–5 bots (player specs or instances), seat 0 first.
 
@@ -155,6 +158,9 @@ def play_match(
     ended, with every process it started, before ``play_match`` returns or
     raises.  (A :class:`~tajmahal.protocol.ProcessSeat` the caller started
     for a seat may stand in that seat; the match ends it too.)
+
+    ``observers`` watch the match (see :mod:`tajmahal.observers`), beside
+    every installed observer plugin.
 
     >>> import tajmahal as tm
     >>> result = tm.play_match(['greedy', 'random', 'random'], seed=3)
@@ -188,15 +194,18 @@ def play_match(
                 "(an object with choose(view, legal_moves))"
             )
     given_tags = check_tags(tags)
+    watchers = Watchers(observers)
     if seed is None:
         seed = secrets.randbits(63)
     with watching_interrupts():
         result = _play(
-            players, seed, time_limit, game_time, components, isolate, process_limits
+            players, seed, time_limit, game_time, components, isolate, process_limits, watchers
         )
     known = match_tags(players, time_limit, game_time)
     record = attrs.evolve(result.record, tags={**known, **given_tags})
-    return attrs.evolve(result, record=record)
+    result = attrs.evolve(result, record=record)
+    watchers.finished(result)
+    return result
 
 
 def _play(
@@ -207,19 +216,27 @@ def _play(
     components: Components | None,
     isolate: bool = False,
     process_limits: ProcessLimits | None = None,
+    watchers: Watchers | None = None,
 ) -> MatchResult:
+    watchers = watchers if watchers is not None else Watchers(plugins=False)
     limit = time_limit if time_limit is not None else game_time
     seats = _build_seats(players, seed, limit, isolate, process_limits)
     try:
         referee = _Referee(seats, time_limit, game_time)
         names = tuple(seat.name for seat in seats)
         game = Game.new(len(seats), seed, components, players=names)
+        watchers.started(MatchStarted(names, seed, game.state.components))
         while not game.state.is_over:
             state = game.state
             seat = state.current_player
             assert seat is not None
-            move = referee.decide(seat, len(game) + 1, state.view(seat), state.legal_moves())
-            game.push(move)
+            view, legal = state.view(seat), state.legal_moves()
+            move = referee.decide(seat, len(game) + 1, view, legal)
+            after = game.push(move)
+            if watchers:  # what the move caused, for observers (public facts only)
+                made = DecisionMade(len(game), seat, view, legal, move, referee.times[-1],
+                                    explain(state, move, after))  # fmt: skip
+                watchers.decision(made)
         final = game.state
         faulty = {fault.seat for fault in referee.faults}
         ranking = tuple(

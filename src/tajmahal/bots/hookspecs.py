@@ -4,17 +4,36 @@ A plugin is a module (or any object) with functions marked
 ``@tajmahal.hookimpl`` whose names match the hooks below.  Plugins are found
 through the entry-point group ``"tajmahal"``; the built-in bots register
 through the same hook (see :mod:`tajmahal.bots.builtin`).
+
+Two kinds of hook: **bots** (:func:`tajmahal_bots`, the bots a plugin
+offers) and **observers** (:func:`tajmahal_match_started`,
+:func:`tajmahal_decision_made`, :func:`tajmahal_match_finished`: a plugin
+that watches every match the referee plays, for statistics, logs or
+datasets).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from tajmahal.bots.base import Bot
+from tajmahal.events import DecisionMade, MatchStarted
 
-__all__ = ["PROJECT", "hookimpl", "hookspec", "tajmahal_bots"]
+if TYPE_CHECKING:  # annotation only: the referee, above this module, calls these hooks
+    from tajmahal.referee import MatchResult
+
+__all__ = [
+    "PROJECT",
+    "hookimpl",
+    "hookspec",
+    "tajmahal_bots",
+    "tajmahal_decision_made",
+    "tajmahal_match_finished",
+    "tajmahal_match_started",
+]
 
 PROJECT = "tajmahal"
 #: marks a hook declaration (used in this module only)
@@ -76,4 +95,69 @@ def tajmahal_bots() -> Iterable[type[Bot]]:  # type: ignore[empty-body]
     >>> import tajmahal as tm
     >>> {'greedy', 'random'} <= set(tm.bots.available())
     True
+    """
+
+
+# ---------------------------------------------------------------------------- observers
+
+
+@hookspec
+def tajmahal_match_started(match: MatchStarted) -> None:
+    """Called once before a match's first decision.
+
+    :param match: the players (specs) by seat, the seed and the components.
+
+    **Writing an observer.**  An observer is an object (or module) with any of
+    the three observer hooks as methods.  Pass it to
+    ``tm.play_match(..., observers=[MyObserver()])``, or publish it as a plugin
+    in the entry-point group ``"tajmahal"`` (functions marked
+    ``@tajmahal.hookimpl``, as for bots): then it watches every match played
+    in a process where the package is installed.  An observer's return value
+    is ignored.  An observer that raises does not stop the match: the referee
+    reports it with a :class:`tajmahal.observers.ObserverWarning` and stops
+    calling that observer for the rest of the match.
+
+    >>> import tajmahal as tm
+    >>> class Counter:
+    ...     def tajmahal_match_started(self, match):
+    ...         self.moves = 0
+    ...     def tajmahal_decision_made(self, decision):
+    ...         self.moves += 1
+    >>> counter = Counter()
+    >>> result = tm.play_match(['random'] * 3, seed=2, observers=[counter])
+    >>> counter.moves == len(result.record.moves)
+    True
+    """
+
+
+@hookspec
+def tajmahal_decision_made(decision: DecisionMade) -> None:
+    """Called after each decision of a match has been played.
+
+    :param decision: the seat, the view it decided on, the legal moves, the
+        move played, the seconds it took, and the events the move caused
+        (public facts only; see :mod:`tajmahal.events`).
+
+    >>> import tajmahal as tm
+    >>> class Narrator:
+    ...     def tajmahal_decision_made(self, decision):
+    ...         if decision.number == 1:
+    ...             print(decision.events.lines()[0])
+    >>> _ = tm.play_match(['greedy', 'random', 'random'], seed=2, observers=[Narrator()])
+    seat 0 plays yellow:elephant+monk
+    """
+
+
+@hookspec
+def tajmahal_match_finished(result: MatchResult) -> None:
+    """Called once when a match has ended, with its :class:`tajmahal.MatchResult`.
+
+    :param result: scores, winners, ranking, faults and the game record.
+
+    >>> import tajmahal as tm
+    >>> class Tally:
+    ...     def tajmahal_match_finished(self, result):
+    ...         print(result.winners)
+    >>> _ = tm.play_match(['random'] * 3, seed=1, observers=[Tally()])
+    (1,)
     """

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 from tajmahal.events._model import Decision, Event, EventKind, seat_name
 from tajmahal.events._narrator import Narrator, visit_start
+from tajmahal.events._observed import DecisionMade, MatchStarted
 from tajmahal.game import Game, GameRecord
 from tajmahal.rules.moves import Move
 from tajmahal.rules.state import GameState
@@ -29,8 +30,10 @@ from tajmahal.rules.views import PlayerView
 
 __all__ = [
     "Decision",
+    "DecisionMade",
     "Event",
     "EventKind",
+    "MatchStarted",
     "decisions",
     "explain",
     "explain_views",
