@@ -389,6 +389,22 @@ class Components:
         """
         return _card_kinds(self)
 
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        """Pickle the standard components by name (a loader call), others as data.
+
+        Keeps pickled states, views and records small (parallel tournaments
+        send them between processes) and gives back the shared standard object.
+
+        >>> import pickle
+        >>> comps = standard_components()
+        >>> pickle.loads(pickle.dumps(comps)) is comps, len(pickle.dumps(comps)) < 100
+        (True, True)
+        """
+        standard = standard_components()
+        if self is standard or (self.name == standard.name and self == standard):
+            return (standard_components, ())
+        return (Components, tuple(getattr(self, f.name) for f in attrs.fields(Components)))
+
     def special_card(self, special: Special) -> Card:
         """The special card of this kind.
 
