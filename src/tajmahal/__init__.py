@@ -40,6 +40,7 @@ from tajmahal.rules.setup import TilePlacement, place_tiles
 from tajmahal.rules.state import GameState, Phase
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps, loads
+from tajmahal.tournament import TournamentError, TournamentResult, run_tournament
 
 __version__ = "0.1.0.dev0"
 
@@ -74,6 +75,8 @@ __all__ = [
     "TajMahalError",
     "TakeCard",
     "TilePlacement",
+    "TournamentError",
+    "TournamentResult",
     "Withdraw",
     "bots",
     "dumps",
@@ -88,5 +91,6 @@ __all__ = [
     "protocol",
     "render",
     "replay",
+    "run_tournament",
     "standard_components",
 ]

@@ -1,6 +1,7 @@
-"""The command line: ``tajmahal bots | match | replay | check-bot | play | render``.
+"""The command line: ``tajmahal COMMAND ...``, also ``python -m tajmahal COMMAND ...``.
 
-Also ``python -m tajmahal``.
+The commands: ``bots``, ``match``, ``replay``, ``check-bot``, ``play``, ``render``,
+``tournament``.
 
 Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
@@ -22,6 +23,7 @@ from tajmahal.cli import (
     match_command,
     play_command,
     render_command,
+    tournament_command,
 )
 from tajmahal.cli._common import CommandError
 from tajmahal.cli.account import account
@@ -29,7 +31,10 @@ from tajmahal.rules.errors import TajMahalError
 
 __all__ = ["COMMANDS", "CommandError", "account", "build_parser", "main"]
 
-COMMANDS = (bots_command, match_command, check_bot_command, play_command, render_command)
+COMMANDS = (
+    bots_command, match_command, check_bot_command, play_command, render_command,
+    tournament_command,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

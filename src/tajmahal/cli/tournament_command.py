@@ -1,0 +1,206 @@
+"""``tajmahal tournament``: play many games between bots and print the table, or summarise."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from tajmahal.cli._common import (
+    CommandError,
+    Commands,
+    add_command,
+    add_components_option,
+    components_from,
+    positive_seconds,
+)
+from tajmahal.tournament import (
+    BACKENDS,
+    GameResult,
+    TournamentResult,
+    read_results,
+    run_tournament,
+    summarize,
+)
+
+__all__ = ["print_table", "register"]
+
+
+def register(commands: Commands[argparse.ArgumentParser]) -> None:
+    command = add_command(
+        commands,
+        "tournament",
+        _run,
+        summary="play a tournament between bots and print the table",
+        description="Play many games between player specs: every entrant in every seat, each "
+        "deal under every seat rotation, tables balanced when there are more entrants than "
+        "seats. Prints wins (ties shared), win rate with its 95%% interval, mean score, mean "
+        "rank, an openskill rating and a head-to-head table. Name a bot twice to enter two "
+        "copies of it.",
+    )
+    command.add_argument(
+        "entrants", nargs="*", metavar="PLAYER", help="player specs: NAME[:KEY=VALUE,...]"
+    )
+    command.add_argument("--games", type=int, default=300, help="games to play (default 300)")
+    command.add_argument(
+        "--players", type=int, metavar="K",
+        help="seats per game, 3 to 5 (default: the number of entrants, 4 if more than 5)",
+    )
+    command.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    command.add_argument(
+        "--backend", choices=BACKENDS, default="process", help="where games run (default process)"
+    )
+    command.add_argument(
+        "--jobs", type=int, metavar="J", help="worker processes or Ray CPUs (default: CPU count)"
+    )
+    command.add_argument(
+        "--ray-address", metavar="ADDR", help="join the Ray cluster at ADDR (--backend ray)"
+    )
+    command.add_argument("--out", metavar="FILE", help="append each game to FILE (JSON lines)")
+    command.add_argument(
+        "--resume", action="store_true", help="continue the tournament in --out FILE"
+    )
+    command.add_argument(
+        "--summary", metavar="FILE", help="print the table of the games in FILE; play nothing"
+    )
+    command.add_argument(
+        "--time-limit", type=positive_seconds, metavar="S",
+        help="seconds a bot may take per decision; slower decisions are faults",
+    )
+    command.add_argument("--json", action="store_true", help="print the result as JSON")
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_components_option(command)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.summary is not None:
+        return _summary(args)
+    if not args.entrants:
+        raise CommandError("name the entrants (tajmahal tournament greedy random random) "
+                           "or give --summary FILE")
+    if args.resume and args.out is None:
+        raise CommandError("--resume needs --out FILE, the results file to continue")
+    stderr = Console(stderr=True)
+    with Progress(
+        TextColumn("games"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+        TextColumn("left"), TimeRemainingColumn(),
+        console=stderr, disable=args.quiet or not stderr.is_terminal, transient=True,
+    ) as progress:
+        task = progress.add_task("games", total=args.games)
+
+        def advance(result: GameResult, done: int, total: int) -> None:
+            progress.update(task, completed=done)
+
+        try:
+            result = run_tournament(
+                args.entrants, games=args.games, num_players=args.players, seed=args.seed,
+                jobs=args.jobs, backend=args.backend, out=args.out, resume=args.resume,
+                time_limit=args.time_limit, components=components_from(args.components),
+                ray_address=args.ray_address, on_game=advance,
+            )
+        except KeyboardInterrupt:
+            if args.out is not None:
+                print(f"tajmahal: interrupted; the finished games are in {args.out}: continue "
+                      "with --resume", file=sys.stderr)
+            raise
+    _show(result, args.json, args.out)
+    return 0
+
+
+def _summary(args: argparse.Namespace) -> int:
+    if args.entrants or args.resume:
+        raise CommandError("--summary reads a results file: give no entrants and no --resume")
+    found = read_results(args.summary)
+    result = summarize(found.header, found.games)
+    if found.half_line:
+        print(f"tajmahal: note: {args.summary} ends in a half-written line (a run stopped "
+              "while writing it); that game is left out", file=sys.stderr)
+    _show(result, args.json, None)
+    return 0
+
+
+def _show(result: TournamentResult, as_json: bool, out: str | None) -> None:
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+        return
+    width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
+    print_table(result, Console(width=max(width, 100), highlight=False))
+    if out is not None:
+        print(f"Results: {out}")
+
+
+def print_table(result: TournamentResult, console: Console) -> None:
+    """Print the tournament's table and head-to-head table with ``rich``.
+
+    >>> from tajmahal.tournament.stats import _example_games, _example_header
+    >>> console = Console(width=120, record=True, file=open(os.devnull, 'w'))
+    >>> print_table(summarize(_example_header(), _example_games()), console)
+    >>> 'win rate (95% CI)' in console.export_text()
+    True
+    """
+    header = result.header
+    played = len(result.games)
+    console.print(
+        f"Tournament: {played} of {header.games} games, {header.num_players} players per game, "
+        f"seed {header.seed}" + (f", time limit {header.time_limit:g} s" if header.time_limit
+                                 else "")
+    )
+    table = Table(title=None, show_edge=False)
+    for name, justify in (
+        ("#", "right"), ("entrant", "left"), ("games", "right"), ("wins", "right"),
+        ("win rate (95% CI)", "right"), ("mean score (95% CI)", "right"),
+        ("mean rank", "right"), ("rating mu ± sigma", "right"), ("faults", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for place, row in enumerate(result.table, start=1):
+        low, high = row.win_ci
+        score = f"{row.mean_score:.1f}"
+        if row.score_ci is not None:
+            score += f" ({row.score_ci[0]:.1f}–{row.score_ci[1]:.1f})"
+        table.add_row(
+            str(place), Text(row.name), str(row.games), f"{row.wins:g}",
+            f"{row.win_rate:.1%} ({low:.1%}–{high:.1%})", score, f"{row.mean_rank:.2f}",
+            f"{row.rating.mu:.1f} ± {row.rating.sigma:.1f}",
+            f"{row.faults} in {row.faulty_games} games" if row.faults else "0",
+        )
+    console.print(table)
+    names = [row.name for row in result.table]
+    h2h = Table(title=None, show_edge=False)
+    h2h.add_column("ahead of →", justify="left")
+    for name in names:
+        h2h.add_column(Text(name), justify="right")
+    for a in names:
+        cells: list[Any] = [Text(a)]
+        for b in names:
+            share = result.head_to_head.share(a, b) if a != b else None
+            cells.append("" if share is None else f"{share:.0%}")
+        h2h.add_row(*cells)
+    console.print("Head to head: how often the row's entrant finished ahead of the column's")
+    console.print(h2h)
+
+
+class _RateColumn(ProgressColumn):
+    """Games per second, as rich measures it over the last moments."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- games/s" if speed is None else f"{speed:.1f} games/s")
+
+
+assert os  # used by the docstring example

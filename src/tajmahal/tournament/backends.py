@@ -1,0 +1,213 @@
+"""Where the games run: in this process, in a pool of processes, or on a Ray cluster.
+
+Every backend plays each :class:`GameJob` with :func:`~tajmahal.play_match`
+and the same options, so a game's result does not depend on the backend.
+Results are handed back as games finish (not in game order); at most a few
+games per worker are queued at a time, so stopping early wastes little.
+
+Workers in other processes find bots through the installed plugins (entry
+points): a bot registered by hand in the calling process (``Registry.register``)
+is only known to the ``serial`` backend.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import attrs
+
+from tajmahal.referee import play_match
+from tajmahal.rules.components import Components
+from tajmahal.rules.errors import TajMahalError
+from tajmahal.tournament.results import MAX_DETAIL, GameResult
+from tajmahal.tournament.schedule import GameJob, TournamentError
+
+__all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games"]
+
+BACKENDS = ("serial", "process", "ray")
+QUEUED_PER_WORKER = 4
+
+
+@attrs.frozen
+class MatchOptions:
+    """What every game passes to :func:`~tajmahal.play_match` besides players and seed.
+
+    ``extra`` holds further keyword arguments of ``play_match`` (such as
+    ``isolate=True``), as (name, value) pairs.
+
+    >>> MatchOptions(time_limit=1.0).keywords()
+    {'time_limit': 1.0, 'components': None}
+    """
+
+    time_limit: float | None = None
+    components: Components | None = None
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def keywords(self) -> dict[str, Any]:
+        """The keyword arguments for ``play_match``.
+
+        >>> MatchOptions(extra=(('isolate', True),)).keywords()['isolate']
+        True
+        """
+        return {"time_limit": self.time_limit, "components": self.components, **dict(self.extra)}
+
+
+def play_game(job: GameJob, options: MatchOptions) -> GameResult | str:
+    """Play one game; its result, or a message saying why it could not be played.
+
+    >>> from tajmahal.tournament.schedule import schedule
+    >>> job = next(schedule(['greedy', 'random', 'random'], 3, 3, seed=1))
+    >>> play_game(job, MatchOptions()).players
+    ('greedy', 'random', 'random#2')
+    """
+    start = time.perf_counter()
+    try:
+        match = play_match(list(job.specs), seed=job.seed, **options.keywords())
+    except TajMahalError as exc:
+        return f"game {job.game} (seed {job.seed}, {', '.join(job.players)}): {exc}"
+    return GameResult(
+        game=job.game,
+        block=job.block,
+        seed=job.seed,
+        players=job.players,
+        scores=match.scores,
+        winners=match.winners,
+        ranking=match.ranking,
+        faults=tuple(
+            attrs.evolve(fault, detail=fault.detail[:MAX_DETAIL]) for fault in match.faults
+        ),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def run_games(
+    jobs: Iterable[GameJob],
+    options: MatchOptions,
+    backend: str,
+    workers: int,
+    ray_address: str | None = None,
+) -> Iterator[GameResult]:
+    """Play ``jobs`` on ``backend`` with ``workers`` workers; yield results as games finish.
+
+    Raises :class:`TournamentError` when a game cannot be played (a bot that
+    cannot be built); the games finished before are yielded first.
+
+    >>> from tajmahal.tournament.schedule import schedule
+    >>> jobs = schedule(['greedy', 'random', 'random'], 3, 3, seed=1)
+    >>> sorted(r.game for r in run_games(jobs, MatchOptions(), 'serial', 1))
+    [0, 1, 2]
+    """
+    runners: dict[str, Callable[..., Iterator[GameResult | str]]] = {
+        "serial": _serial,
+        "process": _process,
+        "ray": _ray,
+    }
+    if backend not in runners:
+        raise TournamentError(f"unknown backend {backend!r}; the backends: {', '.join(BACKENDS)}")
+    for result in runners[backend](jobs, options, workers, ray_address):
+        if isinstance(result, str):
+            raise TournamentError(f"cannot play {result}")
+        yield result
+
+
+def _serial(
+    jobs: Iterable[GameJob], options: MatchOptions, workers: int, address: str | None
+) -> Iterator[GameResult | str]:
+    for job in jobs:
+        yield play_game(job, options)
+
+
+_worker_options = MatchOptions()
+
+
+def _set_worker_options(options: MatchOptions) -> None:
+    global _worker_options
+    _worker_options = options
+
+
+def _play_in_worker(job: GameJob) -> GameResult | str:
+    return play_game(job, _worker_options)
+
+
+def _process(
+    jobs: Iterable[GameJob], options: MatchOptions, workers: int, address: str | None
+) -> Iterator[GameResult | str]:
+    # forkserver: workers start from a clean process, not a copy of this one (with its threads)
+    context = multiprocessing.get_context("forkserver")
+    pool = concurrent.futures.ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_set_worker_options, initargs=(options,)
+    )
+    try:
+        pending: set[concurrent.futures.Future[GameResult | str]] = set()
+        queue = iter(jobs)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < workers * QUEUED_PER_WORKER:
+                job = next(queue, None)
+                if job is None:
+                    exhausted = True
+                else:
+                    pending.add(pool.submit(_play_in_worker, job))
+            if not pending:
+                return
+            done, pending = concurrent.futures.wait(
+                pending, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in done:
+                try:
+                    yield future.result()
+                except concurrent.futures.process.BrokenProcessPool:
+                    raise TournamentError(
+                        "a worker process died (killed, or out of memory); the games finished "
+                        "so far are kept: resume the tournament to play the rest"
+                    ) from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray(
+    jobs: Iterable[GameJob], options: MatchOptions, workers: int, address: str | None
+) -> Iterator[GameResult | str]:
+    try:
+        import ray
+    except ImportError:
+        raise TournamentError(
+            "the ray backend needs Ray: pip install 'tajmahal[ray]'"
+        ) from None
+    started = not ray.is_initialized()
+    if started:
+        try:
+            if address is None:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise TournamentError(f"cannot start or join {where}: {exc}") from None
+    try:
+        remote = ray.remote(num_cpus=1)(play_game)
+        shared = ray.put(options)
+        cpus = ray.cluster_resources().get("CPU", workers)  # type: ignore[no-untyped-call]
+        limit = max(1, int(cpus)) * QUEUED_PER_WORKER
+        pending: list[Any] = []
+        queue = iter(jobs)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < limit:
+                job = next(queue, None)
+                if job is None:
+                    exhausted = True
+                else:
+                    pending.append(remote.remote(job, shared))
+            if not pending:
+                return
+            done, pending = ray.wait(pending, num_returns=1)
+            for reference in done:
+                yield ray.get(reference)
+    finally:
+        if started:
+            ray.shutdown()

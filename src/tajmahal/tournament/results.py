@@ -1,0 +1,427 @@
+"""Tournament results as JSON lines: one header line, then one line per finished game.
+
+::
+
+    {"format": "tajmahal/tournament", "version": 1, "entrants": [...], "num_players": 3,
+     "games": 300, "seed": 1, "time_limit": null}
+    {"game": 0, "block": 0, "seed": 81..., "players": ["greedy", "random", "random#2"],
+     "scores": [61, 30, 35], "winners": [0], "ranking": [0, 2, 1], "faults": [], "seconds": 0.08}
+
+Games are appended in the order they finish (not necessarily game order) and
+flushed at once, so a killed run loses at most the game being written.  A
+last line without its newline is a game half written: reading reports it,
+and resuming cuts it off and plays that game again.
+
+A results file is untrusted input: :func:`read_results` bounds line length
+and game count, checks every field, and raises :class:`TournamentError`
+naming the line and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+
+from tajmahal.bots.specs import MAX_SPEC_LENGTH, parse_spec
+from tajmahal.referee import Fault, FaultKind
+from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
+from tajmahal.rules.errors import TajMahalError
+from tajmahal.tournament.schedule import (
+    MAX_ENTRANTS,
+    MAX_GAMES,
+    TournamentError,
+    check_arguments,
+    entrant_names,
+    schedule,
+)
+
+__all__ = ["FORMAT", "GameResult", "Header", "ResultsFile", "read_results"]
+
+FORMAT = "tajmahal/tournament"
+VERSION = 1
+MAX_LINE = 1 << 20  #: bytes in one line of a results file
+MAX_DETAIL = 300  #: characters of a fault's detail kept in the file
+MAX_SCORE = 10_000
+_GAME_KEYS = frozenset(
+    {"game", "block", "seed", "players", "scores", "winners", "ranking", "faults", "seconds"}
+)
+_HEADER_KEYS = frozenset(
+    {"format", "version", "entrants", "num_players", "games", "seed", "time_limit"}
+)
+
+
+@attrs.frozen
+class Header:
+    """What a tournament is: its entrants (player specs), seats, games, seed and time limit.
+
+    >>> header = Header(('greedy', 'random', 'random'), num_players=3, games=3, seed=1)
+    >>> header.names
+    ('greedy', 'random', 'random#2')
+    """
+
+    entrants: tuple[str, ...]
+    num_players: int
+    games: int
+    seed: int
+    time_limit: float | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The entrants' names (a repeated spec numbered, see ``entrant_names``).
+
+        >>> Header(('a', 'b', 'a'), num_players=3, games=3, seed=0).names
+        ('a', 'b', 'a#2')
+        """
+        return entrant_names(self.entrants)
+
+    def to_json(self) -> dict[str, Any]:
+        """The header line's object.
+
+        >>> Header(('a', 'b', 'c'), num_players=3, games=3, seed=0).to_json()['format']
+        'tajmahal/tournament'
+        """
+        return {"format": FORMAT, "version": VERSION, "entrants": list(self.entrants),
+                "num_players": self.num_players, "games": self.games, "seed": self.seed,
+                "time_limit": self.time_limit}
+
+
+@attrs.frozen
+class GameResult:
+    """One finished game: its number, block and deal, the entrant in each seat, the outcome.
+
+    ``winners`` and ``ranking`` are seats, as in :class:`~tajmahal.MatchResult`
+    (seats with faults rank last).  ``seconds`` is the time the game took
+    (not compared: equal results of two runs differ only there).
+
+    >>> result = GameResult(0, 0, 5, ('a', 'b', 'c'), (40, 52, 40), (1,), (1, 0, 2), ())
+    >>> GameResult.from_json(json.loads(json.dumps(result.to_json()))) == result
+    True
+    >>> result.positions()  # 1-based places, ties share the mean place
+    (2.5, 1.0, 2.5)
+    """
+
+    game: int
+    block: int
+    seed: int
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    ranking: tuple[int, ...]
+    faults: tuple[Fault, ...]
+    seconds: float = attrs.field(default=0.0, eq=False)
+
+    def positions(self) -> tuple[float, ...]:
+        """Each seat's place (1 = best): equal score and fault status share the mean place.
+
+        >>> GameResult(0, 0, 5, ('a', 'b', 'c'), (9, 9, 9), (0, 1, 2), (0, 1, 2), ()).positions()
+        (2.0, 2.0, 2.0)
+        """
+        faulty = {fault.seat for fault in self.faults}
+        key = [(seat in faulty, -score) for seat, score in enumerate(self.scores)]
+        places = []
+        for seat in range(len(self.scores)):
+            better = sum(1 for other in key if other < key[seat])
+            equal = sum(1 for other in key if other == key[seat])
+            places.append(better + (equal + 1) / 2)
+        return tuple(places)
+
+    def to_json(self) -> dict[str, Any]:
+        """The game's line, as an object (fault details cut to a few hundred characters).
+
+        >>> result = GameResult(0, 0, 5, ('a', 'b', 'c'), (1, 2, 3), (2,), (2, 1, 0), ())
+        >>> result.to_json()['winners']
+        [2]
+        """
+        return {
+            "game": self.game, "block": self.block, "seed": self.seed,
+            "players": list(self.players), "scores": list(self.scores),
+            "winners": list(self.winners), "ranking": list(self.ranking),
+            "faults": [
+                {"seat": f.seat, "decision": f.decision, "kind": f.kind.value,
+                 "detail": f.detail[:MAX_DETAIL]}
+                for f in self.faults
+            ],
+            "seconds": round(self.seconds, 6),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> GameResult:
+        """A game line's object, checked; raises :class:`TournamentError` saying what is wrong.
+
+        >>> GameResult.from_json({'game': 0})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tajmahal.tournament.schedule.TournamentError: a game line needs the keys ...
+        """
+        if not isinstance(data, dict) or data.keys() != _GAME_KEYS:
+            raise TournamentError(f"a game line needs the keys {', '.join(sorted(_GAME_KEYS))}")
+        players = _strings(data["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
+        seats = len(players)
+        scores = _ints(data["scores"], "scores", seats, -MAX_SCORE, MAX_SCORE)
+        ranking = _ints(data["ranking"], "ranking", seats, 0, seats - 1)
+        if sorted(ranking) != list(range(seats)):
+            raise TournamentError("'ranking' must list every seat once")
+        winners = data["winners"]
+        if not isinstance(winners, list) or not 1 <= len(winners) <= seats:
+            raise TournamentError(f"'winners' must be a list of 1 to {seats} seats")
+        winners_t = _ints(winners, "winners", len(winners), 0, seats - 1)
+        if sorted(set(winners_t)) != list(winners_t):
+            raise TournamentError("'winners' must be seats in increasing order, each once")
+        if not isinstance(data["faults"], list) or len(data["faults"]) > MAX_LINE // 64:
+            raise TournamentError("'faults' must be a list")
+        seconds = data["seconds"]
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
+            raise TournamentError("'seconds' must be a number of seconds, 0 or more")
+        return cls(
+            game=_int(data["game"], "game", 0, MAX_GAMES - 1),
+            block=_int(data["block"], "block", 0, MAX_GAMES - 1),
+            seed=_int(data["seed"], "seed", 0, 2**63 - 1),
+            players=players,
+            scores=scores,
+            winners=winners_t,
+            ranking=ranking,
+            faults=tuple(_fault(item, seats) for item in data["faults"]),
+            seconds=float(seconds),
+        )
+
+
+@attrs.frozen
+class ResultsFile:
+    """What :func:`read_results` found: the header, the games in game order, a half line.
+
+    ``half_line`` is true when the file ends in a line without its newline
+    (a run killed while writing): that game is not in ``games``.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / 'results.jsonl'
+    >>> header = Header(('greedy', 'random', 'random'), num_players=3, games=3, seed=1)
+    >>> _ = path.write_text(json.dumps(header.to_json()) + '\\n{"game": 0, "blo')
+    >>> found = read_results(path)
+    >>> found.header == header, found.games, found.half_line
+    (True, (), True)
+    """
+
+    header: Header
+    games: tuple[GameResult, ...]
+    half_line: bool
+    complete_bytes: int  #: the length of the file up to its last complete line
+
+
+def read_results(path: str | os.PathLike[str]) -> ResultsFile:
+    """Read and check a results file (see the module docstring); :class:`TournamentError` if bad.
+
+    Every game must be the one the header's schedule puts at its number (the
+    same entrants in the same seats, the same deal), and appear once.
+
+    >>> read_results('no-such-file.jsonl')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tajmahal.tournament.schedule.TournamentError: cannot read no-such-file.jsonl: ...
+    """
+    shown = os.fspath(path)
+    try:
+        with open(path, "rb") as stream:
+            return _read(stream, shown)
+    except OSError as exc:
+        raise TournamentError(f"cannot read {shown}: {exc.strerror or exc}") from None
+
+
+def write_line(stream: IO[str], data: Mapping[str, Any]) -> None:
+    """Append one JSON line and flush it to the operating system at once."""
+    stream.write(json.dumps(data, ensure_ascii=False) + "\n")
+    stream.flush()
+
+
+def _read(stream: IO[bytes], shown: str) -> ResultsFile:
+    lines = _lines(stream, shown)
+    try:
+        number, raw, complete_bytes = next(lines)
+    except StopIteration:
+        raise TournamentError(f"{shown} is empty: it holds no tournament header") from None
+    if raw is None:
+        raise TournamentError(f"{shown} line 1: the header line is incomplete")
+    header = _at(shown, number, lambda: _header(_json(raw)))
+    games: dict[int, tuple[int, GameResult]] = {}
+    half_line = False
+    for number, raw, end in lines:
+        if raw is None:
+            half_line = True
+            break
+        game = _at(shown, number, lambda raw=raw: GameResult.from_json(_json(raw)))
+        if game.game >= header.games:
+            raise TournamentError(
+                f"{shown} line {number}: game {game.game}, but the tournament has "
+                f"{header.games} games (0 to {header.games - 1})"
+            )
+        if game.game in games:
+            raise TournamentError(
+                f"{shown} line {number}: game {game.game} again (first on line "
+                f"{games[game.game][0]})"
+            )
+        games[game.game] = (number, game)
+        complete_bytes = end
+    ordered = tuple(games[g][1] for g in sorted(games))
+    _check_schedule(header, ordered, {g: n for g, (n, _) in games.items()}, shown)
+    return ResultsFile(header, ordered, half_line, complete_bytes)
+
+
+def _lines(stream: IO[bytes], shown: str) -> Iterator[tuple[int, str | None, int]]:
+    """(line number, text or None for a last line without newline, bytes read so far)."""
+    offset = 0
+    for number in range(1, MAX_GAMES + 2):
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE:
+            raise TournamentError(f"{shown} line {number}: longer than {MAX_LINE} bytes")
+        offset += len(line)
+        if not line.endswith(b"\n"):
+            yield number, None, offset
+            return
+        try:
+            yield number, line.decode("utf-8"), offset
+        except UnicodeDecodeError:
+            raise TournamentError(f"{shown} line {number}: not UTF-8 text") from None
+    raise TournamentError(f"{shown}: more than {MAX_GAMES} games")
+
+
+def _at(shown: str, number: int, parse: Any) -> Any:
+    try:
+        return parse()
+    except TajMahalError as exc:
+        raise TournamentError(f"{shown} line {number}: {exc}") from None
+
+
+def _json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise TournamentError(f"not JSON ({exc})") from None
+
+
+def _header(data: object) -> Header:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TournamentError(f"not a tournament results file (no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise TournamentError(
+            f"unknown version {data.get('version')!r}; this library reads version {VERSION}"
+        )
+    if data.keys() != _HEADER_KEYS:
+        raise TournamentError(f"the header needs the keys {', '.join(sorted(_HEADER_KEYS))}")
+    entrants = _strings(data["entrants"], "entrants", MIN_PLAYERS, MAX_ENTRANTS)
+    for spec in entrants:
+        if len(spec) > MAX_SPEC_LENGTH:
+            raise TournamentError(f"an entrant has more than {MAX_SPEC_LENGTH} characters")
+        parse_spec(spec)
+    limit = data["time_limit"]
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit < 1e9
+    ):
+        raise TournamentError("'time_limit' must be null or a positive number of seconds")
+    games = _int(data["games"], "games", 1, MAX_GAMES)
+    num_players = check_arguments(entrants, data["num_players"], games)
+    seed = _int(data["seed"], "seed", -(2**63), 2**63 - 1)
+    return Header(entrants, num_players, games, seed, None if limit is None else float(limit))
+
+
+def _check_schedule(
+    header: Header, games: tuple[GameResult, ...], lines: dict[int, int], shown: str
+) -> None:
+    if not games:
+        return
+    wanted = iter(games)
+    game = next(wanted)
+    for job in schedule(header.entrants, header.num_players, games[-1].game + 1, header.seed):
+        if job.game != game.game:
+            continue
+        if (job.block, job.seed, job.players) != (game.block, game.seed, game.players):
+            raise TournamentError(
+                f"{shown} line {lines[game.game]}: game {game.game} should be block "
+                f"{job.block}, seed {job.seed}, players {', '.join(job.players)}; the file "
+                "does not belong to this header's tournament"
+            )
+        game = next(wanted, game)
+
+
+def _fault(data: object, seats: int) -> Fault:
+    if not isinstance(data, dict) or data.keys() != {"seat", "decision", "kind", "detail"}:
+        raise TournamentError("a fault needs the keys decision, detail, kind, seat")
+    kinds = {kind.value: kind for kind in FaultKind}
+    if data["kind"] not in kinds:
+        raise TournamentError(f"a fault's kind is one of {', '.join(kinds)}")
+    detail = data["detail"]
+    if not isinstance(detail, str) or len(detail) > MAX_DETAIL:
+        raise TournamentError(f"a fault's detail is a string of at most {MAX_DETAIL} characters")
+    return Fault(
+        seat=_int(data["seat"], "seat", 0, seats - 1),
+        decision=_int(data["decision"], "decision", 1, 100_000),
+        kind=kinds[data["kind"]],
+        detail=detail,
+    )
+
+
+def _int(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TournamentError(f"{what!r} must be a whole number from {low} to {high}")
+    return value
+
+
+def _ints(value: object, what: str, count: int, low: int, high: int) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != count:
+        raise TournamentError(f"{what!r} must be a list of {count} whole numbers")
+    return tuple(_int(item, what, low, high) for item in value)
+
+
+def _strings(value: object, what: str, low: int, high: int) -> tuple[str, ...]:
+    if (
+        not isinstance(value, list)
+        or not low <= len(value) <= high
+        or not all(isinstance(item, str) for item in value)
+    ):
+        raise TournamentError(f"{what!r} must be a list of {low} to {high} strings")
+    return tuple(value)
+
+
+def open_for_append(path: Path, header: Header, resume: bool) -> tuple[IO[str], ResultsFile | None]:
+    """Open ``path`` to append games; with ``resume``, first read what it holds.
+
+    A new file (or an empty one) gets the header.  Resuming checks that the
+    file's header is this tournament's and cuts off a half-written last line.
+    Without ``resume``, a non-empty file is an error: it is never overwritten.
+    """
+    found: ResultsFile | None = None
+    exists = path.exists() and path.stat().st_size > 0
+    if exists and not resume:
+        raise TournamentError(
+            f"{path} already holds results: resume it (resume=True, --resume) or choose "
+            "another file"
+        )
+    if exists:
+        found = read_results(path)
+        if found.header != header:
+            raise TournamentError(
+                f"{path} holds another tournament: {_difference(found.header, header)}"
+            )
+    try:
+        if found is not None:
+            with open(path, "r+b") as raw:
+                raw.truncate(found.complete_bytes)  # a half-written last game is played again
+        stream = open(path, "a" if exists else "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        raise TournamentError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if found is None:
+        write_line(stream, header.to_json())
+    return stream, found
+
+
+def _difference(old: Header, new: Header) -> str:
+    for field in attrs.fields(Header):
+        if getattr(old, field.name) != getattr(new, field.name):
+            was, now = getattr(old, field.name), getattr(new, field.name)
+            return f"its {field.name} is {was!r}, not {now!r}"
+    return "its header differs"

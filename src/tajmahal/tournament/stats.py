@@ -1,0 +1,286 @@
+"""Statistics of a tournament: the table (one row per entrant), ratings, head to head.
+
+* **wins** — a shared win (equal top scores) counts ``1 / number of winners``;
+* **win rate** with its 95% **Wilson** score interval (sound for small counts
+  and for rates near 0 or 1);
+* **mean score** with a 95% interval (normal approximation: mean ± 1.96 ·
+  standard error; none below two games);
+* **mean rank**: 1 is first; seats with equal score (and the same fault
+  status) share the mean of their places;
+* **rating**: ``openskill``'s Plackett–Luce model, every game in game order
+  (so the same games give the same ratings, whatever order they finished in);
+  the table is sorted by the conservative rating ``mu - 3 * sigma``;
+* **faults**: faulty decisions (and games with at least one);
+* **head to head**: for each pair, the share of their common games in which
+  one finished ahead of the other (equal places count a half).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+from openskill.models import PlackettLuce
+
+from tajmahal.tournament.results import GameResult, Header
+
+__all__ = ["Z95", "EntrantRow", "HeadToHead", "Rating", "TournamentResult", "summarize", "wilson"]
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95% by default); ``(0, 1)`` without trials.
+
+    >>> low, high = wilson(30, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.219, 0.396)
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    scale = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / scale
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / scale
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return (low, high)
+
+
+@attrs.frozen
+class Rating:
+    """An openskill Plackett–Luce rating: ``mu`` (skill) and ``sigma`` (its uncertainty).
+
+    >>> Rating(30.0, 2.0).ordinal
+    24.0
+    """
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative estimate ``mu - 3 * sigma`` that orders the table.
+
+        >>> Rating(25.0, 8.0).ordinal
+        1.0
+        """
+        return self.mu - 3 * self.sigma
+
+
+@attrs.frozen
+class EntrantRow:
+    """One entrant's line of the table (see the module docstring for each figure).
+
+    >>> row = summarize(_example_header(), _example_games()).table[0]
+    >>> row.name, row.games, row.wins, row.win_rate
+    ('b', 3, 2.0, 0.6666666666666666)
+    """
+
+    name: str
+    games: int
+    wins: float
+    win_rate: float
+    win_ci: tuple[float, float]
+    mean_score: float
+    score_ci: tuple[float, float] | None
+    mean_rank: float
+    rating: Rating
+    faults: int  #: faulty decisions
+    faulty_games: int  #: games with at least one fault
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as a JSON object.
+
+        >>> row = summarize(_example_header(), _example_games()).table[0].to_json()
+        >>> row['name'], row['wins'], row['win_ci'], round(row['rating']['mu'], 2)
+        ('b', 2.0, [0.2076596008020477, 0.9385080552796037], 30.86)
+        """
+        data = attrs.asdict(self, recurse=True)
+        data["win_ci"] = list(self.win_ci)
+        data["score_ci"] = None if self.score_ci is None else list(self.score_ci)
+        return data
+
+
+@attrs.frozen
+class HeadToHead:
+    """For each pair of entrants: games played together, and how often one finished ahead.
+
+    >>> h2h = summarize(_example_header(), _example_games()).head_to_head
+    >>> h2h.met('a', 'b'), h2h.ahead('b', 'a'), h2h.share('b', 'a')
+    (3, 2.0, 0.6666666666666666)
+    """
+
+    names: tuple[str, ...]
+    games: tuple[tuple[int, ...], ...]  #: games[i][j]: games entrants i and j played together
+    ahead_counts: tuple[tuple[float, ...], ...]  #: [i][j]: times i finished ahead of j (ties 1/2)
+
+    def met(self, a: str, b: str) -> int:
+        """How many games ``a`` and ``b`` played together.
+
+        >>> summarize(_example_header(), _example_games()).head_to_head.met('a', 'a')
+        0
+        """
+        return self.games[self.names.index(a)][self.names.index(b)]
+
+    def ahead(self, a: str, b: str) -> float:
+        """How often ``a`` finished ahead of ``b`` (equal places count a half).
+
+        >>> summarize(_example_header(), _example_games()).head_to_head.ahead('c', 'b')
+        0.0
+        """
+        return self.ahead_counts[self.names.index(a)][self.names.index(b)]
+
+    def share(self, a: str, b: str) -> float | None:
+        """The share of their common games in which ``a`` finished ahead of ``b``; None if none.
+
+        >>> summarize(_example_header(), _example_games()).head_to_head.share('a', 'c')
+        1.0
+        """
+        met = self.met(a, b)
+        return self.ahead(a, b) / met if met else None
+
+    def to_json(self) -> dict[str, dict[str, dict[str, float | int]]]:
+        """``{a: {b: {"games": n, "ahead": x}}}`` for each pair that met.
+
+        >>> summarize(_example_header(), _example_games()).head_to_head.to_json()['b']['c']
+        {'games': 3, 'ahead': 3.0}
+        """
+        return {
+            a: {b: {"games": self.met(a, b), "ahead": self.ahead(a, b)}
+                for b in self.names if self.met(a, b)}
+            for a in self.names
+        }
+
+
+@attrs.frozen
+class TournamentResult:
+    """A tournament's games and what they say: the table (best first) and the head-to-head.
+
+    ``planned`` is the number of games the tournament has; ``games`` those
+    played (fewer in a summary of an unfinished run).
+
+    >>> result = summarize(_example_header(), _example_games())
+    >>> [row.name for row in result.table], len(result.games), result.planned
+    (['b', 'a', 'c'], 3, 3)
+    """
+
+    header: Header
+    games: tuple[GameResult, ...]
+    table: tuple[EntrantRow, ...]
+    head_to_head: HeadToHead
+
+    @property
+    def planned(self) -> int:
+        """The number of games the tournament has (its ``games`` argument).
+
+        >>> summarize(_example_header(), ()).planned
+        3
+        """
+        return self.header.games
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything the CLI prints, as JSON: the tournament, the table, the head-to-head.
+
+        >>> sorted(summarize(_example_header(), _example_games()).to_json())
+        ['faults', 'games_played', 'head_to_head', 'table', 'tournament']
+        """
+        return {
+            "tournament": self.header.to_json(),
+            "games_played": len(self.games),
+            "faults": sum(len(game.faults) for game in self.games),
+            "table": [row.to_json() for row in self.table],
+            "head_to_head": self.head_to_head.to_json(),
+        }
+
+
+def summarize(header: Header, games: Sequence[GameResult]) -> TournamentResult:
+    """The statistics of ``games`` (taken in game order) of the tournament ``header`` describes.
+
+    >>> [row.mean_rank for row in summarize(_example_header(), _example_games()).table]
+    [1.3333333333333333, 1.6666666666666667, 3.0]
+    """
+    ordered = tuple(sorted(games, key=lambda game: game.game))
+    names = header.names
+    index = {name: i for i, name in enumerate(names)}
+    count = len(names)
+    played = [0] * count
+    wins = [0.0] * count
+    scores: list[list[int]] = [[] for _ in names]
+    ranks = [0.0] * count
+    faults = [0] * count
+    faulty_games = [0] * count
+    met = [[0] * count for _ in names]
+    ahead = [[0.0] * count for _ in names]
+    model = PlackettLuce()
+    ratings = [model.rating(name=name) for name in names]
+    for game in ordered:
+        seats = [index[name] for name in game.players]
+        places = game.positions()
+        for seat, who in enumerate(seats):
+            played[who] += 1
+            scores[who].append(game.scores[seat])
+            ranks[who] += places[seat]
+            for other_seat, other in enumerate(seats):
+                if other != who:
+                    met[who][other] += 1
+                    if places[seat] < places[other_seat]:
+                        ahead[who][other] += 1.0
+                    elif places[seat] == places[other_seat]:
+                        ahead[who][other] += 0.5
+        for seat in game.winners:
+            wins[seats[seat]] += 1 / len(game.winners)
+        for fault in game.faults:
+            faults[seats[fault.seat]] += 1
+        for seat in {fault.seat for fault in game.faults}:
+            faulty_games[seats[seat]] += 1
+        rated = model.rate([[ratings[who]] for who in seats], ranks=list(places))
+        for who, (rating,) in zip(seats, rated, strict=True):
+            ratings[who] = rating
+    rows = [
+        EntrantRow(
+            name=names[i],
+            games=played[i],
+            wins=wins[i],
+            win_rate=wins[i] / played[i],
+            win_ci=wilson(wins[i], played[i]),
+            mean_score=sum(scores[i]) / played[i],
+            score_ci=_mean_interval(scores[i]),
+            mean_rank=ranks[i] / played[i],
+            rating=Rating(ratings[i].mu, ratings[i].sigma),
+            faults=faults[i],
+            faulty_games=faulty_games[i],
+        )
+        for i in range(count)
+        if played[i]
+    ]
+    rows.sort(key=lambda row: (-row.rating.ordinal, -row.win_rate, row.name))
+    head_to_head = HeadToHead(
+        names, tuple(map(tuple, met)), tuple(map(tuple, ahead))
+    )
+    return TournamentResult(header, ordered, tuple(rows), head_to_head)
+
+
+def _mean_interval(values: Sequence[int]) -> tuple[float, float] | None:
+    if len(values) < 2:
+        return None
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    half = Z95 * math.sqrt(variance / len(values))
+    return (mean - half, mean + half)
+
+
+def _example_header() -> Header:
+    """Three entrants at a three-seat table, one deal (for the examples)."""
+    return Header(("a", "b", "c"), num_players=3, games=3, seed=0)
+
+
+def _example_games() -> tuple[GameResult, ...]:
+    """Three games: b wins twice, a once; c is last every time."""
+    return (
+        GameResult(0, 0, 1, ("a", "b", "c"), (50, 40, 20), (0,), (0, 1, 2), ()),
+        GameResult(1, 0, 1, ("b", "c", "a"), (55, 30, 45), (0,), (0, 2, 1), ()),
+        GameResult(2, 0, 1, ("c", "a", "b"), (25, 44, 60), (2,), (2, 1, 0), ()),
+    )
