@@ -182,7 +182,8 @@ def _ray(
     if started:
         try:
             if address is None:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                         _node_ip_address="127.0.0.1")  # a local instance listens on loopback
             else:
                 ray.init(address=address, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as exc:

@@ -336,7 +336,9 @@ def _check_schedule(
         return
     wanted = iter(games)
     game = next(wanted)
-    for job in schedule(header.entrants, header.num_players, games[-1].game + 1, header.seed):
+    for job in schedule(header.entrants, header.num_players, header.games, header.seed):
+        if job.game > games[-1].game:
+            return
         if job.game != game.game:
             continue
         if (job.block, job.seed, job.players) != (game.block, game.seed, game.players):

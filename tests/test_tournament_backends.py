@@ -1,0 +1,156 @@
+"""Tournament backends give the same games as ``serial``: a real process pool, a real Ray instance.
+
+Also the command line as a user runs it: killed with SIGKILL and resumed, and its
+progress bar on a terminal (a pseudo-terminal).  Ray starts once per session
+(2 CPUs, no dashboard).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tajmahal as tm
+from tajmahal.tournament import TournamentError, read_results, run_tournament, summarize_file
+
+ENTRANTS = ["greedy", "random", "random", "random"]  # 4 entrants at 3 seats: balanced tables
+GAMES = 12
+
+
+@pytest.fixture(scope="module")
+def reference() -> Any:
+    return run_tournament(ENTRANTS, games=GAMES, num_players=3, seed=11, backend="serial")
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[str]:
+    """A real local Ray instance with 2 CPUs for the whole session; yields its address."""
+    ray = pytest.importorskip("ray", reason="make test installs the 'ray' extra")
+    context = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                       _node_ip_address="127.0.0.1")  # loopback only
+    yield str(context.address_info["address"])
+    ray.shutdown()
+
+
+def test_process_backend_plays_the_same_games(reference: Any, tmp_path: Path) -> None:
+    out = tmp_path / "process.jsonl"
+    result = run_tournament(ENTRANTS, games=GAMES, num_players=3, seed=11, backend="process",
+                            jobs=2, out=out)
+    assert result.games == reference.games and result.table == reference.table
+    assert summarize_file(out).table == reference.table
+
+
+def test_ray_backend_plays_the_same_games(reference: Any, ray_cluster: str) -> None:
+    result = run_tournament(ENTRANTS, games=GAMES, num_players=3, seed=11, backend="ray")
+    assert result.games == reference.games and result.table == reference.table
+
+
+def test_cli_joins_a_ray_cluster_by_address(
+    reference: Any, ray_cluster: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "ray.jsonl"
+    done = _cli(*ENTRANTS, "--players", "3", "--games", "6", "--seed", "11", "--backend", "ray",
+                "--ray-address", ray_cluster, "--out", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    assert read_results(out).games == reference.games[:6]
+
+
+def test_a_killed_run_resumes_to_the_same_table(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    args = ("random", "random", "random", "--games", "18", "--seed", "2", "--jobs", "2",
+            "--json", "--quiet")
+    uninterrupted = _cli(*args, "--out", str(whole))
+    assert uninterrupted.returncode == 0, uninterrupted.stderr
+
+    killed = tmp_path / "killed.jsonl"
+    process = subprocess.Popen([sys.executable, "-m", "tajmahal", "tournament", *args,
+                                "--out", str(killed)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while _lines(killed) < 5 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)  # the CLI and its worker processes
+    process.wait()
+    played = _lines(killed) - 1
+    assert 0 < played < 18, "the run must be killed half-way"
+    with killed.open("a", encoding="utf-8") as stream:
+        stream.write('{"game": 17, "block": 5, "se')  # and as if killed while writing a line
+    resumed = _cli(*args, "--out", str(killed), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout) == json.loads(uninterrupted.stdout)
+    games = [json.loads(line)["game"] for line in killed.read_text().splitlines()[1:]]
+    assert sorted(games) == list(range(18))  # none lost, none played twice
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tajmahal", "tournament", "random", "random", "random",
+         "--games", "6", "--backend", "serial"],
+        stdout=subprocess.PIPE, stderr=follower, text=True,
+        env={**os.environ, "COLUMNS": "120", "TERM": "xterm"},
+    )
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    out, _ = process.communicate(timeout=60)
+    os.close(leader)
+    assert process.returncode == 0
+    assert b"games" in shown and b"games/s" in shown and b"/6" in shown
+    assert "Tournament: 6 of 6 games" in out
+    quiet = _cli("random", "random", "random", "--games", "3", "--backend", "serial", "--quiet")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+class _Hand:
+    """A bot registered by hand in this process only: workers do not know it."""
+
+    name = "by-hand"
+
+    def __init__(self, seed: int = 0) -> None:
+        pass
+
+    def choose(self, view: object, legal_moves: Any) -> Any:
+        return legal_moves[0]
+
+
+class _HandPlugin:
+    @tm.hookimpl
+    def tajmahal_bots(self) -> list[type[Any]]:
+        return [_Hand]
+
+
+def test_a_game_that_cannot_be_played_in_a_worker_is_a_clear_error() -> None:
+    tm.bots.default_registry().register(_HandPlugin(), name="by-hand-test")
+    try:
+        assert run_tournament(["by-hand", "random", "random"], games=3, backend="serial").games
+        with pytest.raises(TournamentError, match="cannot play game 0 .*no bot is called 'by-hand'"):
+            run_tournament(["by-hand", "random", "random"], games=3, backend="process", jobs=1)
+    finally:
+        tm.bots.reload()
+
+
+def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tajmahal", "tournament", *args],
+                          capture_output=True, text=True, timeout=timeout, check=False)
