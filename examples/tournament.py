@@ -1,66 +1,50 @@
-"""A small tournament: several seeded matches between installed bots, and a summary table.
+"""Is my bot better than greedy?  A tournament with ``tm.run_tournament`` and how to read it.
 
-Shows: ``tm.bots.available()`` (every installed bot, plugins included),
-``tm.play_match`` with bot names and seeds, seat rotation so that every bot
-plays from every seat, and how to read a ``MatchResult`` (scores, winners,
-ranking, faults) to build a league table.
+Shows: ``tm.run_tournament`` with player specs (a spec entered twice is two
+entrants), seat rotation and the duplicate format done for you, the table
+(wins with ties shared, win rate with its 95% Wilson interval, mean score,
+mean rank, openskill rating), the head-to-head shares, and the results file
+that ``tajmahal tournament --summary`` reads.
 
-Run it with ``python examples/tournament.py`` (every installed bot), or name
-the entrants: ``python examples/tournament.py greedy random --matches 12``.
+Run it with ``python examples/tournament.py`` (greedy against two random
+bots), or name the entrants: ``python examples/tournament.py cautious greedy random``.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections import defaultdict
+import tempfile
+from pathlib import Path
 
 import tajmahal as tm
-
-SEATS = 4
-
-
-def lineup(entrants: list[str], match: int) -> list[str]:
-    """Fill the seats by cycling through the entrants, starting one further each match."""
-    return [entrants[(match + seat) % len(entrants)] for seat in range(SEATS)]
+from tajmahal.tournament import summarize_file
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bots", nargs="*", help="bot names (default: every installed bot)")
-    parser.add_argument("--matches", type=int, default=8, help="how many matches (default 8)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first match")
+    parser.add_argument("entrants", nargs="*", default=["greedy", "random", "random"])
+    parser.add_argument("--games", type=int, default=30, help="a multiple of the seats")
     args = parser.parse_args()
-    entrants = args.bots or sorted(tm.bots.available())
 
-    games: dict[str, int] = defaultdict(int)
-    wins: dict[str, float] = defaultdict(float)
-    points: dict[str, int] = defaultdict(int)
-    places: dict[str, int] = defaultdict(int)
-    faults: dict[str, int] = defaultdict(int)
-    print(f"{args.matches} matches of {SEATS} players between: {', '.join(entrants)}\n")
-    for match in range(args.matches):
-        seed = args.seed + match
-        result = tm.play_match(lineup(entrants, match), seed=seed)
-        seats = zip(result.players, result.scores, strict=True)
-        shown = " | ".join(f"{name} {score}" for name, score in seats)
-        print(f"match {match + 1:2} (seed {seed:3}): {shown}")
-        for place, seat in enumerate(result.ranking, start=1):
-            name = result.players[seat]
-            games[name] += 1
-            points[name] += result.scores[seat]
-            places[name] += place
-        for seat in result.winners:  # a shared win counts as a share
-            wins[result.players[seat]] += 1 / len(result.winners)
-        for fault in result.faults:
-            faults[result.players[fault.seat]] += 1
+    out = Path(tempfile.mkdtemp()) / "results.jsonl"
+    result = tm.run_tournament(args.entrants, games=args.games, seed=1, out=out, jobs=2)
+    print(f"{len(result.games)} games between {', '.join(result.header.names)}\n")
+    print(f"{'entrant':<10} {'games':>5} {'wins':>5} {'win rate (95% CI)':>18} "
+          f"{'score':>6} {'rank':>5} {'rating':>11}")
+    for row in result.table:
+        low, high = row.win_ci
+        rate = f"{row.win_rate:.0%} ({low:.0%}-{high:.0%})"
+        print(f"{row.name:<10} {row.games:>5} {row.wins:>5g} {rate:>18} {row.mean_score:>6.1f} "
+              f"{row.mean_rank:>5.2f} {row.rating.mu:>5.1f} ± {row.rating.sigma:.1f}")
 
-    print(f"\n{'bot':<12} {'games':>5} {'wins':>6} {'win %':>6} {'avg score':>9} "
-          f"{'avg place':>9} {'faults':>6}")
-    table = sorted(games, key=lambda n: (-wins[n] / games[n], -points[n] / games[n], n))
-    for name in table:
-        n = games[name]
-        print(f"{name:<12} {n:>5} {wins[name]:>6.1f} {100 * wins[name] / n:>6.1f} "
-              f"{points[name] / n:>9.1f} {places[name] / n:>9.2f} {faults[name]:>6}")
+    best, second = result.table[0], result.table[1]
+    share = result.head_to_head.share(best.name, second.name)
+    print(f"\n{best.name} finished ahead of {second.name} in {share:.0%} of their games.")
+    if best.win_ci[0] > second.win_ci[1]:
+        print(f"Their win-rate intervals do not overlap: {best.name} is better.")
+    else:
+        print("Their win-rate intervals overlap: play more games before you decide.")
+    print(f"\nThe same table from the file alone: {summarize_file(out).table == result.table}")
 
 
 if __name__ == "__main__":

@@ -34,11 +34,12 @@ EXPECTED: dict[str, list[str]] = {
         r"greedy: +\d wins of 6",
     ],
     "tournament.py": [
-        r"8 matches of 4 players between: .*greedy.*random",
-        r"match  8 \(seed   8\): ",
-        r"bot +games +wins +win % +avg score +avg place +faults",
-        r"(?m)^greedy +\d+ +\d+\.\d",
-        r"(?m)^random +\d+ +\d+\.\d",
+        r"30 games between greedy, random, random#2",
+        r"entrant +games +wins +win rate \(95% CI\) +score +rank +rating",
+        r"(?m)^greedy +30 +[\d.]+ +\d+% \(\d+%-\d+%\) +\d+\.\d +\d\.\d\d +\d+\.\d ± \d\.\d$",
+        r"(?m)^random",
+        r"greedy finished ahead of random(#2)? in \d+% of their games",
+        r"The same table from the file alone: True",
     ],
 }
 
@@ -83,11 +84,8 @@ def test_every_example_has_expectations() -> None:
     assert {s.name for s in SCRIPTS} <= EXPECTED.keys()
 
 
-def test_tournament_is_reproducible_and_takes_bot_names() -> None:
-    script = EXAMPLES / "tournament.py"
-    first = run(script, "greedy", "random", "--matches", "2", "--seed", "5")
-    second = run(script, "greedy", "random", "--matches", "2", "--seed", "5")
-    assert first.returncode == 0, first.stderr
-    assert first.stdout == second.stdout
-    assert "2 matches of 4 players between: greedy, random" in first.stdout
-    assert "match  2 (seed   6)" in first.stdout
+def test_tournament_takes_the_entrants_and_the_number_of_games() -> None:
+    done = run(EXAMPLES / "tournament.py", "cautious", "greedy", "random", "--games", "3")
+    assert done.returncode == 0, done.stderr
+    assert "3 games between cautious, greedy, random" in done.stdout
+    assert "The same table from the file alone: True" in done.stdout
