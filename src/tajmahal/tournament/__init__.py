@@ -1,6 +1,6 @@
 """Tournaments: many matches between player specs, with seat rotation, statistics and ratings.
 
-:func:`run_tournament` schedules the games (:mod:`~tajmahal.tournament.schedule`),
+:func:`run_tournament` schedules the games (:mod:`~tajmahal.tournament.seating`),
 plays them on a backend (:mod:`~tajmahal.tournament.backends`), appends each
 finished game to a JSON-lines file (:mod:`~tajmahal.tournament.results`) and
 returns the statistics (:mod:`~tajmahal.tournament.stats`).
@@ -19,7 +19,7 @@ import os
 from tajmahal.tournament.backends import BACKENDS, MatchOptions, play_game, run_games
 from tajmahal.tournament.results import GameResult, Header, ResultsFile, read_results
 from tajmahal.tournament.runner import run_tournament
-from tajmahal.tournament.schedule import (
+from tajmahal.tournament.seating import (
     GameJob,
     TournamentError,
     deal_seed,

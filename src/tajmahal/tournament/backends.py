@@ -1,6 +1,6 @@
 """Where the games run: in this process, in a pool of processes, or on a Ray cluster.
 
-Every backend plays each :class:`GameJob` with :func:`~tajmahal.play_match`
+Every backend plays each :class:`~tajmahal.tournament.GameJob` with :func:`~tajmahal.play_match`
 and the same options, so a game's result does not depend on the backend.
 Results are handed back as games finish (not in game order); at most a few
 games per worker are queued at a time, so stopping early wastes little.
@@ -24,7 +24,7 @@ from tajmahal.referee import play_match
 from tajmahal.rules.components import Components
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.tournament.results import MAX_DETAIL, GameResult
-from tajmahal.tournament.schedule import GameJob, TournamentError
+from tajmahal.tournament.seating import GameJob, TournamentError
 
 __all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games"]
 
@@ -59,7 +59,7 @@ class MatchOptions:
 def play_game(job: GameJob, options: MatchOptions) -> GameResult | str:
     """Play one game; its result, or a message saying why it could not be played.
 
-    >>> from tajmahal.tournament.schedule import schedule
+    >>> from tajmahal.tournament.seating import schedule
     >>> job = next(schedule(['greedy', 'random', 'random'], 3, 3, seed=1))
     >>> play_game(job, MatchOptions()).players
     ('greedy', 'random', 'random#2')
@@ -96,7 +96,7 @@ def run_games(
     Raises :class:`TournamentError` when a game cannot be played (a bot that
     cannot be built); the games finished before are yielded first.
 
-    >>> from tajmahal.tournament.schedule import schedule
+    >>> from tajmahal.tournament.seating import schedule
     >>> jobs = schedule(['greedy', 'random', 'random'], 3, 3, seed=1)
     >>> sorted(r.game for r in run_games(jobs, MatchOptions(), 'serial', 1))
     [0, 1, 2]
@@ -138,6 +138,7 @@ def _process(
 ) -> Iterator[GameResult | str]:
     # forkserver: workers start from a clean process, not a copy of this one (with its threads)
     context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])  # workers start with the library imported
     pool = concurrent.futures.ProcessPoolExecutor(
         workers, mp_context=context, initializer=_set_worker_options, initargs=(options,)
     )

@@ -31,7 +31,7 @@ from tajmahal.bots.specs import MAX_SPEC_LENGTH, parse_spec
 from tajmahal.referee import Fault, FaultKind
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.tournament.schedule import (
+from tajmahal.tournament.seating import (
     MAX_ENTRANTS,
     MAX_GAMES,
     TournamentError,
@@ -156,7 +156,7 @@ class GameResult:
         >>> GameResult.from_json({'game': 0})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        tajmahal.tournament.schedule.TournamentError: a game line needs the keys ...
+        tajmahal.tournament.seating.TournamentError: a game line needs the keys ...
         """
         if not isinstance(data, dict) or data.keys() != _GAME_KEYS:
             raise TournamentError(f"a game line needs the keys {', '.join(sorted(_GAME_KEYS))}")
@@ -221,7 +221,7 @@ def read_results(path: str | os.PathLike[str]) -> ResultsFile:
     >>> read_results('no-such-file.jsonl')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tajmahal.tournament.schedule.TournamentError: cannot read no-such-file.jsonl: ...
+    tajmahal.tournament.seating.TournamentError: cannot read no-such-file.jsonl: ...
     """
     shown = os.fspath(path)
     try:

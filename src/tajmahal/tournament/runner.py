@@ -12,7 +12,7 @@ from tajmahal.bots.specs import check_spec
 from tajmahal.rules.components import Components
 from tajmahal.tournament.backends import BACKENDS, MatchOptions, run_games
 from tajmahal.tournament.results import GameResult, Header, open_for_append, write_line
-from tajmahal.tournament.schedule import TournamentError, check_arguments, schedule
+from tajmahal.tournament.seating import TournamentError, check_arguments, schedule
 from tajmahal.tournament.stats import TournamentResult, summarize
 
 __all__ = ["run_tournament"]
@@ -41,7 +41,7 @@ def run_tournament(
     have ``num_players`` seats (default: the number of entrants, or 4 when
     there are more than 5).  Every deal is played under all seat rotations,
     so ``games`` must be a multiple of ``num_players``; with more entrants
-    than seats, tables are balanced (see :mod:`tajmahal.tournament.schedule`).
+    than seats, tables are balanced (see :mod:`tajmahal.tournament.seating`).
     ``seed`` fixes every deal (``None``: an unguessable one, or the file's when
     resuming).
 
