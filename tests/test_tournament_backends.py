@@ -145,7 +145,7 @@ def test_a_game_that_cannot_be_played_in_a_worker_is_a_clear_error() -> None:
     tm.bots.default_registry().register(_HandPlugin(), name="by-hand-test")
     try:
         assert run_tournament(["by-hand", "random", "random"], games=3, backend="serial").games
-        wanted = r"cannot play game 0 .*no bot is called 'by-hand'"
+        wanted = r"cannot play game \d \(seed .*\): .*no bot is called 'by-hand'"
         with pytest.raises(TournamentError, match=wanted):
             run_tournament(["by-hand", "random", "random"], games=3, backend="process", jobs=1)
     finally:

@@ -105,6 +105,8 @@ def _run(args: argparse.Namespace) -> int:
         task = progress.add_task("games", total=args.games)
 
         def advance(result: GameResult, done: int, total: int) -> None:
+            if not progress.tasks[0].completed:  # resumed: games done before count, not in speed
+                progress.reset(task, total=total, completed=done - 1)
             progress.update(task, completed=done)
 
         try:
