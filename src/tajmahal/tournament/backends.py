@@ -13,9 +13,12 @@ is only known to the ``serial`` backend.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
+import itertools
 import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED
 from typing import Any
 
 import attrs
@@ -142,32 +145,41 @@ def _process(
     pool = concurrent.futures.ProcessPoolExecutor(
         workers, mp_context=context, initializer=_set_worker_options, initargs=(options,)
     )
+    def wait(pending: list[Any]) -> tuple[list[Any], list[Any]]:
+        done, rest = concurrent.futures.wait(pending, return_when=FIRST_COMPLETED)
+        return list(done), list(rest)
+
     try:
-        pending: set[concurrent.futures.Future[GameResult | str]] = set()
-        queue = iter(jobs)
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < workers * QUEUED_PER_WORKER:
-                job = next(queue, None)
-                if job is None:
-                    exhausted = True
-                else:
-                    pending.add(pool.submit(_play_in_worker, job))
-            if not pending:
-                return
-            done, pending = concurrent.futures.wait(
-                pending, return_when=concurrent.futures.FIRST_COMPLETED
-            )
-            for future in done:
-                try:
-                    yield future.result()
-                except concurrent.futures.process.BrokenProcessPool:
-                    raise TournamentError(
-                        "a worker process died (killed, or out of memory); the games finished "
-                        "so far are kept: resume the tournament to play the rest"
-                    ) from None
+        def submit(job: GameJob) -> Any:
+            return pool.submit(_play_in_worker, job)
+
+        for future in _in_flight(jobs, workers * QUEUED_PER_WORKER, submit, wait):
+            try:
+                yield future.result()
+            except concurrent.futures.process.BrokenProcessPool:
+                raise TournamentError(
+                    "a worker process died (killed, or out of memory); the games finished "
+                    "so far are kept: resume the tournament to play the rest"
+                ) from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_flight(
+    jobs: Iterable[GameJob],
+    limit: int,
+    submit: Callable[[GameJob], Any],
+    wait: Callable[[list[Any]], tuple[list[Any], list[Any]]],
+) -> Iterator[Any]:
+    """Keep at most ``limit`` jobs submitted; yield each handle (future, reference) once done."""
+    queue = iter(jobs)
+    pending: list[Any] = []
+    while True:
+        pending += [submit(job) for job in itertools.islice(queue, limit - len(pending))]
+        if not pending:
+            return
+        done, pending = wait(pending)
+        yield from done
 
 
 def _ray(
@@ -195,21 +207,9 @@ def _ray(
         shared = ray.put(options)
         cpus = ray.cluster_resources().get("CPU", workers)  # type: ignore[no-untyped-call]
         limit = max(1, int(cpus)) * QUEUED_PER_WORKER
-        pending: list[Any] = []
-        queue = iter(jobs)
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < limit:
-                job = next(queue, None)
-                if job is None:
-                    exhausted = True
-                else:
-                    pending.append(remote.remote(job, shared))
-            if not pending:
-                return
-            done, pending = ray.wait(pending, num_returns=1)
-            for reference in done:
-                yield ray.get(reference)
+        wait = functools.partial(ray.wait, num_returns=1)
+        for reference in _in_flight(jobs, limit, lambda job: remote.remote(job, shared), wait):
+            yield ray.get(reference)
     finally:
         if started:
             ray.shutdown()
