@@ -100,7 +100,9 @@ def test_the_schedule_depends_on_the_seed_only_through_the_deals() -> None:
         (["random"] * 7, {"num_players": 3, "games": 3}, "need at least 9 games"),
         (THREE, {"backend": "threads"}, "unknown backend 'threads'; the backends: serial"),
         (THREE, {"jobs": 0}, "jobs must be a whole number from 1"),
-        (THREE, {"time_limit": -1}, "time_limit must be a positive number"),
+        (THREE, {"time_limit": -1}, "time_limit must be a number of seconds above 0"),
+        (THREE, {"game_time": float("nan")}, "game_time must be a number of seconds above 0"),
+        (THREE, {"isolate": "yes"}, "isolate must be True or False"),
         (THREE, {"resume": True}, "resume needs the results file"),
         (THREE, {"ray_address": "localhost:1"}, "ray_address is for the 'ray' backend only"),
         ("greedy", {}, "entrants must be a list of player specs"),
@@ -235,6 +237,18 @@ def test_the_time_limit_reaches_every_seat() -> None:
     assert result.header.time_limit == 1e-9
 
 
+def test_the_game_clock_reaches_every_seat(tmp_path: Path) -> None:
+    result = serial(THREE, 3, game_time=1e-6, out=tmp_path / "r.jsonl")
+    assert all(row.faulty_games == 3 for row in result.table)
+    assert read_results(tmp_path / "r.jsonl").header.game_time == 1e-6
+
+
+def test_isolated_bots_play_the_same_games() -> None:
+    isolated = serial(["greedy", "random", "random"], 3, seed=6, isolate=True)
+    assert isolated.games == serial(["greedy", "random", "random"], 3, seed=6).games
+    assert isolated.header.isolate
+
+
 # ------------------------------------------------------------------------------ results file
 
 
@@ -245,7 +259,7 @@ def test_every_game_is_a_line_in_the_file(tmp_path: Path) -> None:
     header = json.loads(lines[0])
     assert header == {"format": "tajmahal/tournament", "version": 1,
                       "entrants": ["greedy", "random", "random"], "num_players": 3, "games": 6,
-                      "seed": 4, "time_limit": None}
+                      "seed": 4, "time_limit": None, "game_time": None, "isolate": False}
     games = [json.loads(line) for line in lines[1:]]
     assert [g["game"] for g in games] == list(range(6))
     assert set(games[0]) == {"game", "block", "seed", "players", "scores", "winners", "ranking",

@@ -83,6 +83,14 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "--time-limit", type=positive_seconds, metavar="S",
         help="seconds a bot may take per decision; slower decisions are faults",
     )
+    command.add_argument(
+        "--game-time", type=positive_seconds, metavar="S",
+        help="seconds each seat may take for a whole game; decisions past it are faults",
+    )
+    command.add_argument(
+        "--isolate", action="store_true",
+        help="run every bot in its own process, through the bot protocol",
+    )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     add_components_option(command)
@@ -113,7 +121,8 @@ def _run(args: argparse.Namespace) -> int:
             result = run_tournament(
                 args.entrants, games=args.games, num_players=args.players, seed=args.seed,
                 jobs=args.jobs, backend=args.backend, out=args.out, resume=args.resume,
-                time_limit=args.time_limit, components=components_from(args.components),
+                time_limit=args.time_limit, game_time=args.game_time, isolate=args.isolate,
+                components=components_from(args.components),
                 ray_address=args.ray_address, on_game=advance,
             )
         except KeyboardInterrupt:
@@ -160,8 +169,10 @@ def print_table(result: TournamentResult, console: Console) -> None:
     played = len(result.games)
     console.print(
         f"Tournament: {played} of {header.games} games, {header.num_players} players per game, "
-        f"seed {header.seed}" + (f", time limit {header.time_limit:g} s" if header.time_limit
-                                 else "")
+        f"seed {header.seed}"
+        + (f", time limit {header.time_limit:g} s" if header.time_limit else "")
+        + (f", game time {header.game_time:g} s" if header.game_time else "")
+        + (", bots isolated" if header.isolate else "")
     )
     table = Table(title=None, show_edge=False)
     for name, justify in (

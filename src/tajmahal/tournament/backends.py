@@ -26,7 +26,7 @@ import attrs
 from tajmahal.referee import play_match
 from tajmahal.rules.components import Components
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.tournament.results import MAX_DETAIL, GameResult
+from tajmahal.tournament.results import GameResult
 from tajmahal.tournament.seating import GameJob, TournamentError
 
 __all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games"]
@@ -40,23 +40,26 @@ class MatchOptions:
     """What every game passes to :func:`~tajmahal.play_match` besides players and seed.
 
     ``extra`` holds further keyword arguments of ``play_match`` (such as
-    ``isolate=True``), as (name, value) pairs.
+    ``process_limits``), as (name, value) pairs.
 
     >>> MatchOptions(time_limit=1.0).keywords()
-    {'time_limit': 1.0, 'components': None}
+    {'time_limit': 1.0, 'game_time': None, 'isolate': False, 'components': None}
     """
 
     time_limit: float | None = None
+    game_time: float | None = None
+    isolate: bool = False
     components: Components | None = None
     extra: tuple[tuple[str, Any], ...] = ()
 
     def keywords(self) -> dict[str, Any]:
         """The keyword arguments for ``play_match``.
 
-        >>> MatchOptions(extra=(('isolate', True),)).keywords()['isolate']
+        >>> MatchOptions(extra=(('process_limits', None),)).keywords()['process_limits'] is None
         True
         """
-        return {"time_limit": self.time_limit, "components": self.components, **dict(self.extra)}
+        return {"time_limit": self.time_limit, "game_time": self.game_time,
+                "isolate": self.isolate, "components": self.components, **dict(self.extra)}
 
 
 def play_game(job: GameJob, options: MatchOptions) -> GameResult | str:
@@ -81,7 +84,7 @@ def play_game(job: GameJob, options: MatchOptions) -> GameResult | str:
         winners=match.winners,
         ranking=match.ranking,
         faults=tuple(
-            attrs.evolve(fault, detail=fault.detail[:MAX_DETAIL]) for fault in match.faults
+            attrs.evolve(fault, traceback="") for fault in match.faults  # as the file keeps them
         ),
         seconds=time.perf_counter() - start,
     )

@@ -3,7 +3,7 @@
 ::
 
     {"format": "tajmahal/tournament", "version": 1, "entrants": [...], "num_players": 3,
-     "games": 300, "seed": 1, "time_limit": null}
+     "games": 300, "seed": 1, "time_limit": null, "game_time": null, "isolate": false}
     {"game": 0, "block": 0, "seed": 81..., "players": ["greedy", "random", "random#2"],
      "scores": [61, 30, 35], "winners": [0], "ranking": [0, 2, 1], "faults": [], "seconds": 0.08}
 
@@ -28,9 +28,10 @@ from typing import IO, Any
 import attrs
 
 from tajmahal.bots.specs import MAX_SPEC_LENGTH, parse_spec
-from tajmahal.referee import Fault, FaultKind
+from tajmahal.faults import MAX_DETAIL, Fault, FaultKind
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
+from tajmahal.seats import check_seconds
 from tajmahal.tournament.seating import (
     MAX_ENTRANTS,
     MAX_GAMES,
@@ -45,19 +46,23 @@ __all__ = ["FORMAT", "GameResult", "Header", "ResultsFile", "read_results"]
 FORMAT = "tajmahal/tournament"
 VERSION = 1
 MAX_LINE = 1 << 20  #: bytes in one line of a results file
-MAX_DETAIL = 300  #: characters of a fault's detail kept in the file
 MAX_SCORE = 10_000
 _GAME_KEYS = frozenset(
     {"game", "block", "seed", "players", "scores", "winners", "ranking", "faults", "seconds"}
 )
 _HEADER_KEYS = frozenset(
-    {"format", "version", "entrants", "num_players", "games", "seed", "time_limit"}
+    {"format", "version", "entrants", "num_players", "games", "seed", "time_limit", "game_time",
+     "isolate"}
 )
 
 
 @attrs.frozen
 class Header:
-    """What a tournament is: its entrants (player specs), seats, games, seed and time limit.
+    """What a tournament is: its entrants (player specs), seats, games, seed, how bots are run.
+
+    ``time_limit`` (seconds per decision), ``game_time`` (seconds per seat
+    for a whole game) and ``isolate`` (every bot in its own process) are
+    passed to :func:`~tajmahal.play_match` for every game.
 
     >>> header = Header(('greedy', 'random', 'random'), num_players=3, games=3, seed=1)
     >>> header.names
@@ -69,6 +74,8 @@ class Header:
     games: int
     seed: int
     time_limit: float | None = None
+    game_time: float | None = None
+    isolate: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -87,7 +94,8 @@ class Header:
         """
         return {"format": FORMAT, "version": VERSION, "entrants": list(self.entrants),
                 "num_players": self.num_players, "games": self.games, "seed": self.seed,
-                "time_limit": self.time_limit}
+                "time_limit": self.time_limit, "game_time": self.game_time,
+                "isolate": self.isolate}
 
 
 @attrs.frozen
@@ -131,7 +139,7 @@ class GameResult:
         return tuple(places)
 
     def to_json(self) -> dict[str, Any]:
-        """The game's line, as an object (fault details cut to a few hundred characters).
+        """The game's line, as an object (faults without their tracebacks).
 
         >>> result = GameResult(0, 0, 5, ('a', 'b', 'c'), (1, 2, 3), (2,), (2, 1, 0), ())
         >>> result.to_json()['winners']
@@ -143,7 +151,7 @@ class GameResult:
             "winners": list(self.winners), "ranking": list(self.ranking),
             "faults": [
                 {"seat": f.seat, "decision": f.decision, "kind": f.kind.value,
-                 "detail": f.detail[:MAX_DETAIL]}
+                 "detail": f.detail}
                 for f in self.faults
             ],
             "seconds": round(self.seconds, 6),
@@ -318,15 +326,22 @@ def _header(data: object) -> Header:
         if len(spec) > MAX_SPEC_LENGTH:
             raise TournamentError(f"an entrant has more than {MAX_SPEC_LENGTH} characters")
         parse_spec(spec)
-    limit = data["time_limit"]
-    if limit is not None and (
-        isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit < 1e9
-    ):
-        raise TournamentError("'time_limit' must be null or a positive number of seconds")
     games = _int(data["games"], "games", 1, MAX_GAMES)
     num_players = check_arguments(entrants, data["num_players"], games)
     seed = _int(data["seed"], "seed", -(2**63), 2**63 - 1)
-    return Header(entrants, num_players, games, seed, None if limit is None else float(limit))
+    if not isinstance(data["isolate"], bool):
+        raise TournamentError("'isolate' must be true or false")
+    return Header(entrants, num_players, games, seed, seconds(data["time_limit"], "time_limit"),
+                  seconds(data["game_time"], "game_time"), data["isolate"])
+
+
+def seconds(value: object, what: str) -> float | None:
+    """``value`` as seconds for a time limit (None stays None); TournamentError if it is not."""
+    try:
+        checked = check_seconds(value, what)
+    except TajMahalError as exc:
+        raise TournamentError(str(exc)) from None
+    return None if checked is None else float(checked)
 
 
 def _check_schedule(

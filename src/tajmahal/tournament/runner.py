@@ -11,7 +11,13 @@ from typing import Any
 from tajmahal.bots.specs import check_spec
 from tajmahal.rules.components import Components
 from tajmahal.tournament.backends import BACKENDS, MatchOptions, run_games
-from tajmahal.tournament.results import GameResult, Header, open_for_append, write_line
+from tajmahal.tournament.results import (
+    GameResult,
+    Header,
+    open_for_append,
+    seconds,
+    write_line,
+)
 from tajmahal.tournament.seating import TournamentError, check_arguments, schedule
 from tajmahal.tournament.stats import TournamentResult, summarize
 
@@ -29,6 +35,8 @@ def run_tournament(
     out: str | os.PathLike[str] | None = None,
     resume: bool = False,
     time_limit: float | None = None,
+    game_time: float | None = None,
+    isolate: bool = False,
     components: Components | None = None,
     ray_address: str | None = None,
     match_options: Mapping[str, Any] | None = None,
@@ -51,8 +59,10 @@ def run_tournament(
     three give the same games.  ``out`` is a JSON-lines file that gets every
     game as it finishes; ``resume=True`` continues the tournament the file
     holds, playing only the games it lacks.  ``time_limit`` (seconds per
-    decision), ``components`` and ``match_options`` go to
-    :func:`~tajmahal.play_match` for every game.  ``on_game(result, done,
+    decision), ``game_time`` (seconds per seat for a whole game), ``isolate``
+    (every bot in its own process, through the bot protocol), ``components``
+    and ``match_options`` (further keywords) go to :func:`~tajmahal.play_match`
+    for every game.  ``on_game(result, done,
     total)`` is called as each game finishes (a progress bar).
 
     >>> import tajmahal as tm
@@ -69,20 +79,18 @@ def run_tournament(
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 1024:
         raise TournamentError(f"jobs must be a whole number from 1 to 1024, got {jobs!r}")
-    if time_limit is not None and not (isinstance(time_limit, int | float) and time_limit > 0):
-        raise TournamentError(
-            f"time_limit must be a positive number of seconds, got {time_limit!r}"
-        )
+    time_limit, game_time = seconds(time_limit, "time_limit"), seconds(game_time, "game_time")
+    if not isinstance(isolate, bool):
+        raise TournamentError(f"isolate must be True or False, got {isolate!r}")
     if ray_address is not None and backend != "ray":
         raise TournamentError("ray_address is for the 'ray' backend only")
     if seed is None:
         seed = _seed_from(out) if resume and out is not None else None
         seed = secrets.randbits(63) if seed is None else seed
-    header = Header(
-        tuple(entrants), num_players, games, seed,
-        None if time_limit is None else float(time_limit),
+    header = Header(tuple(entrants), num_players, games, seed, time_limit, game_time, isolate)
+    options = MatchOptions(
+        time_limit, game_time, isolate, components, tuple((match_options or {}).items())
     )
-    options = MatchOptions(time_limit, components, tuple((match_options or {}).items()))
     stream = None
     finished: list[GameResult] = []
     if out is not None:
