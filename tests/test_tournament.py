@@ -386,9 +386,11 @@ def test_a_damaged_results_file_never_raises_anything_else(
 def test_states_views_and_records_pickle_small() -> None:
     state = tm.new_game(4, seed=3)
     record = tm.play_match(THREE, seed=3).record
-    for obj, most in ((state, 3000), (state.view(1), 4000), (record, 6000)):
+    # the standard components alone pickle to about 9.7 KB as data
+    for obj, most in ((state, 3000), (state.view(1), 4000), (record, 8000)):
         data = pickle.dumps(obj)
         assert len(data) < most, (type(obj).__name__, len(data))
+        assert data.count(b"standard_components") == 1  # by name, once
         assert pickle.loads(data) == obj
     assert pickle.loads(pickle.dumps(state)).components is tm.standard_components()
 
