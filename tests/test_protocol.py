@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -262,3 +265,36 @@ def test_no_bot_process_outlives_an_interrupted_referee(
     _, err = referee.communicate(timeout=30)
     assert "Traceback" not in err
     assert wait_gone(bot) == []
+
+
+# ---------------------------------------------------------------- isolation keeps the state away
+
+
+@pytest.fixture
+def peeker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The plugin of tests/programs/peeking_plugin.py, installed here and in child processes."""
+    info = tmp_path / "site" / "peeking_plugin-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: peeking-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tajmahal]\npeeker = peeking_plugin\n")
+    paths = [str(tmp_path / "site"), str(HOSTILE.parent)]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*paths, os.environ.get("PYTHONPATH", "")]))
+    for path in paths:
+        monkeypatch.syspath_prepend(path)
+    tm.bots.reload()
+    yield
+    tm.bots.reload()
+
+
+@pytest.mark.usefixtures("peeker")
+def test_an_isolated_plugin_cannot_find_the_game_state(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    inside = tm.play_match(["peeker", "random", "random"], seed=8)
+    assert re.search(r"peeker found [1-9]\d* game states", capfd.readouterr().err)
+    logs = tmp_path / "logs"
+    isolated = tm.play_match(["peeker", "random", "random"], seed=8, isolate=True,
+                             process_limits=ProcessLimits(log_dir=logs))
+    assert isolated.record == inside.record
+    log = (logs / "seed8-seat0.log").read_text()
+    assert set(re.findall(r"peeker found (\d+) game states", log)) == {"0"}
