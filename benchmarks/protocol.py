@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label, micros in one_decision(count):
         print(f"  {label:<58} {micros:10.1f} µs")
     print("\nStart-up: from starting the program to its 'ready' (median):")
-    for label, millis in start_ups(3 if args.quick else 7):
+    for label, millis in start_ups(1 if args.quick else 7):
         print(f"  {label:<58} {millis:10.1f} ms")
     print(f"\nWhole matches of 4 first-legal bots ({games} games, start-up included):")
     for label, micros, decisions in whole_matches(games):

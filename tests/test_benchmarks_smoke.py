@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -109,3 +110,15 @@ def test_compare_openspiel_reports_a_ratio_per_player_count() -> None:
     assert spiel["game"] == "python_block_dominoes" and spiel["decisions_per_s"] > 0
     assert set(spiel["ratio"]) == {"3", "4", "5"}
     assert all(ratio > 0 for ratio in spiel["ratio"].values())
+
+
+def test_protocol_benchmark_runs() -> None:
+    """benchmarks/protocol.py --quick: every timing row is there, with a number."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "protocol.py"), "--quick", "--no-hostile"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for row in ["in-process: bot.choose", "program: player.choose", "program: round trip",
+                "first_legal_bot.py", "the runner:", "first-legal programs"]:
+        assert re.search(rf"{re.escape(row)}.* \d+\.\d (µs|ms)", done.stdout), row
