@@ -165,7 +165,11 @@ def hostile_table() -> list[tuple[str, str, float, str]]:
         first = result.faults[0] if result.faults else None
         faults = ", ".join(f"{n} {k}" for k, n in kinds.items())
         if first is not None:
-            faults += f" (first, decision {first.decision}: {first.detail[:90]})"
+            what_happened, _, stderr = first.detail.partition("; stderr: ")
+            what_happened = what_happened.split("; played ")[0]
+            last_line = stderr.split("; played ")[0].rsplit(" | ", 1)[-1]
+            shown = what_happened + (f" [stderr: ...{last_line[-60:]}]" if stderr else "")
+            faults += f" (first, decision {first.decision}: {shown})"
         rows.append((mode, what, took, faults))
     return rows
 
