@@ -190,9 +190,12 @@ def _clean_exit(games: Sequence[_Game]) -> CheckResult:
     if not unclean:
         return CheckResult("clean exit", True,
                            "exited by itself with status 0 after the result, every game")
-    child = unclean[0].player.child
+    player = unclean[0].player
+    child = player.child
     how = child.exit_description() if child is not None else "never started"
-    if child is not None and child.killed:
+    if player.stopped is not None:
+        how = f"was stopped during the game ({player.stopped})"
+    elif child is not None and child.killed:
         how = "did not exit in time and was killed"
     return CheckResult("clean exit", False,
                        f"not in {len(unclean)} of {len(games)} games; first: it {how}")

@@ -187,6 +187,7 @@ class ProcessPlayer:
         self.result_sent = False
         self._failure: BotProcessError | None = None  # reported at the first decision
         self._start = time.monotonic()
+        self._decision = 0  # the number of the decision asked last
         self.child: ChildProcess | None = None
         memory = None if self.limits.memory_mb is None else self.limits.memory_mb << 20
         try:
@@ -275,6 +276,7 @@ class ProcessPlayer:
         self.requests += 1
         number = decision if decision is not None else self.requests
         limit = time_limit if time_limit is not None else self.time_limit
+        self._decision = number
         try:
             return self._choose(view, legal_moves, number, limit)
         except BotProcessError as failure:
@@ -430,7 +432,7 @@ class ProcessPlayer:
         if tail:
             detail += f"; stderr: {tail}"
         stderr = child.stderr_tail(max_lines=40, max_chars=MAX_STDERR, separator="\n")
-        when = f"decision {self.requests}" if self.requests else "the start"
+        when = f"decision {self._decision}" if self.requests else "the start"
         self.stopped = f"{kind.value} at {when}"
         self.clean_exit = False
         raise BotProcessError(kind, detail, stderr) from None
