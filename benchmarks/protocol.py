@@ -51,6 +51,8 @@ HOSTILE_CASES: list[tuple[str, str, dict[str, object]]] = [
     ("silent-start", "never answers hello (start timeout 1 s)",
      {"process_limits": ProcessLimits(start_timeout=1)}),
     ("early-exit", "exits with status 0 at its 3rd decision", {}),
+    ("closes-stdout", "closes its stdout at its 2nd decision and keeps running", {}),
+    ("stderr-flood", "writes 4 MiB to stderr at its 2nd decision, then plays on", {}),
     ("child-keeps-stdout", "starts a process that keeps stdout open, then exits", {}),
     ("memory", "allocates without bound (memory cap 64 MiB)",
      {"process_limits": ProcessLimits(memory_mb=64), "time_limit": 20.0}),

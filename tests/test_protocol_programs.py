@@ -141,6 +141,8 @@ HOSTILE_CASES: dict[str, tuple[dict[str, Any], FaultKind, str, bool]] = {
                      r"no 'ready' answer within 1 s of the start", False),
     "early-exit": ({}, FaultKind.CRASH, r"ended before answering \(it exited with status 0\)",
                    False),
+    "closes-stdout": ({}, FaultKind.CRASH, r"ended before answering \(it closed its standard "
+                      r"output and was killed\)", False),
     "child-keeps-stdout": ({}, FaultKind.CRASH, r"exited with status 0", False),
     "memory": ({"process_limits": ProcessLimits(memory_mb=64), "time_limit": 20},
                FaultKind.CRASH, r"MemoryError", False),
@@ -174,3 +176,12 @@ def test_a_hostile_program_gets_faults_and_the_match_ends(mode: str) -> None:
     assert all(len(f.detail) <= 1300 for f in result.faults)
     assert took < 30, f"{mode}: the match took {took:.1f} s"
     assert tm.replay(result.record).scores == result.scores
+
+
+def test_a_flood_on_stderr_is_drained_and_its_log_bounded(tmp_path: Path) -> None:
+    limits = ProcessLimits(log_dir=tmp_path, log_bytes=100_000)
+    result = tm.play_match([hostile("stderr-flood"), "random", "random"], seed=2,
+                           time_limit=10, process_limits=limits)
+    assert result.faults == ()
+    log = tmp_path / "seed2-seat0.log"
+    assert 100_000 < log.stat().st_size < 100_100

@@ -84,6 +84,13 @@ def main():
             print("debug: I chose", move)
             sys.stdout.flush()
             continue
+        if MODE == "stderr-flood" and asked == 2:
+            for _ in range(64):
+                sys.stderr.write("x" * 65535 + "\n")  # 4 MiB of logging, then play on
+        if MODE == "closes-stdout" and asked == 2:
+            sys.stdout.close()
+            os.close(1)
+            sleep_forever()
         if MODE == "nondeterministic":
             move = legal[int.from_bytes(os.urandom(2), "big") % len(legal)]
         send({"type": "move", "decision": message["decision"], "move": move})

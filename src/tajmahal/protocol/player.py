@@ -427,6 +427,8 @@ class ProcessPlayer:
         child.kill()
         if kind in (ProcessFault.CRASH, ProcessFault.HANDSHAKE) and not child.killed:
             detail += f" (it {child.exit_description()})"
+        elif wait:
+            detail += " (it closed its standard output and was killed)"
         room = MAX_DETAIL - len(detail) - len("; stderr: ")
         tail = child.stderr_tail(max_chars=max(room, 60))
         if tail:
