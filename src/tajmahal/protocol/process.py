@@ -25,7 +25,6 @@ import atexit
 import contextlib
 import ctypes
 import os
-import resource
 import select
 import signal
 import subprocess
@@ -38,6 +37,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from tajmahal.protocol.messages import MAX_LINE_BYTES
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not a POSIX system: bot programs cannot start
+    resource = None  # type: ignore[assignment]
 
 __all__ = [
     "ChildProcess",
@@ -83,6 +87,7 @@ def _child_setup(memory_limit: int | None, parent: int, death_signal: bool) -> C
     Only calls prepared in the parent (no imports, no allocation to speak of),
     so that it is safe even when the parent has other threads.
     """
+    assert resource is not None
     setrlimit, core, data = resource.setrlimit, resource.RLIMIT_CORE, resource.RLIMIT_DATA
     limit = None
     if memory_limit is not None:
@@ -119,6 +124,8 @@ class ChildProcess:
         log_bytes: int = 1 << 20,
         env: dict[str, str] | None = None,
     ) -> None:
+        if resource is None or not hasattr(select, "poll"):
+            raise OSError("bot programs need a POSIX system (Linux, macOS)")
         # the parent-death signal belongs to the thread that forks: only ask for it
         # from the main thread, which lives as long as the process
         main = threading.current_thread() is threading.main_thread()
