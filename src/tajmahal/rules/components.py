@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 import functools
 import math
+import os
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -45,6 +47,14 @@ STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 FORMAT = "tajmahal/components"
 VERSION = 1
 MAX_COUNT = 10_000  #: the most copies one entry may ask for (guards against huge files)
+#: the most of each thing a set of components may hold, in total (loading stays linear and small)
+MAX_CARDS = 2_000
+MAX_TILES = 1_000
+MAX_PROVINCES = 200
+MAX_CITIES = 2_000
+MAX_ROADS = 20_000
+MAX_FILE_BYTES = 4_000_000  #: the largest components file :func:`load_components` reads
+_MAX_PROBLEM = 300  #: the most characters of one problem in a ComponentsError
 
 
 class Symbol(enum.Enum):
@@ -448,10 +458,10 @@ def load_components(path: str | Path, *, name: str | None = None) -> Components:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_capped(path).decode("utf-8")
     except OSError as exc:
         raise ComponentsError(
-            f"cannot read components file {str(path)!r}: {exc.strerror}"
+            f"cannot read components file {str(path)!r}: {exc.strerror or exc}"
         ) from None
     except UnicodeDecodeError as exc:
         raise ComponentsError(
@@ -460,12 +470,31 @@ def load_components(path: str | Path, *, name: str | None = None) -> Components:
     return parse_components(text, source=str(path), name=name)
 
 
+def _read_capped(path: Path) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (OSError otherwise)."""
+    with path.open("rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise OSError(0, "not a regular file (a directory, device or pipe)")
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise OSError(0, f"larger than {MAX_FILE_BYTES} bytes")
+    return data
+
+
 def parse_components(text: str, *, source: str = "<string>", name: str | None = None) -> Components:
-    """Validate components given as TOML text; raises :class:`ComponentsError`."""
+    """Validate components given as TOML text; raises :class:`ComponentsError`.
+
+    >>> parse_components('a = ' + '[' * 5000 + ']' * 5000, source='deep.toml')
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.ComponentsError: deep.toml: nested too deeply
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ComponentsError(f"{source}: TOML syntax error: {exc}") from None
+        raise ComponentsError(f"{source}: TOML syntax error: {str(exc)[:_MAX_PROBLEM]}") from None
+    except RecursionError:
+        raise ComponentsError(f"{source}: nested too deeply") from None
     try:
         return _Parser(source).components(data, name)
     except ComponentsError:
@@ -509,7 +538,9 @@ class _Parser:
         self.source = source
 
     def fail(self, where: str, problem: str) -> ComponentsError:
-        return ComponentsError(f"{self.source}: {where}: {problem}")
+        if len(problem) > _MAX_PROBLEM:
+            problem = problem[: _MAX_PROBLEM - 20] + f"... ({len(problem)} chars)"
+        return ComponentsError(f"{self.source[:200]}: {where}: {problem}")
 
     # -- generic field readers
     def table(
@@ -525,9 +556,11 @@ class _Parser:
             raise self.fail(where, f"unknown key(s) {', '.join(unknown)}")
         return value
 
-    def tables(self, value: Any, where: str) -> list[Any]:
+    def tables(self, value: Any, where: str, limit: int) -> list[Any]:
         if not isinstance(value, list):
             raise self.fail(where, f"expected an array of tables, got {type(value).__name__}")
+        if len(value) > limit:
+            raise self.fail(where, f"at most {limit} entries, got {len(value)}")
         return value
 
     def typed(self, value: Any, kind: type | tuple[type, ...], where: str) -> Any:
@@ -591,7 +624,7 @@ class _Parser:
 
     def deck(self, value: Any) -> tuple[Card, ...]:
         cards: list[Card] = []
-        for i, raw in enumerate(self.tables(value, "cards")):
+        for i, raw in enumerate(self.tables(value, "cards", MAX_CARDS)):
             where = f"cards[{i}]"
             entry = self.table(raw, where, {"color", "symbols"}, {"count"})
             color = self.enum(Color, entry["color"], f"{where}.color")
@@ -602,13 +635,18 @@ class _Parser:
                 raise self.fail(
                     f"{where}.symbols", f"a card shows 1 or 2 symbols, got {len(symbols)}"
                 )
-            cards += [Card(color, symbols)] * self.count(entry, where)
+            count = self.count(entry, where)
+            if len(cards) + count > MAX_CARDS:
+                raise self.fail(f"{where}.count", f"the deck would exceed {MAX_CARDS} cards")
+            cards += [Card(color, symbols)] * count
         if not any(c.color in COLORED for c in cards):
             raise self.fail("cards", "the deck has no colored card")
         return tuple(cards)
 
     def symbols(self, value: Any, where: str) -> tuple[Symbol, ...]:
         self.typed(value, list, where)
+        if len(value) > 2:
+            raise self.fail(where, f"a card shows 1 or 2 symbols, got {len(value)}")
         return tuple(self.enum(Symbol, s, f"{where}[{j}]") for j, s in enumerate(value))
 
     def special_cards(
@@ -616,7 +654,7 @@ class _Parser:
     ) -> tuple[tuple[Card, ...], tuple[tuple[Symbol, Special], ...]]:
         cards: list[Card] = []
         earned: list[tuple[Symbol, Special]] = []
-        for i, raw in enumerate(self.tables(value, "special_cards")):
+        for i, raw in enumerate(self.tables(value, "special_cards", MAX_CARDS)):
             where = f"special_cards[{i}]"
             entry = self.table(raw, where, {"special", "earned_by"}, set())
             special = self.enum(Special, entry["special"], f"{where}.special")
@@ -640,7 +678,7 @@ class _Parser:
 
     def province_tiles(self, value: Any, num_provinces: int) -> tuple[ProvinceTile, ...]:
         tiles: list[ProvinceTile] = []
-        for i, raw in enumerate(self.tables(value, "province_tiles")):
+        for i, raw in enumerate(self.tables(value, "province_tiles", MAX_PROVINCES)):
             where = f"province_tiles[{i}]"
             entry = self.table(raw, where, {"number", "commodities"}, set())
             number = self.typed(entry["number"], int, f"{where}.number")
@@ -667,7 +705,7 @@ class _Parser:
 
     def bonus_tiles(self, value: Any, board: Board) -> tuple[BonusTile, ...]:
         tiles: list[BonusTile] = []
-        for i, raw in enumerate(self.tables(value, "bonus_tiles")):
+        for i, raw in enumerate(self.tables(value, "bonus_tiles", MAX_TILES)):
             where = f"bonus_tiles[{i}]"
             entry = self.table(raw, where, {"kind"}, {"commodity", "points", "count"})
             kind = self.enum(BonusKind, entry["kind"], f"{where}.kind")
@@ -689,7 +727,10 @@ class _Parser:
                     raise self.fail(f"{where}.points", f"must not be negative, got {points}")
             elif "points" in entry:
                 raise self.fail(f"{where}.points", f"{kind.value} tiles have no points")
-            tiles += [BonusTile(kind, commodity, points)] * self.count(entry, where)
+            count = self.count(entry, where)
+            if len(tiles) + count > MAX_TILES:
+                raise self.fail(f"{where}.count", f"bonus tiles would exceed {MAX_TILES}")
+            tiles += [BonusTile(kind, commodity, points)] * count
         taj = [t for t in tiles if t.kind is BonusKind.TAJ_MAHAL]
         if len(taj) != 1:
             raise self.fail("bonus_tiles", f"expected exactly 1 taj_mahal tile, got {len(taj)}")
@@ -708,7 +749,7 @@ class _Parser:
             set(),
         )
         provinces: dict[str, tuple[str, str]] = {}
-        for i, raw in enumerate(self.tables(top["provinces"], "board.provinces")):
+        for i, raw in enumerate(self.tables(top["provinces"], "board.provinces", MAX_PROVINCES)):
             where = f"board.provinces[{i}]"
             entry = self.table(raw, where, {"id", "name"}, set())
             pid = self.ident(entry["id"], f"{where}.id")
@@ -716,7 +757,7 @@ class _Parser:
                 raise self.fail(f"{where}.id", f"duplicate province id {pid!r}")
             provinces[pid] = (pid, self.typed(entry["name"], str, f"{where}.name"))
         cities: dict[str, City] = {}
-        for i, raw in enumerate(self.tables(top["cities"], "board.cities")):
+        for i, raw in enumerate(self.tables(top["cities"], "board.cities", MAX_CITIES)):
             where = f"board.cities[{i}]"
             entry = self.table(raw, where, {"id", "name", "province", "x", "y"}, {"fortress"})
             cid = self.ident(entry["id"], f"{where}.id")
@@ -734,9 +775,11 @@ class _Parser:
                 y=self.coordinate(entry["y"], f"{where}.y"),
             )
         roads = self.roads(top["roads"], cities)
+        members: dict[str, list[City]] = {pid: [] for pid in provinces}
+        for city in cities.values():  # one pass: linear in the number of cities
+            members[city.province].append(city)
         by_province = {
-            pid: Province(pid, pname, tuple(c for c in cities.values() if c.province == pid))
-            for pid, pname in provinces.values()
+            pid: Province(pid, pname, tuple(members[pid])) for pid, pname in provinces.values()
         }
         for p in by_province.values():
             if len(p.cities) < 4:
@@ -744,7 +787,7 @@ class _Parser:
                     f"province {p.id!r}",
                     f"has {len(p.cities)} cities; every province needs at least 4",
                 )
-            _check_connected(p, roads, self.fail)
+        _check_connected(by_province.values(), cities, roads, self.fail)
         final = self.typed(top["final_province"], str, "board.final_province")
         if final not in by_province:
             raise self.fail("board.final_province", f"unknown province {final!r}")
@@ -772,6 +815,8 @@ class _Parser:
 
     def roads(self, value: Any, cities: Mapping[str, City]) -> tuple[tuple[str, str], ...]:
         self.typed(value, list, "board.roads")
+        if len(value) > MAX_ROADS:
+            raise self.fail("board.roads", f"at most {MAX_ROADS} roads, got {len(value)}")
         seen: set[frozenset[str]] = set()
         roads: list[tuple[str, str]] = []
         for i, raw in enumerate(value):
@@ -797,20 +842,42 @@ class _Parser:
 
 
 def _check_connected(
-    province: Province,
+    provinces: Iterable[Province],
+    cities: Mapping[str, City],
     roads: Iterable[tuple[str, str]],
     fail: Callable[[str, str], ComponentsError],
 ) -> None:
-    inside = {c.id for c in province.cities}
-    adjacent: dict[str, set[str]] = {c: set() for c in inside}
+    """Each province's cities joined by its own roads, and the whole board by all roads.
+
+    Linear in the number of cities and roads: one adjacency list, one walk per province.
+    """
+    inside: dict[str, set[str]] = {c: set() for c in cities}  # roads within a province
+    around: dict[str, set[str]] = {c: set() for c in cities}  # all roads
     for a, b in roads:
-        if a in inside and b in inside:
-            adjacent[a].add(b)
-            adjacent[b].add(a)
-    reached = reachable([province.cities[0].id], adjacent.__getitem__)
-    if reached != inside:
-        cut = ", ".join(sorted(inside - reached))
-        raise fail(f"province {province.id!r}", f"is not connected inside: cannot reach {cut}")
+        around[a].add(b)
+        around[b].add(a)
+        if cities[a].province == cities[b].province:
+            inside[a].add(b)
+            inside[b].add(a)
+    for province in provinces:
+        members = {c.id for c in province.cities}
+        reached = reachable([province.cities[0].id], inside.__getitem__)
+        if reached != members:
+            cut = _few(sorted(members - reached))
+            raise fail(f"province {province.id!r}", f"is not connected inside: cannot reach {cut}")
+    if cities:
+        first = next(iter(cities))
+        reached = reachable([first], around.__getitem__)
+        if len(reached) != len(cities):
+            cut = _few([c for c in cities if c not in reached])
+            problem = f"the board is not connected: from {first!r} no road leads to {cut}"
+            raise fail("board.roads", problem)
+
+
+def _few(items: list[str], shown: int = 5) -> str:
+    """The first ``shown`` items, and how many more."""
+    text = ", ".join(items[:shown])
+    return text + (f" and {len(items) - shown} more" if len(items) > shown else "")
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:

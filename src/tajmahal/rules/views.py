@@ -133,10 +133,22 @@ class PlayerView:
         (True, True)
         """
         sampler = self._sampler
-        if sampler is None:
+        if sampler is not None:
+            return sampler.sample(rng)  # type: ignore[no-any-return]
+        try:  # the first sample checks the view: a view built by hand may be inconsistent
             sampler = _Sampler(self)
-            object.__setattr__(self, "_sampler", sampler)
-        return sampler.sample(rng)  # type: ignore[no-any-return]
+            state = sampler.sample(rng)
+            consistent = state.view(self.seat) == self
+        except InvalidStateError:
+            raise
+        except (IndexError, KeyError, ValueError, TypeError, AttributeError) as exc:
+            problem = Problem((), f"its parts do not fit together ({type(exc).__name__})")
+            raise InvalidStateError([problem], "view") from None
+        if not consistent:
+            problem = Problem((), "no state has this view (a sampled state shows another one)")
+            raise InvalidStateError([problem], "view")
+        object.__setattr__(self, "_sampler", sampler)
+        return state
 
     def _repr_svg_(self) -> str | None:
         """The board as this seat sees it, as an SVG picture (as Jupyter shows it)."""

@@ -35,6 +35,18 @@ document is self-contained.
   kind is at version 1.
 
 :func:`dumps` is deterministic (the same object gives the same text).
+
+**What loading guarantees.**  A loaded record is replayed: its moves are
+legal, its faults match the game and its result is the replayed game's.  A
+loaded state is a position the engine can play on: its cards and tiles are
+conserved, its pieces are where the rules allow, its phase and pending
+duties fit; but nothing records how it was reached, so its scores are only
+checked to lie within 0..10000, not to be the scores its palaces and tiles
+could have earned.  A loaded view is one some state has (a state is sampled
+from it and must show the same view).  Loading takes time and memory linear
+in the text: embedded components are bounded in total (see
+:func:`tajmahal.load_components`), caches are bounded, and an error message
+lists at most a few problems and says how many more.
 :func:`loads` trusts nothing: any problem raises :class:`~tajmahal.FormatError`
 naming the JSON path (``$.hands[2][0]``) and what is wrong, and a loaded
 state, view or record is checked as strictly as the engine's own (impossible

@@ -42,6 +42,8 @@ from tajmahal.serialize._components import text_kinds, tile_indices, tile_text
 from tajmahal.serialize._converter import CardText, Failed, show
 from tajmahal.serialize._documents import MoveDoc, RecordDoc, StateDoc, build
 
+MAX_SCORE = 10_000  #: the highest score a state or view document may show
+
 
 class Reader:
     """Turns document values into engine values, collecting problems with their paths."""
@@ -65,6 +67,14 @@ class Reader:
             allowed = f"{MIN_PLAYERS} to {MAX_PLAYERS}"
             self.fail(("num_players",), f"Taj Mahal is for {allowed} players, not {n}")
             self.done()
+
+    def scores(self, scores: Sequence[int]) -> None:
+        """Scores within 0..MAX_SCORE (not checked against the rest of the document)."""
+        for seat, score in enumerate(scores):
+            if score < 0:
+                self.fail(("scores", seat), f"a score cannot be negative, got {show(score)}")
+            elif score > MAX_SCORE:
+                self.fail(("scores", seat), f"a score is at most {MAX_SCORE}, got {show(score)}")
 
     def per_seat(self, doc: Any, n: int, names: Sequence[str]) -> None:
         for name in names:
@@ -150,6 +160,7 @@ def read_state(doc: StateDoc) -> GameState:
     r.players(n)
     r.per_seat(doc, n, ("hands", "table", "withdrawn", "visit_colors", "scores"))
     r.per_seat(doc, n, ("province_tiles", "commodity_tiles", "influence", "known"))
+    r.scores(doc.scores)
     r.done()
     cities = len(r.t.city_ids)
     normal, crown, bonus = [-1] * cities, [-1] * cities, [-1] * cities

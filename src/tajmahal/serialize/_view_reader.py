@@ -35,10 +35,10 @@ def read_view(doc: ViewDoc) -> PlayerView:
         r.fail(("province_order",), "must list every province id exactly once")
     if not 1 <= doc.visit <= len(t.province_ids):
         r.fail(("visit",), f"must be 1..{len(t.province_ids)}, got {doc.visit}")
-    for name in ("hand_sizes", "scores"):
-        for s, value in enumerate(getattr(doc, name)):
-            if value < 0:
-                r.fail((name, s), f"cannot be negative, got {value}")
+    for s, value in enumerate(doc.hand_sizes):
+        if value < 0:
+            r.fail(("hand_sizes", s), f"cannot be negative, got {value}")
+    r.scores(doc.scores)
     if doc.deck_size < 0:
         r.fail(("deck_size",), f"cannot be negative, got {doc.deck_size}")
     r.done()
