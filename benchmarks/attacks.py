@@ -280,6 +280,11 @@ PLUGIN_CODE = {
     "misspelled hook": (
         "import tajmahal as tm\n@tm.hookimpl\ndef tajmahal_bot():\n    return []\n"
     ),
+    "slow bot (plays after 0.5 s)": (
+        "import time, tajmahal as tm\nclass S:\n    name = 'slow'\n    def __init__(self, seed=0): "
+        "pass\n    def choose(self, v, l):\n        time.sleep(0.5)\n        return l[0]\n"
+        "@tm.hookimpl\ndef tajmahal_bots():\n    return [S]\n"
+    ),
     "duplicate bot name": (
         "import tajmahal as tm\nclass R:\n    name = 'greedy'\n    def choose(self, v, l): "
         "return l[0]\n@tm.hookimpl\ndef tajmahal_bots():\n    return [R]\n"
@@ -331,6 +336,8 @@ def plugins(env: dict[str, str]) -> list[tuple[str, str, float]]:
         with tempfile.TemporaryDirectory() as tmp:
             site = plugin_site(Path(tmp), kind)
             penv = dict(env, PYTHONPATH=f"{env['PYTHONPATH']}{os.pathsep}{site}")
+            if kind.startswith("slow bot"):
+                continue  # used by the Ctrl-C attacks
             for command in (["bots"], ["match", "random", "random", "random", "--quiet"]):
                 outcome, elapsed = run([sys.executable, "-m", "tajmahal", *command], penv)
                 rows.append((f"plugin {kind}: tajmahal {command[0]}", outcome, elapsed))
@@ -365,14 +372,19 @@ def cli(env: dict[str, str]) -> list[tuple[str, str, float]]:
         for name, args in cases.items():
             outcome, elapsed = run([*tajmahal, *args], env)
             rows.append((f"cli: {name}", outcome, elapsed))
-        rows.append(interrupt([*tajmahal, "replay", str(fifo)], env, "replay a FIFO"))
+        site = plugin_site(Path(tmp), "slow bot (plays after 0.5 s)")
+        penv = dict(env, PYTHONPATH=f"{env['PYTHONPATH']}{os.pathsep}{site}")
+        for limit in ([], ["--time-limit", "5"]):
+            args = [*tajmahal, "match", "slow", "random", "random", *limit]
+            what = "a match with a slow bot" + (" and a time limit" if limit else "")
+            rows.append(interrupt(args, penv, what))
     return rows
 
 
 def interrupt(args: list[str], env: dict[str, str], what: str) -> tuple[str, str, float]:
-    """Ctrl-C (SIGINT) one second after starting; time from the signal to the exit."""
+    """Ctrl-C (SIGINT) four seconds after starting; time from the signal to the exit."""
     process = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(1.0)
+    time.sleep(4.0)  # well into the command, after the imports
     process.send_signal(signal.SIGINT)
     start = time.perf_counter()
     try:

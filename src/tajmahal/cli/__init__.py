@@ -78,3 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tajmahal: interrupted", file=sys.stderr)
         return 130
+    except (RecursionError, MemoryError) as exc:
+        what = type(exc).__name__
+        print(f"tajmahal: error: input too large or nested too deeply ({what})", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug: one line, not a traceback
+        text = str(exc)[:300]
+        print(f"tajmahal: internal error: {type(exc).__name__}: {text} (please report it)",
+              file=sys.stderr)
+        return 1

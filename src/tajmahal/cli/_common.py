@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tajmahal.game import GameRecord
-from tajmahal.rules.components import Components, load_components
+from tajmahal.rules.components import Components, load_components, read_regular
 from tajmahal.rules.errors import TajMahalError
 
 __all__ = [
@@ -71,9 +71,13 @@ def components_from(path: str | None) -> Components | None:
     return None if path is None else load_components(path)
 
 
+MAX_INPUT_BYTES = 20_000_000  #: the largest file a command reads
+
+
 def read_text(path: str) -> str:
+    """A regular UTF-8 file of at most :data:`MAX_INPUT_BYTES`; CommandError for anything else."""
     try:
-        return Path(path).read_bytes().decode("utf-8")
+        return read_regular(path, MAX_INPUT_BYTES).decode("utf-8")
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

@@ -8,6 +8,7 @@ read from a TOML file and validated on the way in.  The standard set lives in
 from __future__ import annotations
 
 import enum
+import errno
 import functools
 import math
 import os
@@ -458,7 +459,7 @@ def load_components(path: str | Path, *, name: str | None = None) -> Components:
     """
     path = Path(path)
     try:
-        text = _read_capped(path).decode("utf-8")
+        text = read_regular(path, MAX_FILE_BYTES).decode("utf-8")
     except OSError as exc:
         raise ComponentsError(
             f"cannot read components file {str(path)!r}: {exc.strerror or exc}"
@@ -470,14 +471,24 @@ def load_components(path: str | Path, *, name: str | None = None) -> Components:
     return parse_components(text, source=str(path), name=name)
 
 
-def _read_capped(path: Path) -> bytes:
-    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (OSError otherwise)."""
-    with path.open("rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            raise OSError(0, "not a regular file (a directory, device or pipe)")
-        data = file.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise OSError(0, f"larger than {MAX_FILE_BYTES} bytes")
+def read_regular(path: str | Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; ``OSError`` for anything else.
+
+    Directories, devices (``/dev/zero``) and pipes are refused without
+    reading them (a FIFO is opened without waiting for a writer).
+
+    >>> read_regular('/dev/zero', 10)
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno 22] not a regular file (a directory, device or pipe)
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a directory, device or pipe)")
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes")
     return data
 
 
