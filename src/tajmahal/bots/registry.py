@@ -4,14 +4,29 @@ Plugins come from the entry-point group ``"tajmahal"``; the built-in bots are
 registered first, through the same ``tajmahal_bots`` hook, as the plugin
 ``"tajmahal"``.  The default registry is built on first use and cached;
 :func:`reload` forgets it (after installing a plugin in a running process).
+
+**Broken plugins.**  One broken plugin never breaks the others: a plugin that
+fails to import (any exception, even ``sys.exit``), takes longer than
+:data:`PLUGIN_TIMEOUT` seconds (``TAJMAHAL_PLUGIN_TIMEOUT`` overrides it) to
+import or to answer its hook, raises in its hook, returns something that is
+not a bot class, implements a hook that does not exist (a misspelling), or
+defines ``tajmahal_bots`` without ``@tajmahal.hookimpl`` is skipped and
+listed in :attr:`Registry.problems` (``tajmahal bots`` prints them).  Two
+plugins offering the same bot name make only that name an error, naming
+both; a plugin cannot take a built-in bot's name (the built-in keeps it).
+The environment variable ``TAJMAHAL_DISABLED_PLUGINS`` lists entry-point or
+package names (comma-separated) not to load at all.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.metadata
+import inspect
+import os
 import re
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -21,12 +36,14 @@ from tajmahal.bots import builtin, hookspecs
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.hookspecs import PROJECT
 from tajmahal.bots.specs import SpecError, check_spec, parse_spec
+from tajmahal.bots.untrusted import exception_text, type_name
 from tajmahal.rules.errors import TajMahalError
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "BotInfo",
     "PluginError",
+    "PluginProblem",
     "Registry",
     "UnknownBotError",
     "available",
@@ -39,23 +56,49 @@ __all__ = [
 ENTRY_POINT_GROUP = "tajmahal"
 BUILTIN_PLUGIN = "tajmahal"
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_.-]*")
+PLUGIN_TIMEOUT = 10.0  #: seconds a plugin may take to import, or to answer its hook
+DISABLED_VARIABLE = "TAJMAHAL_DISABLED_PLUGINS"
+TIMEOUT_VARIABLE = "TAJMAHAL_PLUGIN_TIMEOUT"
 
 
 class PluginError(TajMahalError):
-    """A plugin that cannot be loaded, or whose bots break the rules (a duplicate name, ...).
+    """A plugin that cannot be registered, or a bot name that two plugins offer.
 
     >>> import tajmahal as tm
-    >>> class Copycat:
+    >>> class Twin:
+    ...     name = 'twin'
+    ...     def choose(self, view, legal_moves):
+    ...         return legal_moves[0]
+    >>> class Offers:
     ...     @tm.hookimpl
     ...     def tajmahal_bots(self):
-    ...         return [tm.bots.RandomBot]
+    ...         return [Twin]
     >>> registry = Registry(entry_points=False)
-    >>> registry.register(Copycat(), name='copycat')
-    >>> registry.available()
+    >>> registry.register(Offers(), name='one', origin='pkg-one')
+    >>> registry.register(Offers(), name='two', origin='pkg-two')
+    >>> registry.create('twin')
     Traceback (most recent call last):
     ...
-    tajmahal.bots.registry.PluginError: bot name 'random' is registered twice: ...
+    tajmahal.bots.registry.PluginError: bot name 'twin' is registered twice: ...
+    >>> sorted(registry.available())  # the other names still work
+    ['greedy', 'random']
     """
+
+
+@attrs.frozen
+class PluginProblem:
+    """A plugin that was skipped, or the part of it that was: which, from which package, why.
+
+    >>> str(PluginProblem('evil', 'evil-plugin', 'cannot import it: ImportError: x'))
+    "plugin 'evil' (package evil-plugin): cannot import it: ImportError: x"
+    """
+
+    plugin: str
+    package: str
+    error: str
+
+    def __str__(self) -> str:
+        return f"plugin {self.plugin!r} (package {self.package}): {self.error}"
 
 
 class UnknownBotError(SpecError, LookupError):
@@ -87,6 +130,7 @@ class BotInfo:
     plugin: str  #: the plugin's name in the plugin manager (an entry point's name)
     origin: str  #: the distribution (package) that installed the plugin
     description: str  #: the first line of the class docstring
+    version: str = ""  #: the distribution's version ("" if unknown)
 
 
 class Registry:
@@ -109,6 +153,9 @@ class Registry:
         self.plugin_manager.add_hookspecs(hookspecs)
         self._origins: dict[str, str] = {}
         self._infos: dict[str, BotInfo] | None = None
+        self._conflicts: dict[str, str] = {}
+        self._load_problems: list[PluginProblem] = []
+        self._bot_problems: list[PluginProblem] = []
         self.register(builtin, name=BUILTIN_PLUGIN, origin="tajmahal")
         if entry_points:
             self._load_entry_points()
@@ -145,23 +192,79 @@ class Registry:
             raise PluginError(f"cannot register plugin {name!r}: {exc}") from None
         self._origins[name] = origin if origin is not None else name
         self._infos = None
+        self._check_hooks(plugin, name)
+
+    @property
+    def problems(self) -> tuple[PluginProblem, ...]:
+        """The plugins (or parts of them) skipped, and why; empty when all is well.
+
+        >>> import tajmahal as tm
+        >>> class Misspelled:
+        ...     @tm.hookimpl
+        ...     def tajmahal_bot(self):  # one letter short
+        ...         return []
+        >>> registry = Registry(entry_points=False)
+        >>> registry.register(Misspelled(), name='typo')
+        >>> [str(problem) for problem in registry.problems]  # doctest: +ELLIPSIS
+        ["plugin 'typo' (package typo): implements unknown hook(s) tajmahal_bot; ..."]
+        """
+        self.bot_infos()
+        return tuple(self._load_problems + self._bot_problems)
+
+    def _check_hooks(self, plugin: object, name: str) -> None:
+        """Report hooks that do not exist (misspelled) and hook functions left unmarked."""
+        callers = self.plugin_manager.get_hookcallers(plugin) or []
+        unknown = sorted(caller.name for caller in callers if caller.spec is None)
+        known = [caller for caller in callers if caller.spec is not None]
+        hooks = ", ".join(sorted(_hook_names()))
+        if unknown:
+            self._problem(
+                name, f"implements unknown hook(s) {', '.join(unknown)}; the hooks are: {hooks}"
+            )
+        if not known and not unknown:
+            marked = [
+                hook for hook in _hook_names() if callable(getattr(plugin, hook, None))
+            ]
+            if marked:
+                self._problem(
+                    name, f"defines {', '.join(marked)} without @tajmahal.hookimpl (ignored)"
+                )
+            else:
+                self._problem(name, f"implements none of the hooks ({hooks})")
+
+    def _problem(self, plugin: str, error: str, package: str | None = None) -> None:
+        origin = package if package is not None else self._origins.get(plugin, plugin)
+        self._load_problems.append(PluginProblem(plugin, origin, error))
 
     def _load_entry_points(self) -> None:
         seen: set[tuple[str, str]] = set()
+        disabled = {
+            word.strip() for word in os.environ.get(DISABLED_VARIABLE, "").split(",") if word
+        }
         for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             key = (entry_point.name, entry_point.value)
             if key in seen:  # the same distribution found twice on sys.path
                 continue
             seen.add(key)
             dist = entry_point.dist.name if entry_point.dist is not None else entry_point.name
+            if entry_point.name in disabled or dist in disabled:
+                continue
+            if self.plugin_manager.has_plugin(entry_point.name):
+                self._problem(
+                    entry_point.name,
+                    f"another plugin is named {entry_point.name!r} already (skipped)",
+                    dist,
+                )
+                continue
+            done, plugin = _bounded(entry_point.load)
+            if not done:
+                problem = f"cannot import {entry_point.value}: {plugin}"
+                self._problem(entry_point.name, problem, dist)
+                continue
             try:
-                plugin = entry_point.load()
-            except Exception as exc:
-                raise PluginError(
-                    f"cannot load plugin {entry_point.name!r} ({entry_point.value}) from "
-                    f"package {dist!r}: {type(exc).__name__}: {exc}"
-                ) from None
-            self.register(plugin, name=entry_point.name, origin=dist)
+                self.register(plugin, name=entry_point.name, origin=dist)
+            except PluginError as exc:
+                self._problem(entry_point.name, str(exc), dist)
 
     def bot_infos(self) -> Mapping[str, BotInfo]:
         """Every bot by name, sorted by name; raises :class:`PluginError` on a conflict.
@@ -190,6 +293,8 @@ class Registry:
         'RandomBot'
         """
         infos = self.bot_infos()
+        if name in self._conflicts:
+            raise PluginError(self._conflicts[name])
         if name not in infos:
             raise UnknownBotError(
                 f"no bot is called {name!r}; available bots: {', '.join(infos) or '(none)'}"
@@ -233,56 +338,123 @@ class Registry:
 
     def _collect(self) -> dict[str, BotInfo]:
         found: dict[str, BotInfo] = {}
+        self._conflicts = {}
+        self._bot_problems = []
         for impl in self.plugin_manager.hook.tajmahal_bots.get_hookimpls():
-            plugin = impl.plugin_name
-            for bot_class in self._call(plugin, impl.function):
-                name = _check_bot_class(plugin, bot_class)
-                info = BotInfo(name, bot_class, plugin, self._origins[plugin], describe(bot_class))
-                if name in found:
-                    first = found[name]
-                    raise PluginError(
-                        f"bot name {name!r} is registered twice: by plugin {first.plugin!r} "
-                        f"(package {first.origin!r}, {_qualname(first.bot_class)}) and by plugin "
-                        f"{plugin!r} (package {info.origin!r}, {_qualname(bot_class)}); "
-                        "uninstall one of them or rename its bot"
-                    )
-                found[name] = info
+            plugin = impl.plugin_name  # in the order registered: built-ins first
+            origin = self._origins[plugin]
+            done, offered = _bounded(functools.partial(_offered, impl.function))
+            if not done:
+                failed = PluginProblem(plugin, origin, f"in tajmahal_bots(): {offered}")
+                self._bot_problems.append(failed)
+                continue
+            for bot_class in offered:
+                problem = _bot_class_problem(plugin, bot_class)
+                if problem:
+                    self._bot_problems.append(PluginProblem(plugin, origin, problem))
+                    continue
+                name = bot_class.name
+                info = BotInfo(
+                    name, bot_class, plugin, origin, describe(bot_class), _version(origin)
+                )
+                first = found.get(name)
+                if first is None and name not in self._conflicts:
+                    found[name] = info
+                    continue
+                if first is None:  # a third offer of a name already in conflict
+                    continue
+                message = (
+                    f"bot name {name!r} is registered twice: by plugin {first.plugin!r} "
+                    f"(package {first.origin!r}, {_qualname(first.bot_class)}) and by plugin "
+                    f"{plugin!r} (package {origin!r}, {_qualname(bot_class)}); "
+                    "uninstall one of them or rename its bot"
+                )
+                self._bot_problems.append(PluginProblem(plugin, origin, message))
+                if first.plugin != BUILTIN_PLUGIN:  # a built-in keeps its name
+                    del found[name]
+                    self._conflicts[name] = message
         return dict(sorted(found.items()))
 
-    @staticmethod
-    def _call(plugin: str, function: Any) -> list[Any]:
+
+def _offered(function: Callable[[], Any]) -> list[Any]:
+    result = function()
+    if result is None:
+        return []
+    if isinstance(result, str | bytes) or not hasattr(type(result), "__iter__"):
+        raise TypeError(f"returned a {type_name(result)}, not a list of bot classes")
+    items = []
+    for item in result:
+        items.append(item)
+        if len(items) > 1000:
+            raise ValueError("returned more than 1000 bot classes")
+    return items
+
+
+def _bounded(function: Callable[[], Any]) -> tuple[bool, Any]:
+    """(True, result) of ``function()`` run in a thread within the plugin timeout, or
+    (False, a description of what went wrong).  The user's Ctrl-C still interrupts the wait."""
+    box: list[Any] = []
+
+    def run() -> None:
         try:
-            result = function()
-            return [] if result is None else list(result)
-        except Exception as exc:
-            raise PluginError(
-                f"plugin {plugin!r} failed in tajmahal_bots(): {type(exc).__name__}: {exc}"
-            ) from None
+            box.append((True, function()))
+        except BaseException as exc:  # even sys.exit() or KeyboardInterrupt from plugin code
+            box.append((False, exception_text(exc, 300)))
+
+    thread = threading.Thread(target=run, name="tajmahal-plugin", daemon=True)
+    thread.start()
+    limit = _timeout()
+    thread.join(limit)
+    if not box:
+        return False, f"took more than {limit:g} s (skipped; {TIMEOUT_VARIABLE} sets the limit)"
+    return box[0]  # type: ignore[no-any-return]
 
 
-def _check_bot_class(plugin: str, bot_class: Any) -> str:
-    """The bot's name, after checking that ``bot_class`` looks like a Bot class."""
+def _timeout() -> float:
+    try:
+        value = float(os.environ.get(TIMEOUT_VARIABLE, PLUGIN_TIMEOUT))
+    except ValueError:
+        return PLUGIN_TIMEOUT
+    return value if 0 < value <= 3600 else PLUGIN_TIMEOUT
+
+
+@functools.cache
+def _hook_names() -> tuple[str, ...]:
+    return tuple(
+        name
+        for name, value in vars(hookspecs).items()
+        if callable(value) and hasattr(value, f"{PROJECT}_spec")
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return ""
+
+
+def _bot_class_problem(plugin: str, bot_class: Any) -> str | None:
+    """What keeps ``bot_class`` from being a Bot class, or None (read without calling it)."""
     if not isinstance(bot_class, type):
-        raise PluginError(
-            f"plugin {plugin!r} returned {bot_class!r} from tajmahal_bots(); "
-            "it must return bot classes"
-        )
-    name = getattr(bot_class, "name", None)
+        return f"returned a {type_name(bot_class)} from tajmahal_bots(); it must return bot classes"
+    name = inspect.getattr_static(bot_class, "name", None)
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
-        raise PluginError(
-            f"bot class {_qualname(bot_class)} of plugin {plugin!r} has name {name!r}; a bot "
-            "name is lowercase letters, digits, '_', '.' or '-', starting with a letter or digit"
+        shown = repr(name)[:60] if isinstance(name, str) else type_name(name)
+        return (
+            f"bot class {_qualname(bot_class)} has name {shown}; a bot name is lowercase "
+            "letters, digits, '_', '.' or '-', starting with a letter or digit"
         )
-    if not callable(getattr(bot_class, "choose", None)):
-        raise PluginError(
-            f"bot class {_qualname(bot_class)} of plugin {plugin!r} has no choose(view, "
-            "legal_moves) method"
-        )
-    return name
+    if not callable(inspect.getattr_static(bot_class, "choose", None)):
+        return f"bot class {_qualname(bot_class)} has no choose(view, legal_moves) method"
+    return None
 
 
 def _qualname(cls: type[Any]) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
+    module = type.__dict__["__module__"].__get__(cls, type)
+    qualname = type.__dict__["__qualname__"].__get__(cls, type)
+    return f"{str(module)[:80]}.{str(qualname)[:80]}"
 
 
 @functools.cache

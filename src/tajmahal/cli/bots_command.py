@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tajmahal.bots.registry import bot_infos
+from tajmahal.bots.registry import DISABLED_VARIABLE, default_registry
 from tajmahal.cli._common import Commands, add_command
 
 __all__ = ["register"]
@@ -17,15 +17,23 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         _run,
         summary="list the installed bots",
         description="List every installed bot: its name, the package it comes from, and what "
-        "it does. Plugins add bots through the entry-point group 'tajmahal'.",
+        "it does, and the plugins that were skipped and why. Plugins add bots through the "
+        "entry-point group 'tajmahal'.",
     )
 
 
 def _run(args: argparse.Namespace) -> int:
-    infos = bot_infos()
-    rows = [("NAME", "PACKAGE", "DESCRIPTION")]
-    rows += [(i.name, i.origin, i.description) for i in infos.values()]
-    widths = [max(len(row[k]) for row in rows) for k in range(2)]
-    for name, origin, description in rows:
-        print(f"{name:<{widths[0]}}  {origin:<{widths[1]}}  {description}".rstrip())
+    registry = default_registry()
+    infos = registry.bot_infos()
+    rows = [("NAME", "PACKAGE", "VERSION", "DESCRIPTION")]
+    rows += [(i.name, i.origin, i.version or "?", i.description) for i in infos.values()]
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    for name, origin, version, description in rows:
+        line = f"{name:<{widths[0]}}  {origin:<{widths[1]}}  {version:<{widths[2]}}  {description}"
+        print(line.rstrip())
+    problems = registry.problems
+    if problems:
+        print(f"\nSkipped ({len(problems)}; {DISABLED_VARIABLE} lists plugins not to load):")
+        for problem in problems:
+            print(f"  {problem}")
     return 0
