@@ -259,6 +259,7 @@ T3_PROVINCES.append(("l", [f"l{i}" for i in range(1, 6)]))
 T3_ROADS = [road for _, cities in T3_PROVINCES for road in itertools.pairwise(cities)] + [
     ("a4", "b1"), ("a4", "c1"), ("a2", "e1"), ("a1", "d1"), ("a3", "i1"), ("a3", "b2"),
     ("i1", "h1"), ("h1", "g1"), ("e2", "f1"), ("c2", "g1"), ("a2", "c3"),
+    ("i4", "j2"), ("j4", "k3"), ("k4", "l5"),  # no palaces: only so that the board is connected
 ]  # fmt: skip
 T3_FORTRESSES = [f"{p}4" for p in "bcdefghijk"] + ["j1", "k1", "l1", "l2", "l3", "l4"]
 T3 = components_with_board(board_toml(T3_PROVINCES, T3_ROADS, T3_FORTRESSES, "l", "l1"))
