@@ -95,9 +95,10 @@ def test_python_dash_m_runs_the_cli() -> None:
 def test_bots_lists_name_origin_and_description(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "bots")
     assert code == 0
-    rows = {line.split()[0]: line.split(maxsplit=2) for line in out.splitlines()[1:]}
-    assert rows["random"][1] == "tajmahal" and rows["random"][2].startswith("Plays a uniformly")
-    assert rows["greedy"][1] == "tajmahal" and rows["greedy"][2].startswith("Plays greedily")
+    rows = {line.split()[0]: line.split(maxsplit=3) for line in out.splitlines()[1:] if line}
+    assert rows["random"][1] == "tajmahal" and rows["random"][3].startswith("Plays a uniformly")
+    assert rows["greedy"][1] == "tajmahal" and rows["greedy"][3].startswith("Plays greedily")
+    assert rows["greedy"][2] == tm.bots.bot_infos()["greedy"].version != ""
 
 
 # ---------------------------------------------------------------------------- match

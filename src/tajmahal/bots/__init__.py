@@ -15,6 +15,7 @@ from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
     BotInfo,
     PluginError,
+    PluginProblem,
     Registry,
     UnknownBotError,
     available,
@@ -31,6 +32,7 @@ __all__ = [
     "GreedyBot",
     "PlayerSpec",
     "PluginError",
+    "PluginProblem",
     "RandomBot",
     "Registry",
     "SpecError",

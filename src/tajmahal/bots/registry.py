@@ -7,7 +7,7 @@ registered first, through the same ``tajmahal_bots`` hook, as the plugin
 
 **Broken plugins.**  One broken plugin never breaks the others: a plugin that
 fails to import (any exception, even ``sys.exit``), takes longer than
-:data:`PLUGIN_TIMEOUT` seconds (``TAJMAHAL_PLUGIN_TIMEOUT`` overrides it) to
+``PLUGIN_TIMEOUT`` (10) seconds (``TAJMAHAL_PLUGIN_TIMEOUT`` overrides it) to
 import or to answer its hook, raises in its hook, returns something that is
 not a bot class, implements a hook that does not exist (a misspelling), or
 defines ``tajmahal_bots`` without ``@tajmahal.hookimpl`` is skipped and
