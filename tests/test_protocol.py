@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -298,3 +299,13 @@ def test_an_isolated_plugin_cannot_find_the_game_state(
     assert isolated.record == inside.record
     log = (logs / "seed8-seat0.log").read_text()
     assert set(re.findall(r"peeker found (\d+) game states", log)) == {"0"}
+
+
+def test_a_player_dropped_without_close_leaves_no_process() -> None:
+    player = ProcessPlayer([sys.executable, "-c", "import time; time.sleep(60)"], seat=0,
+                           num_players=3, seed=1)
+    assert player.child is not None
+    pid = player.child.pid
+    del player
+    gc.collect()
+    assert wait_gone([pid]) == []

@@ -379,6 +379,12 @@ class ChildProcess:
         self.out_closed = True
         _LIVE.discard(self)
 
+    def __del__(self) -> None:
+        # forgotten without close(): no child process outlives its object
+        if getattr(self, "returncode", 0) is None:
+            with contextlib.suppress(Exception):
+                self.kill()
+
     def exit_description(self) -> str:
         """How the child ended: ``exited with status N`` or ``was killed by SIGNAME``."""
         code = self.returncode
