@@ -165,7 +165,7 @@ def hostile_table() -> list[tuple[str, str, float, str]]:
         took = time.perf_counter() - start
         kinds = Counter(f.kind.value for f in result.faults)
         first = result.faults[0] if result.faults else None
-        faults = ", ".join(f"{n} {k}" for k, n in kinds.items())
+        faults = ", ".join(f"{n} {k}" for k, n in kinds.items()) or "no faults"
         if first is not None:
             what_happened, _, stderr = first.detail.partition("; stderr: ")
             what_happened = what_happened.split("; played ")[0]
