@@ -202,7 +202,8 @@ def test_stderr_goes_to_a_per_seat_log_of_bounded_size(tmp_path: Path) -> None:
     limits = ProcessLimits(log_dir=tmp_path, log_bytes=300)
     result = tm.play_match([hostile("crash-mid"), "random", "random"], seed=4,
                            process_limits=limits)
-    log = (tmp_path / "seed4-seat0.log").read_text()
+    header, log = (tmp_path / "seed4-seat0.log").read_text().split("\n", 1)
+    assert re.fullmatch(r"--- [-\d]+ [:\d]+: \S+python\S* \(pid \d+\)", header), header
     assert log.startswith("Traceback") and log.endswith("the size limit was reached]\n")
     assert len(log) < 400
     assert "RuntimeError: boom" in result.faults[0].detail  # the tail is in the fault

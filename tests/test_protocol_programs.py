@@ -184,4 +184,4 @@ def test_a_flood_on_stderr_is_drained_and_its_log_bounded(tmp_path: Path) -> Non
                            time_limit=10, process_limits=limits)
     assert result.faults == ()
     log = tmp_path / "seed2-seat0.log"
-    assert 100_000 < log.stat().st_size < 100_100
+    assert 100_000 < log.stat().st_size < 100_400  # the header, the capped log, the note

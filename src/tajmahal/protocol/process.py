@@ -111,7 +111,8 @@ class ChildProcess:
     """One child process spoken to in lines (see the module docstring).
 
     ``memory_limit`` is in bytes (``None``: no cap); ``stderr_log`` a file that
-    receives the child's stderr up to ``log_bytes`` bytes.  Starting raises
+    receives the child's stderr up to ``log_bytes`` bytes (appended, after a
+    line naming the program, its pid and the time).  Starting raises
     ``OSError`` if the program cannot be run.
     """
 
@@ -132,7 +133,7 @@ class ChildProcess:
         self.log: BinaryIO | None = None
         if stderr_log is not None:
             stderr_log.parent.mkdir(parents=True, exist_ok=True)
-            self.log = stderr_log.open("wb")
+            self.log = stderr_log.open("ab")  # the same seed and seat may come again
         self.log_room = log_bytes
         try:
             self.popen = subprocess.Popen(
@@ -151,6 +152,9 @@ class ChildProcess:
             raise
         _LIVE.add(self)
         self.pid = self.popen.pid
+        if self.log is not None:
+            started = time.strftime("%Y-%m-%d %H:%M:%S")
+            self.log.write(f"--- {started}: {command[0]} (pid {self.pid})\n".encode())
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self.fd_in = self.popen.stdin.fileno()
         self.fd_out = self.popen.stdout.fileno()
