@@ -16,6 +16,7 @@ import importlib.metadata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tajmahal.bots.registry import distribution_version
 from tajmahal.bots.untrusted import plain_text
 from tajmahal.game import MAX_TAGS, tag_problem
 from tajmahal.rules.errors import TajMahalError
@@ -95,9 +96,5 @@ def _distributions() -> Mapping[str, list[str]]:
     return importlib.metadata.packages_distributions()
 
 
-@functools.lru_cache(maxsize=64)
 def _version(distribution: str) -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except (importlib.metadata.PackageNotFoundError, ValueError):
-        return "unknown"
+    return distribution_version(distribution) or "unknown"

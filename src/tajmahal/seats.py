@@ -50,6 +50,7 @@ from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
 from tajmahal.rules.components import Card, Color, Special, Symbol
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import (
+    MOVE_TYPES,
     Move,
     PlaceCrownPalace,
     PlacePalace,
@@ -72,8 +73,6 @@ __all__ = [
 
 MAX_ABANDONED = 16  #: abandoned bot calls that may run at once in one process
 MAX_NAME = 64  #: the most characters of a bot's name
-
-_MOVE_TYPES = (PlayCards, Withdraw, PlacePalace, PlaceCrownPalace, TakeCard)
 
 
 @attrs.frozen
@@ -567,7 +566,7 @@ def _foreign_part(chosen: object) -> str | None:
     if kind is str:  # a plain string is safe to show (say, a move's text instead of the move)
         assert isinstance(chosen, str)
         return f"the string {chosen[:60]!r}" + ("..." if len(chosen) > 60 else "")
-    if kind not in _MOVE_TYPES:
+    if kind not in MOVE_TYPES:
         return f"an object of type {type_name(chosen)}"
     try:
         if kind is PlacePalace or kind is PlaceCrownPalace:

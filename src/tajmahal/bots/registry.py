@@ -354,9 +354,8 @@ class Registry:
                     self._bot_problems.append(PluginProblem(plugin, origin, problem))
                     continue
                 name = bot_class.name
-                info = BotInfo(
-                    name, bot_class, plugin, origin, describe(bot_class), _version(origin)
-                )
+                version = distribution_version(origin)
+                info = BotInfo(name, bot_class, plugin, origin, describe(bot_class), version)
                 first = found.get(name)
                 if first is None and name not in self._conflicts:
                     found[name] = info
@@ -428,7 +427,12 @@ def _hook_names() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def _version(distribution: str) -> str:
+def distribution_version(distribution: str) -> str:
+    """The installed version of a distribution (package), or ``""`` if it is not installed.
+
+    >>> distribution_version('tajmahal') != '' == distribution_version('no-such-package-xyz')
+    True
+    """
     try:
         return importlib.metadata.version(distribution)
     except (importlib.metadata.PackageNotFoundError, ValueError):
