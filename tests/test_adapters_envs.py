@@ -10,6 +10,8 @@ import gymnasium
 import numpy as np
 import pytest
 
+from helpers import line_components
+
 import tajmahal as tm
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.gymnasium_env import ENV_ID, TajMahalEnv
@@ -107,6 +109,15 @@ def test_pettingzoo_renders_text_and_svg(capsys: pytest.CaptureFixture[str]) -> 
     quiet.reset(seed=2)
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert quiet.render() is None
+
+
+def test_pettingzoo_plays_custom_components() -> None:
+    comps = line_components()
+    environment = TajMahalAECEnv(num_players=3, components=comps)
+    environment.reset(seed=6)
+    assert environment.game_state == tm.new_game(3, seed=6, components=comps)
+    final = play_out(environment, random.Random(6))
+    assert sum(final.values()) == pytest.approx(0.0)
 
 
 # ---------------------------------------------------------------- Gymnasium
