@@ -10,9 +10,8 @@ import gymnasium
 import numpy as np
 import pytest
 
-from helpers import line_components
-
 import tajmahal as tm
+from helpers import line_components
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.gymnasium_env import ENV_ID, TajMahalEnv
 from tajmahal.adapters.observations import observation_encoder
