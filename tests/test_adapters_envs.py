@@ -86,8 +86,8 @@ def test_pettingzoo_rejects_illegal_actions_and_bad_arguments() -> None:
         environment.step(None)
     with pytest.raises(AdapterError, match="'rank' or 'score'"):
         TajMahalAECEnv(reward="money")
-    with pytest.raises(AdapterError, match="render_mode"):
-        TajMahalAECEnv(render_mode="human")
+    with pytest.raises(AdapterError, match="render_mode must be one of human, ansi, svg"):
+        TajMahalAECEnv(render_mode="rgb_array")
     with pytest.raises(AdapterError, match="3, 4 or 5"):
         TajMahalAECEnv(num_players=2)
 
@@ -100,6 +100,12 @@ def test_pettingzoo_renders_text_and_svg(capsys: pytest.CaptureFixture[str]) -> 
     assert shown is not None and shown.startswith("visit 1 of 12")
     assert "seat 0: 0 points, 7 cards in hand, table: -, withdrawn" in shown  # W11: drew a card
     assert capsys.readouterr().out == ""  # "ansi" returns the text, it prints nothing
+    human = TajMahalAECEnv(render_mode="human")
+    human.reset(seed=2)
+    human.step(0)
+    assert human.render() is None
+    printed = capsys.readouterr().out
+    assert printed.count("visit 1 of 12") == 2 and "next: seat 0" in printed  # step, render
     svg = TajMahalAECEnv(render_mode="svg")
     svg.reset(seed=2)
     picture = svg.render()

@@ -24,7 +24,7 @@ from pettingzoo.utils import AgentSelector
 
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.observations import observation_encoder
-from tajmahal.adapters.pictures import RENDER_MODES, render
+from tajmahal.adapters.pictures import RENDER_MODES, check_render_mode, render
 from tajmahal.adapters.rewards import REWARD_KINDS, final_rewards
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import new_game
@@ -63,13 +63,11 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         super().__init__()
         if reward not in REWARD_KINDS:
             raise AdapterError(f"reward must be 'rank' or 'score', got {reward!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise AdapterError(f"render_mode must be 'ansi', 'svg' or None, got {render_mode!r}")
         self.encoder = observation_encoder(num_players, components)
         self.actions = action_space(components)
         self.components = self.encoder.components
         self.reward = reward
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self.agents = self.possible_agents[:]
         observation = gymnasium.spaces.Box(
@@ -188,9 +186,13 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         else:
             self.agent_selection = self._seat_agent()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        """The state as text (``render_mode="ansi"``) or the board as SVG (``"svg"``).
+        """The state as text (``"ansi"``), the board as SVG (``"svg"``), or printed (``"human"``).
+
+        In ``"human"`` mode the environment also prints the state after every step.
 
         >>> environment = TajMahalAECEnv(render_mode='svg')
         >>> environment.reset(seed=1)
