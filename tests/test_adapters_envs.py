@@ -62,6 +62,21 @@ def test_pettingzoo_reset_seed_deals_the_library_game_and_observes_views() -> No
     assert first["observation"] is not environment.observe("player_0")["observation"]
 
 
+def test_pettingzoo_global_state_is_every_seats_view() -> None:
+    environment = TajMahalAECEnv(num_players=4)
+    environment.reset(seed=13)
+    rng = random.Random(13)
+    encoder = observation_encoder(4)
+    for _ in range(60):
+        state = environment.state()
+        assert environment.state_space.contains(state)
+        for seat, part in enumerate(np.split(state, 4)):
+            assert np.array_equal(part, environment.observe(f"player_{seat}")["observation"])
+        mask = environment.observe(environment.agent_selection)["action_mask"]
+        environment.step(rng.choice(np.flatnonzero(mask).tolist()))
+    assert environment.state().shape == (4 * encoder.size,)
+
+
 def test_pettingzoo_resets_without_a_seed_follow_the_last_seed() -> None:
     one, two = TajMahalAECEnv(), TajMahalAECEnv()
     one.reset(seed=5)

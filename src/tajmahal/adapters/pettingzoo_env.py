@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
@@ -78,6 +79,12 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
             {"observation": observation, "action_mask": mask}
         )
         self._action_space = gymnasium.spaces.Discrete(self.actions.size)
+        #: the space of :meth:`state`: every seat's observation, seat 0's first
+        self.state_space = gymnasium.spaces.Box(
+            np.tile(self.encoder.low, num_players),
+            np.tile(self.encoder.high, num_players),
+            dtype=np.float32,
+        )
         self._seeds: random.Random | None = None
         self.game_state: GameState | None = None  #: the current tajmahal.GameState
 
@@ -150,6 +157,20 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         view = state.view(seat)
         mask = self.actions.mask(state if seat == state.current_player else view)
         return {"observation": self.encoder.encode(view), "action_mask": mask}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state for centralised training: every seat's encoded view, seat 0's first.
+
+        Together the views show every hand; the draw deck's order stays hidden.
+
+        >>> environment = TajMahalAECEnv()
+        >>> environment.reset(seed=1)
+        >>> environment.state().shape == environment.state_space.shape == (3 * 1362,)
+        True
+        """
+        state = self._game()
+        views = [self.encoder.encode(state.view(seat)) for seat in range(state.num_players)]
+        return np.concatenate(views)
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action; after the end, each agent steps ``None`` once.
