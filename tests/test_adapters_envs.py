@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import tajmahal as tm
+from helpers import line_components
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.gymnasium_env import ENV_ID, TajMahalEnv
 from tajmahal.adapters.observations import observation_encoder
@@ -61,6 +62,21 @@ def test_pettingzoo_reset_seed_deals_the_library_game_and_observes_views() -> No
     assert first["observation"] is not environment.observe("player_0")["observation"]
 
 
+def test_pettingzoo_global_state_is_every_seats_view() -> None:
+    environment = TajMahalAECEnv(num_players=4)
+    environment.reset(seed=13)
+    rng = random.Random(13)
+    encoder = observation_encoder(4)
+    for _ in range(60):
+        state = environment.state()
+        assert environment.state_space.contains(state)
+        for seat, part in enumerate(np.split(state, 4)):
+            assert np.array_equal(part, environment.observe(f"player_{seat}")["observation"])
+        mask = environment.observe(environment.agent_selection)["action_mask"]
+        environment.step(rng.choice(np.flatnonzero(mask).tolist()))
+    assert environment.state().shape == (4 * encoder.size,)
+
+
 def test_pettingzoo_resets_without_a_seed_follow_the_last_seed() -> None:
     one, two = TajMahalAECEnv(), TajMahalAECEnv()
     one.reset(seed=5)
@@ -85,8 +101,8 @@ def test_pettingzoo_rejects_illegal_actions_and_bad_arguments() -> None:
         environment.step(None)
     with pytest.raises(AdapterError, match="'rank' or 'score'"):
         TajMahalAECEnv(reward="money")
-    with pytest.raises(AdapterError, match="render_mode"):
-        TajMahalAECEnv(render_mode="human")
+    with pytest.raises(AdapterError, match="render_mode must be one of human, ansi, svg"):
+        TajMahalAECEnv(render_mode="rgb_array")
     with pytest.raises(AdapterError, match="3, 4 or 5"):
         TajMahalAECEnv(num_players=2)
 
@@ -99,6 +115,12 @@ def test_pettingzoo_renders_text_and_svg(capsys: pytest.CaptureFixture[str]) -> 
     assert shown is not None and shown.startswith("visit 1 of 12")
     assert "seat 0: 0 points, 7 cards in hand, table: -, withdrawn" in shown  # W11: drew a card
     assert capsys.readouterr().out == ""  # "ansi" returns the text, it prints nothing
+    human = TajMahalAECEnv(render_mode="human")
+    human.reset(seed=2)
+    human.step(0)
+    assert human.render() is None
+    printed = capsys.readouterr().out
+    assert printed.count("visit 1 of 12") == 2 and "next: seat 0" in printed  # step, render
     svg = TajMahalAECEnv(render_mode="svg")
     svg.reset(seed=2)
     picture = svg.render()
@@ -107,6 +129,15 @@ def test_pettingzoo_renders_text_and_svg(capsys: pytest.CaptureFixture[str]) -> 
     quiet.reset(seed=2)
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert quiet.render() is None
+
+
+def test_pettingzoo_plays_custom_components() -> None:
+    comps = line_components()
+    environment = TajMahalAECEnv(num_players=3, components=comps)
+    environment.reset(seed=6)
+    assert environment.game_state == tm.new_game(3, seed=6, components=comps)
+    final = play_out(environment, random.Random(6))
+    assert sum(final.values()) == pytest.approx(0.0)
 
 
 # ---------------------------------------------------------------- Gymnasium

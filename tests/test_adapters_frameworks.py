@@ -21,7 +21,8 @@ import pyspiel
 import pytest
 from gymnasium.utils.env_checker import check_env
 from open_spiel.python.algorithms import ismcts, mcts
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test.state_test import test_state_space as check_state_space
 
 from tajmahal.adapters import gymnasium_env, openspiel_game
 from tajmahal.adapters.pettingzoo_env import env as pettingzoo_env
@@ -39,6 +40,24 @@ def test_pettingzoo_api_test(num_players: int, capsys: pytest.CaptureFixture[str
         warnings.filterwarnings("ignore", DICT_OBSERVATION)
         api_test(pettingzoo_env(num_players=num_players), num_cycles=1000)
     assert "Passed API test" in capsys.readouterr().out
+
+
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(
+        lambda render_mode=None: pettingzoo_env(render_mode=render_mode),
+        custom_tests={"svg": lambda picture: picture.startswith("<svg")},
+    )
+    assert "visit 1 of 12" in capsys.readouterr().out  # "human" printed the state
+
+
+def test_pettingzoo_state_space_test() -> None:
+    """PettingZoo's state-space check (its ``state_test`` as a whole needs a parallel env
+    and unmasked random actions, which a turn-based game with masks cannot take)."""
+    environment = pettingzoo_env(num_players=3)
+    environment.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_state_space(environment)
 
 
 def test_pettingzoo_seed_test() -> None:

@@ -22,7 +22,7 @@ import numpy as np
 
 from tajmahal.adapters.actions import AdapterError, Mask, action_space
 from tajmahal.adapters.observations import observation_encoder
-from tajmahal.adapters.pictures import RENDER_MODES, render
+from tajmahal.adapters.pictures import RENDER_MODES, check_render_mode, render
 from tajmahal.adapters.rewards import REWARD_KINDS, final_rewards
 from tajmahal.bots import Bot
 from tajmahal.rules.components import Components
@@ -76,8 +76,6 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
             raise AdapterError(f"reward must be 'rank' or 'score', got {reward!r}")
         if illegal_action not in ("lose", "raise"):
             raise AdapterError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise AdapterError(f"render_mode must be 'ansi', 'svg' or None, got {render_mode!r}")
         self.opponents = list(opponents)
         for spec in self.opponents:
             _bot(spec, 0)  # a bad spec fails here, not at the first reset
@@ -85,7 +83,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         self.reward_kind = reward
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.encoder = observation_encoder(num_players, components)
         self.actions = action_space(components)
         self.components = self.encoder.components
@@ -128,6 +126,8 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         self._ended = False
         self.game_state = new_game(len(others) + 1, seed=game_seed, components=self.components)
         self._play_bots()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(
@@ -154,6 +154,8 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
             return self._observation(), self.illegal_reward, True, False, info
         self.game_state = state.apply(move)
         self._play_bots()
+        if self.render_mode == "human":
+            self.render()
         state = self.game_state
         reward = final_rewards(state.scores, self.reward_kind)[self.seat] if state.is_over else 0.0
         return self._observation(), reward, state.is_over, False, self._info()
@@ -171,7 +173,9 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         return self.actions.mask(state if own else state.view(self.seat))
 
     def render(self) -> str | None:
-        """The state as text (``render_mode="ansi"``) or the board as SVG (``"svg"``).
+        """The state as text (``"ansi"``), the board as SVG (``"svg"``), or printed (``"human"``).
+
+        In ``"human"`` mode the environment also prints the state after every step.
 
         >>> environment = TajMahalEnv(render_mode="ansi")
         >>> _ = environment.reset(seed=1)

@@ -1,8 +1,9 @@
 """The OpenSpiel game ``python_tajmahal`` (extra ``tajmahal[openspiel]``).
 
 Importing this module registers the game: ``pyspiel.load_game("python_tajmahal",
-{"players": 4})``.  Parameters: ``players`` (3 to 5, default 3) and ``deals``
-(default 65536), the number of chance outcomes described below.
+{"players": 4})``, played with the standard components.  Parameters: ``players``
+(3 to 5, default 3) and ``deals`` (default 65536), the number of chance outcomes
+described below.
 
 **Chance model.**  The game starts with one explicit chance node whose
 outcomes are the deal numbers ``0 .. deals - 1``, each with probability

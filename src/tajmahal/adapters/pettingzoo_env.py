@@ -19,12 +19,13 @@ from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.observations import observation_encoder
-from tajmahal.adapters.pictures import RENDER_MODES, render
+from tajmahal.adapters.pictures import RENDER_MODES, check_render_mode, render
 from tajmahal.adapters.rewards import REWARD_KINDS, final_rewards
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import new_game
@@ -63,13 +64,11 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         super().__init__()
         if reward not in REWARD_KINDS:
             raise AdapterError(f"reward must be 'rank' or 'score', got {reward!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise AdapterError(f"render_mode must be 'ansi', 'svg' or None, got {render_mode!r}")
         self.encoder = observation_encoder(num_players, components)
         self.actions = action_space(components)
         self.components = self.encoder.components
         self.reward = reward
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self.agents = self.possible_agents[:]
         observation = gymnasium.spaces.Box(
@@ -80,6 +79,12 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
             {"observation": observation, "action_mask": mask}
         )
         self._action_space = gymnasium.spaces.Discrete(self.actions.size)
+        #: the space of :meth:`state`: every seat's observation, seat 0's first
+        self.state_space = gymnasium.spaces.Box(
+            np.tile(self.encoder.low, num_players),
+            np.tile(self.encoder.high, num_players),
+            dtype=np.float32,
+        )
         self._seeds: random.Random | None = None
         self.game_state: GameState | None = None  #: the current tajmahal.GameState
 
@@ -153,6 +158,20 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         mask = self.actions.mask(state if seat == state.current_player else view)
         return {"observation": self.encoder.encode(view), "action_mask": mask}
 
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state for centralised training: every seat's encoded view, seat 0's first.
+
+        Together the views show every hand; the draw deck's order stays hidden.
+
+        >>> environment = TajMahalAECEnv()
+        >>> environment.reset(seed=1)
+        >>> environment.state().shape == environment.state_space.shape == (3 * 1362,)
+        True
+        """
+        state = self._game()
+        views = [self.encoder.encode(state.view(seat)) for seat in range(state.num_players)]
+        return np.concatenate(views)
+
     def step(self, action: int | None) -> None:
         """Play the selected agent's action; after the end, each agent steps ``None`` once.
 
@@ -188,9 +207,13 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         else:
             self.agent_selection = self._seat_agent()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        """The state as text (``render_mode="ansi"``) or the board as SVG (``"svg"``).
+        """The state as text (``"ansi"``), the board as SVG (``"svg"``), or printed (``"human"``).
+
+        In ``"human"`` mode the environment also prints the state after every step.
 
         >>> environment = TajMahalAECEnv(render_mode='svg')
         >>> environment.reset(seed=1)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from tajmahal.rules.setup import place_tiles
 from tajmahal.rules.state import GameState
 
-__all__ = ["RENDER_MODES", "render", "state_text"]
+__all__ = ["RENDER_MODES", "check_render_mode", "render", "state_text"]
 
-#: ``"ansi"``: :func:`state_text`; ``"svg"``: the board picture with tiles and palaces
-RENDER_MODES: tuple[str, ...] = ("ansi", "svg")
+#: ``"human"``: :func:`state_text` printed (after every step); ``"ansi"``: the same text
+#: returned; ``"svg"``: the board picture with its tiles and palaces, returned
+RENDER_MODES: tuple[str, ...] = ("human", "ansi", "svg")
 
 
 def state_text(state: GameState) -> str:
@@ -43,13 +44,36 @@ def state_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def render(state: GameState, mode: str) -> str:
+def check_render_mode(mode: str | None) -> str | None:
+    """``mode`` if it is one of :data:`RENDER_MODES` or None, else an ``AdapterError``.
+
+    >>> check_render_mode('rgb_array')
+    Traceback (most recent call last):
+    ...
+    tajmahal.adapters.actions.AdapterError: render_mode must be one of human, ansi, svg ...
+    """
+    if mode is not None and mode not in RENDER_MODES:
+        from tajmahal.adapters.actions import AdapterError
+
+        raise AdapterError(
+            f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {mode!r}"
+        )
+    return mode
+
+
+def render(state: GameState, mode: str) -> str | None:
     """``state`` drawn as ``mode`` asks (one of :data:`RENDER_MODES`).
 
     >>> import tajmahal as tm
     >>> render(tm.new_game(num_players=3, seed=1), 'svg').startswith('<svg')
     True
+    >>> render(tm.new_game(num_players=3, seed=1), 'human')
+    visit 1 of 12, province thatta, phase play
+    ...
     """
+    if mode == "human":
+        print(state_text(state))
+        return None
     if mode == "svg":
         from tajmahal.render import render_board
 
