@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import itertools
+import logging
 import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -202,9 +203,10 @@ def _ray(
         try:
             if address is None:
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.WARNING,
                          _node_ip_address="127.0.0.1")  # a local instance listens on loopback
             else:
-                ray.init(address=address, log_to_driver=False)
+                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         except (ConnectionError, ValueError, RuntimeError) as exc:
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise TournamentError(f"cannot start or join {where}: {exc}") from None
