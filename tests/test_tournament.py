@@ -243,6 +243,22 @@ def test_the_game_clock_reaches_every_seat(tmp_path: Path) -> None:
     assert read_results(tmp_path / "r.jsonl").header.game_time == 1e-6
 
 
+class _Finished:
+    """An observer that keeps the scores of every match it sees end."""
+
+    def __init__(self) -> None:
+        self.scores: list[tuple[int, ...]] = []
+
+    def tajmahal_match_finished(self, result: tm.MatchResult) -> None:
+        self.scores.append(result.scores)
+
+
+def test_observers_watch_every_game() -> None:
+    seen = _Finished()
+    result = serial(THREE, 6, observers=[seen])
+    assert seen.scores == [game.scores for game in result.games]
+
+
 def test_isolated_bots_play_the_same_games() -> None:
     isolated = serial(["greedy", "random", "random"], 3, seed=6, isolate=True)
     assert isolated.games == serial(["greedy", "random", "random"], 3, seed=6).games

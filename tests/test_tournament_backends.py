@@ -50,6 +50,20 @@ def test_process_backend_plays_the_same_games(reference: Any, tmp_path: Path) ->
     assert summarize_file(out).table == reference.table
 
 
+def test_observers_watch_the_games_in_worker_processes(tmp_path: Path) -> None:
+    from tajmahal.observers import DecisionDataset
+
+    dataset = tmp_path / "decisions.jsonl"
+    result = run_tournament(["random"] * 3, games=6, seed=3, backend="process", jobs=2,
+                            observers=[DecisionDataset(dataset)])
+    rows = [json.loads(line) for line in dataset.read_text(encoding="utf-8").splitlines()]
+    firsts = [row for row in rows if row["decision"] == 1]
+    assert len(firsts) == 6 and {row["seed"] for row in rows} == {g.seed for g in result.games}
+    assert sorted(tuple(row["result"]["scores"]) for row in firsts) == sorted(
+        game.scores for game in result.games
+    )
+
+
 def test_ray_backend_plays_the_same_games(reference: Any, ray_cluster: str) -> None:
     result = run_tournament(ENTRANTS, games=GAMES, num_players=3, seed=11, backend="ray")
     assert result.games == reference.games and result.table == reference.table

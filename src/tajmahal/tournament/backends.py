@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import itertools
+import logging
 import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -39,17 +40,19 @@ QUEUED_PER_WORKER = 4
 class MatchOptions:
     """What every game passes to :func:`~tajmahal.play_match` besides players and seed.
 
+    ``observers`` watch every game (each worker process has its own copies);
     ``extra`` holds further keyword arguments of ``play_match`` (such as
     ``process_limits``), as (name, value) pairs.
 
     >>> MatchOptions(time_limit=1.0).keywords()
-    {'time_limit': 1.0, 'game_time': None, 'isolate': False, 'components': None}
+    {'time_limit': 1.0, 'game_time': None, 'isolate': False, 'components': None, 'observers': ()}
     """
 
     time_limit: float | None = None
     game_time: float | None = None
     isolate: bool = False
     components: Components | None = None
+    observers: tuple[object, ...] = ()
     extra: tuple[tuple[str, Any], ...] = ()
 
     def keywords(self) -> dict[str, Any]:
@@ -59,7 +62,8 @@ class MatchOptions:
         True
         """
         return {"time_limit": self.time_limit, "game_time": self.game_time,
-                "isolate": self.isolate, "components": self.components, **dict(self.extra)}
+                "isolate": self.isolate, "components": self.components,
+                "observers": self.observers, **dict(self.extra)}
 
 
 def play_game(job: GameJob, options: MatchOptions) -> GameResult | str:
@@ -199,9 +203,10 @@ def _ray(
         try:
             if address is None:
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.WARNING,
                          _node_ip_address="127.0.0.1")  # a local instance listens on loopback
             else:
-                ray.init(address=address, log_to_driver=False)
+                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         except (ConnectionError, ValueError, RuntimeError) as exc:
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise TournamentError(f"cannot start or join {where}: {exc}") from None

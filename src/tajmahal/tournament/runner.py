@@ -39,6 +39,7 @@ def run_tournament(
     isolate: bool = False,
     components: Components | None = None,
     ray_address: str | None = None,
+    observers: Sequence[object] = (),
     match_options: Mapping[str, Any] | None = None,
     on_game: Callable[[GameResult, int, int], None] | None = None,
 ) -> TournamentResult:
@@ -62,7 +63,11 @@ def run_tournament(
     decision), ``game_time`` (seconds per seat for a whole game), ``isolate``
     (every bot in its own process, through the bot protocol), ``components``
     and ``match_options`` (further keywords) go to :func:`~tajmahal.play_match`
-    for every game.  ``on_game(result, done,
+    for every game, and so do ``observers`` (:mod:`tajmahal.observers`): with
+    the ``process`` and ``ray`` backends each worker watches its games with its
+    own copies of them (they must pickle), so an observer should write what it
+    sees (as :class:`~tajmahal.observers.DecisionDataset` does) rather than
+    keep it in memory.  ``on_game(result, done,
     total)`` is called as each game finishes (a progress bar).
 
     >>> import tajmahal as tm
@@ -89,7 +94,8 @@ def run_tournament(
         seed = secrets.randbits(63) if seed is None else seed
     header = Header(tuple(entrants), num_players, games, seed, time_limit, game_time, isolate)
     options = MatchOptions(
-        time_limit, game_time, isolate, components, tuple((match_options or {}).items())
+        time_limit, game_time, isolate, components, tuple(observers),
+        tuple((match_options or {}).items()),
     )
     stream = None
     finished: list[GameResult] = []
