@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 
 from hypothesis import strategies as st
@@ -107,3 +108,22 @@ def mid_game_states(draw: st.DrawFn) -> tm.GameState:
             break
         state = state.apply(rng.choice(state.legal_moves()))
     return state
+
+
+# ---------------------------------------------------------------------------- SVG pictures
+
+
+def svg_classes(element: ET.Element) -> set[str]:
+    """The element's ``class`` attribute as a set of names."""
+    return set(element.get("class", "").split())
+
+
+def with_class(root: ET.Element, name: str) -> list[ET.Element]:
+    """Every element below ``root`` (itself included) that has the class ``name``."""
+    return [e for e in root.iter() if name in svg_classes(e)]
+
+
+def text_of(element: ET.Element) -> str:
+    """All the text inside ``element``."""
+    return "".join(element.itertext())
+

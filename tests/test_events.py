@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -221,3 +222,11 @@ def test_i3_events_for_a_seat_are_the_same_in_every_world_it_cannot_tell_apart(
             assert event.card is None
     public = explain(state, move)
     assert all(e.card is None for e in public.events if e.kind is EventKind.DRAW)
+
+
+def test_a_finished_game_has_no_move_to_explain() -> None:
+    state = tm.new_game(3, 1)
+    while not state.is_over:
+        state = state.apply(state.legal_moves()[-1])
+    with pytest.raises(tm.TajMahalError, match="the game is over"):
+        explain(state, tm.Withdraw())

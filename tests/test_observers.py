@@ -125,3 +125,16 @@ def test_the_dataset_has_a_line_per_decision_with_view_moves_and_result(tmp_path
         assert row["result"]["rank"] == results[0].ranking.index(row["seat"])
         state = state.apply(move)
     assert {row["seed"] for row in rows} == {1, 2}
+
+
+def test_a_plugin_that_cannot_load_does_not_stop_a_match_of_bot_instances(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken() -> tm.bots.Registry:
+        raise tm.bots.PluginError("cannot load plugin 'bad' (bad:module): ImportError: nope")
+
+    monkeypatch.setattr(tm.bots.registry, "default_registry", broken)
+    bots = [tm.bots.RandomBot(seed=s) for s in range(3)]
+    with pytest.warns(ObserverWarning, match="no observer plugins: cannot load plugin 'bad'"):
+        result = tm.play_match(bots, seed=1)
+    assert result.record.moves

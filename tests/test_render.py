@@ -10,24 +10,13 @@ from pathlib import Path
 import pytest
 
 import tajmahal as tm
+from helpers import svg_classes, text_of, with_class
 from tajmahal.render import _geometry, _map_layout, _svg, render_board, write_board_svg
 from tajmahal.rules.components import STANDARD_PATH, parse_components
 
 SVG = "{http://www.w3.org/2000/svg}"
 COMPS = tm.standard_components()
 BOARD = COMPS.board
-
-
-def classes(element: ET.Element) -> set[str]:
-    return set(element.get("class", "").split())
-
-
-def with_class(root: ET.Element, name: str) -> list[ET.Element]:
-    return [e for e in root.iter() if name in classes(e)]
-
-
-def text_of(element: ET.Element) -> str:
-    return "".join(element.itertext())
 
 
 @pytest.fixture(scope="module")
@@ -131,11 +120,11 @@ def test_palaces_from_a_state(placement: tm.TilePlacement) -> None:
     root = ET.fromstring(render_board(COMPS, placement, state=FakeState()))
     palaces = with_class(root, "palace")
     crowns = with_class(root, "crown-palace")
-    assert sorted((p.get("data-city"), sorted(classes(p))) for p in palaces) == [
+    assert sorted((p.get("data-city"), sorted(svg_classes(p))) for p in palaces) == [
         ("agra", ["palace", "seat-0"]),
         ("delhi", ["palace", "seat-2"]),
     ]
-    assert sorted((p.get("data-city"), sorted(classes(p))) for p in crowns) == [
+    assert sorted((p.get("data-city"), sorted(svg_classes(p))) for p in crowns) == [
         ("agra", ["crown-palace", "seat-1"]),
         ("mathura", ["crown-palace", "seat-3"]),
     ]

@@ -7,22 +7,11 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import tajmahal as tm
+from helpers import text_of, with_class
 from tajmahal.render import render_board
 
 COMPS = tm.standard_components()
 PLAYERS = ("greedy", "greedy", "random", "random")
-
-
-def classes(element: ET.Element) -> set[str]:
-    return set(element.get("class", "").split())
-
-
-def with_class(root: ET.Element, name: str) -> list[ET.Element]:
-    return [e for e in root.iter() if name in classes(e)]
-
-
-def text_of(element: ET.Element) -> str:
-    return "".join(element.itertext())
 
 
 @pytest.fixture(scope="module")

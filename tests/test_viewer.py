@@ -13,11 +13,13 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 import tajmahal as tm
 from tajmahal.cli import main
+from tajmahal.render.viewer import replay_html
 from tajmahal.serialize import dumps
 
 CHROMIUM = "/usr/bin/chromium"
@@ -139,3 +141,11 @@ def test_the_page_is_self_contained(page_file: Path) -> None:
 def test_docs_screenshot_is_committed() -> None:
     assert DOCS_SCREENSHOT.exists() and DOCS_SCREENSHOT.stat().st_size > 10_000
     assert shutil.which("chromium") or Path(CHROMIUM).exists()
+
+
+def test_hostile_player_names_stay_text(tmp_path: Path) -> None:
+    evil = "</script><script>alert(1)</script><b>"
+    record = tm.play_match(["random"] * 3, seed=2).record
+    page = replay_html(attrs.evolve(record, players=(evil, "random", "random")))
+    assert evil not in page and page.count("</script>") == 2  # the data's and the code's
+    assert "<title>Taj Mahal, seed 2: seat 0 (&lt;/script&gt;&lt;script&gt;" in page

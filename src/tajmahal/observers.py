@@ -117,7 +117,11 @@ class Watchers:
 def _plugin_calls() -> list[tuple[str, str, Callable[..., Any]]]:
     from tajmahal.bots.registry import default_registry
 
-    hooks = default_registry().plugin_manager.hook
+    try:
+        hooks = default_registry().plugin_manager.hook
+    except TajMahalError as exc:  # a broken plugin: the match goes on without plugin observers
+        warnings.warn(f"no observer plugins: {exc}", ObserverWarning, stacklevel=4)
+        return []
     calls = []
     for hook in HOOKS:
         caller = getattr(hooks, hook, None)

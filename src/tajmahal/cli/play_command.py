@@ -125,7 +125,8 @@ class Session:
         for line in describe_view(state.view(self.seat), self.players):
             self.write(line)
         legal = state.legal_moves()
-        self.write(f"Your move ({len(legal)} choices; 'help' for commands):")
+        choices = f"{len(legal)} choice{'' if len(legal) == 1 else 's'}"
+        self.write(f"Your move ({choices}; 'help' for commands):")
         for line in numbered_moves(legal):
             self.write(line)
 

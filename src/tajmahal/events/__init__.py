@@ -24,6 +24,7 @@ from tajmahal.events._model import Decision, Event, EventKind, seat_name
 from tajmahal.events._narrator import Narrator, visit_start
 from tajmahal.events._observed import DecisionMade, MatchStarted
 from tajmahal.game import Game, GameRecord
+from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
@@ -60,7 +61,7 @@ def explain(
     """
     seat = before.current_player
     if seat is None:
-        raise ValueError("the game is over: no move can be explained")
+        raise TajMahalError("the game is over: no move can be explained")
     if after is None:
         after = before.apply(move)
     looker = seat if audience is None else audience
@@ -85,7 +86,7 @@ def explain_views(
     """
     seat = before.current_player
     if seat is None:
-        raise ValueError("the game is over: no move can be explained")
+        raise TajMahalError("the game is over: no move can be explained")
     narrator = Narrator(before, after, seat, private)
     narrator.run(move)
     return Decision(seat, move, tuple(narrator.events), after.scores, before.visit)

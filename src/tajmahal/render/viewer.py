@@ -83,7 +83,8 @@ def replay_html(record: GameRecord, *, title: str | None = None) -> str:
         "steps": steps,
     }
     heading = title or f"Taj Mahal, seed {record.seed}: " + ", ".join(names)
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    # no "<" at all inside the script element: nothing in the data can end or bend it
+    payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     return _PAGE.replace("{title}", escape(heading)).replace("{data}", payload)
 
 
