@@ -1,4 +1,4 @@
-"""The moves (the decision model of DESIGN.md) and their text notation.
+"""The moves (every choice a player makes is one move: docs/rules.md) and their text notation.
 
 Grammar of ``str(move)`` (and of :func:`tajmahal.parse_move`)::
 

@@ -1,4 +1,4 @@
-"""GameState: one immutable snapshot of a game (DESIGN.md, "Public API").
+"""GameState: one immutable snapshot of a game (the API reference: docs/reference/api.md).
 
 The fields are a compact representation: cards are *kind* indices into
 ``components.card_kinds``, cities index ``components.board.cities``, seats are
@@ -115,7 +115,7 @@ class GameState:
         return _apply(self, move, seat)
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may know (RULES.md I1–I4): public facts and its own hand.
+        """What ``seat`` may know (docs/rules.md I1–I4): public facts and its own hand.
 
         >>> import tajmahal as tm
         >>> state = tm.new_game(num_players=3, seed=1)

@@ -1,4 +1,4 @@
-"""PlayerView: what one seat may know (RULES.md §11), and sampling the hidden rest.
+"""PlayerView: what one seat may know (docs/rules.md §11), and sampling the hidden rest.
 
 A view is computed from public facts (I1) and the seat's own hand (I2) only,
 so two states that differ in nothing the seat may see give equal views (I4).
