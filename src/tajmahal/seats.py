@@ -50,6 +50,7 @@ from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
 from tajmahal.rules.components import Card, Color, Special, Symbol
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import (
+    MOVE_TYPES,
     Move,
     PlaceCrownPalace,
     PlacePalace,
@@ -73,7 +74,7 @@ __all__ = [
 MAX_ABANDONED = 16  #: abandoned bot calls that may run at once in one process
 MAX_NAME = 64  #: the most characters of a bot's name
 
-_MOVE_TYPES = (PlayCards, Withdraw, PlacePalace, PlaceCrownPalace, TakeCard)
+_MOVE_TYPES = MOVE_TYPES  # every move class, defined once in rules/moves.py
 
 
 @attrs.frozen
