@@ -41,6 +41,9 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         new._hash = None
         return new
 
+    def __reduce__(self) -> tuple[type[FrozenMap[K, V]], tuple[dict[K, V]]]:
+        return type(self), (dict(self._data),)  # a mappingproxy cannot be pickled
+
     def __getitem__(self, key: K) -> V:
         return self._data[key]
 

@@ -73,9 +73,9 @@ class PlayCards:
     extra: Card | None = None
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.colored, Card):
+        if not issubclass(type(self.colored), Card):  # type(): never touch a foreign object
             raise _wrong_type("PlayCards", "colored", self.colored, _CARD_HINT)
-        if self.extra is not None and not isinstance(self.extra, Card):
+        if self.extra is not None and not issubclass(type(self.extra), Card):
             raise _wrong_type("PlayCards", "extra", self.extra, _CARD_HINT + " or None")
 
     def __str__(self) -> str:
@@ -105,7 +105,7 @@ class PlacePalace:
     city: str
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.city, str):
+        if not issubclass(type(self.city), str):
             raise _wrong_type("PlacePalace", "city", self.city, _CITY_HINT)
 
     def __str__(self) -> str:
@@ -123,7 +123,7 @@ class PlaceCrownPalace:
     city: str
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.city, str):
+        if not issubclass(type(self.city), str):
             raise _wrong_type("PlaceCrownPalace", "city", self.city, _CITY_HINT)
 
     def __str__(self) -> str:
@@ -142,7 +142,7 @@ class TakeCard:
     card: Card
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.card, Card):
+        if not issubclass(type(self.card), Card):
             raise _wrong_type("TakeCard", "card", self.card, _CARD_HINT)
 
     def __str__(self) -> str:

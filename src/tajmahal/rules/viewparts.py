@@ -173,6 +173,9 @@ class Memo:
     holders: Any  #: the special_holder field the known cards were converted with
     known: tuple[tuple[Any, ...], tuple[tuple[Card, ...], ...]]
 
+    def __reduce__(self) -> tuple[type[None], tuple[()]]:
+        return type(None), ()  # a cache: a pickled state carries none (it unpickles as None)
+
     @classmethod
     def blank(cls, comps: Components, n: int) -> Memo:
         """A memo that matches nothing (for a state without one)."""
