@@ -6,6 +6,19 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint typecheck unit clean docs node
 
+# A .venv that no longer fits — its python does not run, or another Python made it — is
+# made again (instead of failing until `make clean`).
+WANTED_PYTHON := $(shell $(PYTHON) -c 'import sys; print(sys.version)' 2>/dev/null)
+VENV_PYTHON := $(shell $(BIN)/python -c 'import sys; print(sys.version)' 2>/dev/null)
+ifneq ($(wildcard $(VENV)),)
+ifneq ($(WANTED_PYTHON),)
+ifneq ($(VENV_PYTHON),$(WANTED_PYTHON))
+$(info $(VENV) does not fit $(PYTHON) (broken, or made by another Python): making it again)
+$(shell rm -rf $(VENV))
+endif
+endif
+endif
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 

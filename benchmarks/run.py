@@ -1,26 +1,32 @@
 """Benchmarks of the tajmahal rules engine (see benchmarks/README.md).
 
 Measures, for 3, 4 and 5 players, with a fixed seed, a warm-up and several
-repetitions (the median is reported):
+repetitions (the median is reported unless a row says otherwise):
 
 * random playouts: decisions (moves applied) per second and full games per second,
   per second of the process's CPU time (less disturbed by other programs);
-* the median microseconds of one ``legal_moves()`` on a fresh (uncached) state
-  and of one ``apply()`` on a state whose legal moves are already known;
-* ``tm.dumps`` / ``tm.loads`` microseconds per state and ``view.sample``
-  microseconds ("n/a" while the library has no such function);
+* matches per second: ``tm.play_match`` with ``random`` bots (the referee asks each
+  bot with its view, as in any match);
+* the microseconds of one ``legal_moves()`` on a fresh (uncached) state and of one
+  ``apply()`` on a state whose legal moves are already known (mean and median);
+* the view cost: ``state.view(seat)`` for the deciding seat at every decision of
+  games played as a match plays them (view, then apply), mean and median, and its
+  mean divided by the mean ``apply()`` of the same games;
+* ``tm.dumps`` / ``tm.loads`` microseconds per state, and ``view.sample``: the first
+  sample of a view (which prepares what every sample of it shares) and a repeated one;
 * the memory retained per state along a game (tracemalloc over a full game's
   trail of states, as a random playout leaves them);
-* with ``--compare-openspiel``: random playouts of OpenSpiel's pure-Python
-  ``python_block_dominoes`` in the same run, interleaved with ours, and the
-  ratio of our decisions per second to theirs (per repetition, then the median).
+* with ``--compare-openspiel``: random playouts of OpenSpiel's pure-Python games
+  ``python_block_dominoes``, ``python_liars_poker`` and ``python_kuhn_poker`` in the
+  same run, interleaved with ours, and the ratio of our decisions per second to
+  each one's (per repetition, then the median).
 
 Usage::
 
     python benchmarks/run.py                      # full run, table on stdout
     python benchmarks/run.py --quick              # a smoke run of a few seconds
     python benchmarks/run.py --json results.json  # also write JSON ('-': JSON only, to stdout)
-    python benchmarks/run.py --compare-openspiel  # needs the 'bench' extra (open-spiel)
+    python benchmarks/run.py --compare-openspiel  # needs OpenSpiel (the 'bench' extra)
 """
 
 from __future__ import annotations
@@ -47,6 +53,12 @@ import tajmahal as tm
 
 PLAYER_COUNTS = (3, 4, 5)
 DEFAULT_SEED = 20240607
+#: OpenSpiel's pure-Python games, each registered by importing its module
+OPENSPIEL_GAMES = {
+    "python_block_dominoes": "open_spiel.python.games.block_dominoes",
+    "python_liars_poker": "open_spiel.python.games.liars_poker",
+    "python_kuhn_poker": "open_spiel.python.games.kuhn_poker",
+}
 
 
 # ----------------------------------------------------------------------------- settings
@@ -59,13 +71,16 @@ class Settings:
     seed: int = DEFAULT_SEED
     reps: int = 9  #: timed repetitions (after one warm-up)
     games: int = 15  #: random playouts per repetition and player count
+    matches: int = 4  #: play_match calls with random bots per repetition and player count
     trail_games: int = 4  #: games whose states feed the per-call timings
     codec_states: int = 150  #: states per repetition for dumps/loads/sample
     openspiel_games: int = 600  #: OpenSpiel playouts per repetition
     quick: bool = False  #: the --quick smoke settings
 
 
-QUICK = Settings(reps=2, games=2, trail_games=1, codec_states=20, openspiel_games=100, quick=True)
+QUICK = Settings(
+    reps=2, games=2, matches=1, trail_games=1, codec_states=20, openspiel_games=100, quick=True
+)
 
 
 # ----------------------------------------------------------------------------- components
@@ -82,6 +97,11 @@ def bench_components() -> tuple[tm.Components, str]:
 def median(values: Sequence[float]) -> float:
     """The median of ``values`` (0.0 when there are none)."""
     return statistics.median(values) if values else 0.0
+
+
+def mean(values: Sequence[float]) -> float:
+    """The mean of ``values`` (0.0 when there are none)."""
+    return statistics.fmean(values) if values else 0.0
 
 
 def playout(state: tm.GameState, rng: random.Random) -> Iterator[tm.GameState]:
@@ -145,6 +165,42 @@ def random_playouts(
     return decisions / elapsed, settings.games / elapsed, decisions
 
 
+def random_matches(settings: Settings, players: int, rep: int) -> float:
+    """One repetition: ``tm.play_match`` with ``random`` bots, matches per second of CPU time."""
+    start = time.process_time()
+    for g in range(settings.matches):
+        tm.play_match(["random"] * players, seed=game_seed(settings, players, rep, g))
+    return settings.matches / (time.process_time() - start)
+
+
+def view_and_apply_us(
+    comps: tm.Components, settings: Settings, players: int
+) -> tuple[list[float], list[float]]:
+    """Microseconds of each ``view`` and each ``apply`` in games played as a match plays them.
+
+    At every decision the deciding seat's view is built, then a random legal
+    move is applied: each view follows the view of the state before, as in a
+    match (views reuse what did not change since).
+    """
+    views: list[float] = []
+    applies: list[float] = []
+    clock = time.perf_counter_ns
+    for g in range(settings.trail_games):
+        rng = random.Random(settings.seed + g)
+        state = tm.new_game(players, seed=game_seed(settings, players, 97, g), components=comps)
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            start = clock()
+            state.view(seat)
+            views.append((clock() - start) / 1000)
+            move = rng.choice(state.legal_moves())
+            start = clock()
+            state = state.apply(move)
+            applies.append((clock() - start) / 1000)
+    return views, applies
+
+
 def legal_moves_us(states: Sequence[tm.GameState]) -> list[float]:
     """``legal_moves()`` on fresh copies of ``states`` (nothing cached yet)."""
     fresh = [attrs.evolve(s) for s in states if not s.is_over]
@@ -174,12 +230,19 @@ def codec_us(states: Sequence[tm.GameState]) -> tuple[list[float] | None, list[f
     return out, time_each([lambda x=x: loads(x) for x in texts])  # type: ignore[misc]
 
 
-def sample_us(states: Sequence[tm.GameState], rng: random.Random) -> list[float] | None:
-    """``view.sample(rng)`` for the deciding seat's view, or None while views cannot sample."""
+def sample_us(
+    states: Sequence[tm.GameState], rng: random.Random
+) -> tuple[list[float], list[float]] | None:
+    """``view.sample(rng)`` for the deciding seat's view: a view's first sample, then another.
+
+    None while views cannot sample.
+    """
     views = [s.view(s.current_player) for s in states if s.current_player is not None]
     if not views or not hasattr(views[0], "sample"):
         return None
-    return time_each([lambda v=v: v.sample(rng) for v in views])  # type: ignore[misc]
+    first = time_each([lambda v=v: v.sample(rng) for v in views])  # type: ignore[misc]
+    again = time_each([lambda v=v: v.sample(rng) for v in views])  # type: ignore[misc]
+    return first, again
 
 
 def memory_per_state(comps: tm.Components, settings: Settings, players: int) -> float:
@@ -201,12 +264,14 @@ def memory_per_state(comps: tm.Components, settings: Settings, players: int) -> 
 # ----------------------------------------------------------------------------- OpenSpiel
 
 
-def openspiel_game() -> Any:
-    """OpenSpiel's pure-Python ``python_block_dominoes`` game (raises ImportError if missing)."""
+def openspiel_games() -> dict[str, Any]:
+    """OpenSpiel's pure-Python games of :data:`OPENSPIEL_GAMES` (ImportError if missing)."""
     pyspiel = importlib.import_module("pyspiel")  # optional: the 'bench' extra
-    importlib.import_module("open_spiel.python.games.block_dominoes")  # registers the game
-
-    return pyspiel.load_game("python_block_dominoes")
+    games = {}
+    for name, module in OPENSPIEL_GAMES.items():
+        importlib.import_module(module)  # registers the game
+        games[name] = pyspiel.load_game(name)
+    return games
 
 
 def openspiel_playouts(game: Any, settings: Settings, rep: int) -> tuple[float, float, int]:
@@ -240,14 +305,27 @@ class Row:
 
     decisions_per_s: list[float] = field(default_factory=list)
     games_per_s: list[float] = field(default_factory=list)
+    matches_per_s: list[float] = field(default_factory=list)
     decisions: int = 0
     games: int = 0
     legal_us: list[float] = field(default_factory=list)
     apply_us: list[float] = field(default_factory=list)
+    view_us: list[float] = field(default_factory=list)
+    match_apply_us: list[float] = field(default_factory=list)  #: apply beside the views
     dumps_us: list[float] | None = None
     loads_us: list[float] | None = None
     sample_us: list[float] | None = None
+    sample_again_us: list[float] | None = None
     memory: float = 0.0
+
+
+@dataclass
+class SpielRow:
+    """One OpenSpiel game's results."""
+
+    rates: list[float] = field(default_factory=list)
+    games_per_s: list[float] = field(default_factory=list)
+    decisions: int = 0
 
 
 def optional_median(values: list[float] | None) -> float | None:
@@ -255,22 +333,26 @@ def optional_median(values: list[float] | None) -> float | None:
     return None if values is None else median(values)
 
 
+def _extend(values: list[float] | None, more: list[float]) -> list[float]:
+    return (values or []) + more
+
+
 def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
     """Run every measurement; the result is what ``--json`` writes."""
     comps, board = bench_components()
     rows = {n: Row() for n in PLAYER_COUNTS}
-    spiel = openspiel_game() if compare_openspiel else None
-    spiel_rates: list[float] = []
-    spiel_games: list[float] = []
-    spiel_decisions = 0
+    spiels = openspiel_games() if compare_openspiel else {}
+    spiel_rows = {name: SpielRow() for name in spiels}
     rng = random.Random(settings.seed)
     for rep in range(-1, settings.reps):  # rep -1 is the warm-up
         for n in PLAYER_COUNTS:
             gc.collect()  # playouts run with no other benchmark data alive
             rate, games, decisions = random_playouts(comps, settings, n, rep)
+            matches = random_matches(settings, n, rep)
             states = trail(comps, settings, n)
             legal = legal_moves_us(states)
             applied = apply_us(states, rng)
+            viewed, applied_beside = view_and_apply_us(comps, settings, n)
             some = spread(states, settings.codec_states)
             dumps, loads = codec_us(some)
             sampled = sample_us(some, rng)
@@ -280,23 +362,27 @@ def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
             row = rows[n]
             row.decisions_per_s.append(rate)
             row.games_per_s.append(games)
+            row.matches_per_s.append(matches)
             row.decisions += decisions
             row.games += settings.games
             row.legal_us += legal
             row.apply_us += applied
+            row.view_us += viewed
+            row.match_apply_us += applied_beside
             if dumps is not None:
-                row.dumps_us = (row.dumps_us or []) + dumps
+                row.dumps_us = _extend(row.dumps_us, dumps)
             if loads is not None:
-                row.loads_us = (row.loads_us or []) + loads
+                row.loads_us = _extend(row.loads_us, loads)
             if sampled is not None:
-                row.sample_us = (row.sample_us or []) + sampled
-        if spiel is not None:
+                row.sample_us = _extend(row.sample_us, sampled[0])
+                row.sample_again_us = _extend(row.sample_again_us, sampled[1])
+        for name, game in spiels.items():
             gc.collect()
-            rate, games, decisions = openspiel_playouts(spiel, settings, rep)
+            rate, games, decisions = openspiel_playouts(game, settings, rep)
             if rep >= 0:
-                spiel_rates.append(rate)
-                spiel_games.append(games)
-                spiel_decisions += decisions
+                spiel_rows[name].rates.append(rate)
+                spiel_rows[name].games_per_s.append(games)
+                spiel_rows[name].decisions += decisions
     for n in PLAYER_COUNTS:
         rows[n].memory = memory_per_state(comps, settings, n)
     result: dict[str, Any] = {
@@ -307,34 +393,49 @@ def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
             str(n): {
                 "decisions_per_s": median(r.decisions_per_s),
                 "games_per_s": median(r.games_per_s),
+                "matches_per_s": median(r.matches_per_s),
                 "decisions_per_game": r.decisions / r.games if r.games else 0.0,
                 "legal_moves_us": median(r.legal_us),
                 "apply_us": median(r.apply_us),
+                "apply_mean_us": mean(r.apply_us),
+                "view_us": median(r.view_us),
+                "view_mean_us": mean(r.view_us),
+                "view_per_apply": mean(r.view_us) / mean(r.match_apply_us)
+                if r.match_apply_us
+                else 0.0,
                 "dumps_us": optional_median(r.dumps_us),
                 "loads_us": optional_median(r.loads_us),
                 "sample_us": optional_median(r.sample_us),
+                "sample_again_us": optional_median(r.sample_again_us),
                 "memory_bytes_per_state": r.memory,
             }
             for n, r in rows.items()
         },
         "openspiel": None,
     }
-    if spiel is not None:
-        theirs = median(spiel_rates)
+    if spiels:
+        played = settings.openspiel_games * settings.reps
         result["openspiel"] = {
-            "game": "python_block_dominoes",
             "version": _version("open-spiel"),
-            "decisions_per_s": theirs,
-            "games_per_s": median(spiel_games),
-            "decisions_per_game": spiel_decisions / (settings.openspiel_games * settings.reps),
-            "ratio": {  # per repetition, ours / theirs in the same repetition; the median
-                str(n): median(
-                    [
-                        ours / them
-                        for ours, them in zip(rows[n].decisions_per_s, spiel_rates, strict=True)
-                    ]
-                )
-                for n in PLAYER_COUNTS
+            "games": {
+                name: {
+                    "decisions_per_s": median(row.rates),
+                    "games_per_s": median(row.games_per_s),
+                    "decisions_per_game": row.decisions / played,
+                    # per repetition, ours / theirs in the same repetition; the median
+                    "ratio": {
+                        str(n): median(
+                            [
+                                ours / them
+                                for ours, them in zip(
+                                    rows[n].decisions_per_s, row.rates, strict=True
+                                )
+                            ]
+                        )
+                        for n in PLAYER_COUNTS
+                    },
+                }
+                for name, row in spiel_rows.items()
             },
         }
     return result
@@ -394,28 +495,38 @@ def table(result: dict[str, Any]) -> str:
         "|---|" + "---:|" * len(PLAYER_COUNTS),
         line("random playout: decisions/s", "decisions_per_s", ",.0f"),
         line("random playout: games/s", "games_per_s", ",.1f"),
+        line("`play_match`, `random` bots: matches/s", "matches_per_s", ",.1f"),
         line("decisions per game (mean)", "decisions_per_game", ".1f"),
         line("`legal_moves()` µs (fresh state)", "legal_moves_us", ".2f"),
-        line("`apply()` µs", "apply_us", ".2f"),
+        line("`apply()` µs, median", "apply_us", ".2f"),
+        line("`apply()` µs, mean", "apply_mean_us", ".2f"),
+        line("`state.view(seat)` µs, median (as in a match)", "view_us", ".2f"),
+        line("`state.view(seat)` µs, mean (as in a match)", "view_mean_us", ".2f"),
+        line("view cost: mean view / mean `apply()`", "view_per_apply", ".2f"),
         line("`tm.dumps` µs per state", "dumps_us", ".1f"),
         line("`tm.loads` µs per state", "loads_us", ".1f"),
-        line("`view.sample` µs", "sample_us", ".1f"),
+        line("`view.sample` µs, first of a view", "sample_us", ".1f"),
+        line("`view.sample` µs, repeated", "sample_again_us", ".1f"),
         line("memory per state (bytes)", "memory_bytes_per_state", ",.0f"),
     ]
     spiel = result["openspiel"]
     if spiel is not None:
-        ratio = spiel["ratio"]
-        out += [
-            "| OpenSpiel `python_block_dominoes` decisions/s | "
-            + " | ".join(format(spiel["decisions_per_s"], ",.0f") for _ in PLAYER_COUNTS)
-            + " |",
-            "| **ratio** ours / OpenSpiel (decisions/s) | "
-            + " | ".join(f"**{ratio[str(n)]:.2f}**" for n in PLAYER_COUNTS)
-            + " |",
-            "",
-            f"OpenSpiel {spiel['version']}: {spiel['games_per_s']:,.0f} games/s, "
-            f"{spiel['decisions_per_game']:.1f} decisions per game",
-        ]
+        for name, game in spiel["games"].items():
+            ratio = game["ratio"]
+            out += [
+                f"| OpenSpiel `{name}` decisions/s | "
+                + " | ".join(format(game["decisions_per_s"], ",.0f") for _ in PLAYER_COUNTS)
+                + " |",
+                f"| **ratio** ours / `{name}` (decisions/s) | "
+                + " | ".join(f"**{ratio[str(n)]:.2f}**" for n in PLAYER_COUNTS)
+                + " |",
+            ]
+        out.append("")
+        for name, game in spiel["games"].items():
+            out.append(
+                f"OpenSpiel {spiel['version']} `{name}`: {game['games_per_s']:,.0f} games/s, "
+                f"{game['decisions_per_game']:.1f} decisions per game"
+            )
     return "\n".join(out)
 
 
@@ -427,11 +538,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--compare-openspiel",
         action="store_true",
-        help="also time OpenSpiel's python_block_dominoes (pip install 'tajmahal[bench]')",
+        help="also time OpenSpiel's pure-Python games (pip install 'tajmahal[bench]')",
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the run's fixed seed")
     parser.add_argument("--reps", type=int, help="timed repetitions (after one warm-up)")
     parser.add_argument("--games", type=int, help="random playouts per repetition")
+    parser.add_argument("--matches", type=int, help="play_match calls per repetition")
     return parser.parse_args(argv)
 
 
@@ -444,6 +556,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         changes["reps"] = max(1, args.reps)
     if args.games is not None:
         changes["games"] = max(1, args.games)
+    if args.matches is not None:
+        changes["matches"] = max(1, args.matches)
     settings = Settings(**(vars(settings) | changes))
     try:
         result = run(settings, args.compare_openspiel)

@@ -55,7 +55,7 @@ nitpick_ignore_regex = [
     # internal helper types that appear in annotations
     ("py:class", r"tajmahal\.rules\.frozenmap\.FrozenMap"),
     ("py:class", r"FrozenMap.*"),
-    ("py:class", r"tajmahal\.rules\.(state|views)\.(Kinds|Seats|Palaces)"),
+    ("py:class", r"tajmahal\.rules\.(state|views|viewparts)\.(Kinds|Seats|Palaces)"),
     ("py:class", r"(Kinds|Seats|Palaces|E)"),
     ("py:class", r"tajmahal\.rules\.(roads|snapshot)\.(C|S)"),
     # the adapters' frameworks (numpy, Gymnasium, PettingZoo, OpenSpiel) and their aliases

@@ -52,6 +52,9 @@ def test_quick_run_measures_every_player_count(quick: dict[str, Any]) -> None:
         assert row["decisions_per_game"] >= 12 * 3
         assert row["decisions_per_s"] > row["games_per_s"]
         assert 0 < row["legal_moves_us"] < 1e6 and 0 < row["apply_us"] < 1e6
+        assert 0 < row["apply_mean_us"] < 1e6 and 0 < row["view_us"] < 1e6
+        assert 0 < row["view_mean_us"] < 1e6 and row["view_per_apply"] > 0
+        assert row["matches_per_s"] > 0
         assert 100 < row["memory_bytes_per_state"] < 1e6
     assert quick["settings"]["quick"] is True
     assert quick["openspiel"] is None  # not asked for
@@ -66,6 +69,7 @@ def test_serialisation_rows_are_filled_exactly_when_the_library_has_them(
         assert (row["dumps_us"] is not None) == has_codec
         assert (row["loads_us"] is not None) == has_codec
         assert (row["sample_us"] is not None) == has_sample
+        assert (row["sample_again_us"] is not None) == has_sample
 
 
 def test_table_shows_one_column_per_player_count(quick: dict[str, Any]) -> None:
@@ -101,15 +105,17 @@ def test_compare_openspiel_without_openspiel_says_how_to_install_it() -> None:
     assert "tajmahal[bench]" in done.stderr and "open-spiel" in done.stderr
 
 
-def test_compare_openspiel_reports_a_ratio_per_player_count() -> None:
+def test_compare_openspiel_reports_a_ratio_per_game_and_player_count() -> None:
     pytest.importorskip("pyspiel")
     done = run_script("--quick", "--compare-openspiel", "--json", "-")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    spiel = result["openspiel"]
-    assert spiel["game"] == "python_block_dominoes" and spiel["decisions_per_s"] > 0
-    assert set(spiel["ratio"]) == {"3", "4", "5"}
-    assert all(ratio > 0 for ratio in spiel["ratio"].values())
+    games = result["openspiel"]["games"]
+    assert set(games) == {"python_block_dominoes", "python_liars_poker", "python_kuhn_poker"}
+    for game in games.values():
+        assert game["decisions_per_s"] > 0 and game["decisions_per_game"] > 0
+        assert set(game["ratio"]) == {"3", "4", "5"}
+        assert all(ratio > 0 for ratio in game["ratio"].values())
 
 
 def test_protocol_benchmark_runs() -> None:

@@ -318,3 +318,10 @@ def test_match_without_a_seed_draws_one_prints_it_and_records_it(
     assert isinstance(record, tm.GameRecord) and record.seed == int(found.group(1))
     code, again, _ = run(capsys, *args[:-2], "--components", str(line_board_file))
     assert re.search(r"Match, seed (\d+):", again).group(1) != found.group(1)  # type: ignore[union-attr]
+
+
+def test_version_prints_the_library_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"tajmahal {tm.__version__}"

@@ -1,4 +1,4 @@
-"""The standard components (RULES.md C1–C11), the standard board (DESIGN.md,
+"""The standard components (docs/rules.md C1–C11), the standard board (docs/rules-notes.md,
 "The standard board"), the components loader's validation, and tile setup (S2, S3)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ COMPS = tm.standard_components()
 BOARD = COMPS.board
 STANDARD_TEXT = STANDARD_PATH.read_text(encoding="utf-8")
 
-# DESIGN.md, "The standard board"
+# docs/rules-notes.md, "The standard board"
 NEIGHBOURS = {
     "kabul": {"kashmir", "lahore", "multan"},
     "kashmir": {"kabul", "lahore"},
@@ -257,7 +257,7 @@ def test_board_provinces_and_names() -> None:
 
 
 def test_board_neighbour_table() -> None:
-    """Roads join exactly the neighbouring provinces of DESIGN.md's table."""
+    """Roads join exactly the neighbouring provinces of the standard board's table."""
     touching: dict[str, set[str]] = {pid: set() for pid in NEIGHBOURS}
     for pair in roads_between():
         a, b = sorted(pair)
@@ -533,6 +533,16 @@ def test_wrong_number_of_province_tiles() -> None:
 
 def test_province_tiles_misnumbered() -> None:
     rejects(edited("number = 12\n", "number = 13\n"), "province_tiles", "numbered 1..12")
+
+
+def test_k5_a_province_tile_showing_one_commodity_twice_is_rejected() -> None:
+    text = edited('commodities = ["tea", "jewels"]', 'commodities = ["tea", "tea"]')
+    rejects(text, "province_tiles[1].commodities", "province tile 2 shows 'tea' twice", "K5")
+
+
+def test_k5_a_province_tile_may_show_two_different_commodities() -> None:
+    assert {len(set(t.commodities)) for t in COMPS.province_tiles} == {1, 2}
+    assert all(len(set(t.commodities)) == len(t.commodities) for t in COMPS.province_tiles)
 
 
 def test_province_tile_without_commodities() -> None:

@@ -104,7 +104,7 @@ def test_every_rule_id_is_linked_to_code(built: Path) -> None:
     numbers: dict[str, list[int]] = {}
     for letter, number, _ in rules:
         numbers.setdefault(letter, []).append(int(number))
-    # RULES.md's sections, each numbered 1..n without gaps
+    # the rules page's sections, each numbered 1..n without gaps
     expected = {"C": 12, "S": 10, "V": 6, "P": 8, "W": 11, "K": 9, "F": 3, "E": 7, "D": 1,
                 "G": 3, "I": 4, "T": 5}
     assert numbers == {k: list(range(1, n + 1)) for k, n in expected.items()}
@@ -266,3 +266,19 @@ def test_readme_example_runs() -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0 and runner.tries == source.count(">>>")
+
+
+def test_docs_code_and_changelog_point_to_the_rules_page_not_to_files_users_lack() -> None:
+    root = DOCS.parent
+    files = [root / "README.md", root / "CHANGELOG.md", *DOCS.rglob("*.md")]
+    files += [*(root / "src").rglob("*.py"), *(root / "src").rglob("*.toml")]
+    files += [*(root / "tests").rglob("*.py"), *(root / "examples").rglob("*.py")]
+    unseen = re.compile(r"RULES\.md|DESIGN\.md|\.\./shared")
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in files
+        if "_build" not in path.parts and path.name != "test_docs.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if unseen.search(line)
+    ]
+    assert not found, f"point to docs/rules.md instead: {found}"

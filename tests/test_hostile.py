@@ -232,12 +232,20 @@ class Sneaky(tm.Withdraw):
     __hash__ = tm.Withdraw.__hash__
 
 
+def forged(cls: type, **fields: Any) -> Any:
+    """A move object built around its constructor (which rejects wrong types at once)."""
+    move = object.__new__(cls)
+    for name, value in fields.items():
+        object.__setattr__(move, name, value)
+    return move
+
+
 @pytest.mark.parametrize(
     ("returned", "described"),
     [
         (lambda legal: Nasty(), "an object of type Nasty"),
-        (lambda legal: tm.PlacePalace(City("p1a")), "whose city is a City"),
-        (lambda legal: tm.TakeCard(Nasty()), "holding a Nasty, not a Card"),
+        (lambda legal: forged(tm.PlacePalace, city=City("p1a")), "whose city is a City"),
+        (lambda legal: forged(tm.TakeCard, card=Nasty()), "holding a Nasty, not a Card"),
         (lambda legal: Sneaky(), "an object of type Sneaky"),
         (lambda legal: "withdraw", "the string 'withdraw'"),
     ],

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -110,3 +112,28 @@ def test_move_from_text_does_not_check_legality() -> None:
     assert move_from_text("palace nowhere") == tm.PlacePalace("nowhere")
     with pytest.raises(ValueError, match="not a move"):
         move_from_text("withdraw now")
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: tm.PlayCards("red:elephant+vizier"), "PlayCards(colored=...) takes a Card"),
+        (
+            lambda: tm.PlayCards(tm.Card.parse("red:elephant+vizier"), "white:monk"),
+            "PlayCards(extra=...) takes a Card, such as Card.parse('red:elephant+vizier') or None",
+        ),
+        (lambda: tm.TakeCard(3), "TakeCard(card=...) takes a Card, such as"),
+        (lambda: tm.PlacePalace(tm.Card.parse("white:monk")), "PlacePalace(city=...) takes a city"),
+        (lambda: tm.PlaceCrownPalace(None), "PlaceCrownPalace(city=...) takes a city id (str)"),
+    ],
+)
+def test_a_move_built_from_the_wrong_types_says_so_at_once(build: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=re.escape(message)) as info:
+        build()
+    assert "parse_move" in str(info.value)
+
+
+def test_the_type_error_of_a_huge_value_stays_short() -> None:
+    with pytest.raises(TypeError) as info:
+        tm.PlacePalace(["agra"] * 100_000)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 300

@@ -331,3 +331,14 @@ def test_seed_none_draws_an_unguessable_seed_kept_in_the_record() -> None:
     assert first.record.seed.bit_length() > 32
     assert tm.replay(first.record).scores == first.scores
     assert tm.loads(tm.dumps(first.record)) == first.record
+
+
+def test_result_and_record_reprs_fit_on_a_line_and_the_record_keeps_every_move() -> None:
+    result = tm.play_match(["random", "random", "random", "random", "random"], seed=2)
+    for text in (repr(result), repr(result.record)):
+        assert "\n" not in text and len(text) < 200
+    assert repr(result).startswith("<MatchResult random, random, random, random, random: scores")
+    assert f"{len(result.record.moves)} moves" in repr(result.record)
+    assert tm.loads(tm.dumps(result.record)) == result.record
+    unfinished = tm.Game.new(num_players=3, seed=1).record()
+    assert repr(unfinished) == "<GameRecord 3 players, seed 1, 0 moves, unfinished>"

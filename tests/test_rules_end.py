@@ -1,5 +1,5 @@
 """Rule tests: finishing a withdrawal (F1–F3), the end of a visit (E1–E7), drawing (D1),
-the game end (G1–G3) and the rulebook's worked example T4 (RULES.md §7–§10, §12).
+the game end (G1–G3) and the rulebook's worked example T4 (docs/rules.md §7–§10, §12).
 
 Every situation is built directly (``builders.situation`` and ``attrs.evolve``) on
 the synthetic line board; none of these rules depends on the map.
@@ -21,7 +21,7 @@ from tajmahal.rules.components import INFLUENCE
 from tajmahal.rules.state import GameState
 from tajmahal.rules.tables import SPECIALS, tables
 
-# RULES.md C6 [DECISION]: which two identical influence tiles earn which special card
+# docs/rules.md C6 [DECISION]: which two identical influence tiles earn which special card
 EARNS = {
     "vizier": Special.GRAND_MOGUL,
     "general": Special.ELEPHANT,
@@ -466,6 +466,45 @@ def test_e7_game_ends_when_the_last_withdrawal_takes_no_card() -> None:
     assert after.is_over and after.current_player is None
 
 
+def test_e7_a_pair_completed_in_the_last_visit_takes_its_special_card_for_final_scoring() -> None:
+    # [DECISION] E7: the end of the 12th visit runs E1 and E2, then final scoring (G1)
+    hands = {0: ["red:vizier+general"], 1: [], 2: []}
+    base = at_visit(start(), 12)
+    city_ids = tables(base.components).city_ids
+    state = situation(
+        base,
+        bonus={city_ids[c]: None for c in current_cities(base)},  # no bonus tile to score
+        hands=hands,
+        table={0: ["green:vizier+general"]},
+        withdrawn={1: True, 2: True},
+        court=["vizier"],
+        influence={0: {"vizier": 1}},
+        supply=[],
+        current_player=0,
+    )
+    after = state.apply(Withdraw())  # the vizier: a second vizier tile, and a palace
+    after = after.apply(after.legal_moves()[0])
+    assert after.is_over
+    assert holder(after, EARNS["vizier"]) == 0  # E2 ran at the end of visit 12
+    assert held(after, 0, "vizier") == 0
+    assert [c.special for c in after.hand(0)].count(EARNS["vizier"]) == 1
+    palace = 1  # K6: one palace in the current province
+    assert after.scores[0] - state.scores[0] == palace + 1 + 1  # G1: the special card, 1 red
+
+
+def test_e7_e1_runs_at_the_end_of_the_12th_visit_and_e3_to_e6_do_not() -> None:
+    base = at_visit(start(), 12)
+    fortress = fortress_here(base)
+    state = situation(base, bonus={fortress: "+2"}, court=["monk"])
+    after = end_visit(state)
+    assert after.is_over
+    here = tables(after.components).city_of[fortress]
+    assert after.bonus[here] == -1 and not after.court_province_tile  # E1
+    assert after.visit == 12 and after.starting_player == state.starting_player  # no E3, E4
+    assert after.court_influence == state.court_influence and not after.court_crown  # no E5
+    assert after.supply == () and after.deck == state.deck  # no E6
+
+
 # ------------------------------------------------------------------ D1
 
 
@@ -569,6 +608,50 @@ def test_d1_supply_deal_continues_from_the_reshuffled_pile() -> None:
     assert len(after.supply) == 9
     assert len(after.deck) == 12 - 8
     assert after.reshuffles == 1
+
+
+def test_d1_the_last_deck_card_drawn_reshuffles_the_discard_pile_at_once() -> None:
+    state = situation(start(), discard=SOME_CARDS)
+    state = attrs.evolve(state, deck=state.deck[-1:])  # one card left
+    after = state.apply(Withdraw())  # W11: seat 0 draws the deck's last card
+    assert hand(after, 0) - hand(state, 0) == names(state, state.deck)
+    assert after.discard == () and after.reshuffles == 1  # not at the next draw: now
+    assert names(after, after.deck) == Counter(SOME_CARDS)
+
+
+def test_d1_a_supply_deal_that_empties_the_deck_reshuffles_before_the_visit_starts() -> None:
+    state = at_visit(start(), 4)  # 3 players: the supply takes 5 cards, the deck has exactly 5
+    state = situation(state, discard=SOME_CARDS)
+    state = attrs.evolve(state, deck=state.deck[-5:])
+    after = end_visit(state)
+    assert names(after, after.supply) == names(state, state.deck)
+    assert after.reshuffles == 1 and after.discard == ()
+    # the pile as it lay when the deck ran out: the old discards, the last card taken
+    assert names(after, after.deck) == Counter(SOME_CARDS)
+
+
+def test_d1_when_the_deck_runs_out_onto_an_empty_pile_the_reshuffle_waits() -> None:
+    state = situation(start(), discard=[])
+    state = attrs.evolve(state, deck=state.deck[-1:])
+    after = state.apply(Withdraw())  # the last deck card; nothing to reshuffle yet
+    assert (after.deck, after.discard, after.reshuffles) == ((), (), 0)
+
+
+def test_d1_a_visit_never_starts_with_an_empty_deck_while_the_discard_pile_holds_cards() -> None:
+    import random
+
+    starts = exhausted = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = tm.new_game(5, seed=seed)  # 5 players: 9 supply cards a visit
+        visit = 1
+        while not state.is_over:
+            state = state.apply(rng.choice(state.legal_moves()))
+            if state.visit != visit and not state.is_over:
+                visit, starts = state.visit, starts + 1
+                assert state.deck or not state.discard, (seed, visit)
+                exhausted += state.reshuffles > 0
+    assert starts > 100 and exhausted > 10  # the deck did run out in these games
 
 
 # ------------------------------------------------------------------ G1–G3, T4

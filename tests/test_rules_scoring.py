@@ -1,4 +1,4 @@
-"""RULES.md §6 Scoring on withdrawal (K1–K9) and the worked examples T1, T2, T3, T5 (§12).
+"""docs/rules.md §6 Scoring on withdrawal (K1–K9) and the worked examples T1, T2, T3, T5 (§12).
 
 Most tests use the line board's province p2 (cities p2a fortress, p2b, p2c
 fortress, p2d; roads p1d-p2a and p2d-p3a lead out of it).  T3 builds the

@@ -1,4 +1,4 @@
-"""RULES.md §2 Setup (S1–S10), checked on the synthetic line board of tests/helpers.py."""
+"""docs/rules.md §2 Setup (S1–S10), checked on the synthetic line board of tests/helpers.py."""
 
 from __future__ import annotations
 

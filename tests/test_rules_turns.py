@@ -1,4 +1,4 @@
-"""RULES.md §3 Visits and turns (V1–V6) and §4 Playing cards (P1–P8).
+"""docs/rules.md §3 Visits and turns (V1–V6) and §4 Playing cards (P1–P8).
 
 Also: IllegalMoveError messages for plays, and ``apply`` never changing its input.
 """

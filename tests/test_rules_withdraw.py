@@ -1,4 +1,4 @@
-"""RULES.md §5 Withdrawing (W1–W11), on the line board's province p2.
+"""docs/rules.md §5 Withdrawing (W1–W11), on the line board's province p2.
 
 p2 has cities p2a (fortress), p2b, p2c (fortress), p2d; the fortresses' bonus
 tiles are removed unless a test puts one there, so only the rule under test scores.

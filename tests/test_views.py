@@ -1,4 +1,4 @@
-"""Per-seat views (RULES.md I1-I4), known cards, and sampling hidden state (view.sample)."""
+"""Per-seat views (docs/rules.md I1-I4), known cards, and sampling hidden state (view.sample)."""
 
 from __future__ import annotations
 

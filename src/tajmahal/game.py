@@ -53,7 +53,7 @@ def _tags(value: Mapping[str, str] | None) -> FrozenMap[str, str]:
     return value if isinstance(value, FrozenMap) else FrozenMap(value or {})
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class GameRecord:
     """Everything needed to rebuild a game, and what the match knew about it.
 
@@ -91,6 +91,25 @@ class GameRecord:
     faults: tuple[Fault, ...] = ()
     #: seconds each decision took, one per move (empty if nobody timed them)
     times: tuple[float, ...] = attrs.field(default=(), eq=False, repr=False)
+
+    def __repr__(self) -> str:
+        """A one-line summary; every field is still there (``record.moves``, ``tm.dumps``).
+
+        >>> import tajmahal as tm
+        >>> tm.play_match(['random', 'random', 'random'], seed=1).record
+        <GameRecord 3 players (random, random, random), seed 1, 191 moves, scores (29, 49, 43), winners (1,)>
+        """  # noqa: E501
+        players = f" ({', '.join(self.players)})" if self.players else ""
+        result = (
+            f"scores {self.scores}, winners {self.winners}"
+            if self.scores is not None
+            else "unfinished"
+        )
+        faults = f", {len(self.faults)} faults" if self.faults else ""
+        return (
+            f"<GameRecord {self.num_players} players{players}, seed {self.seed}, "
+            f"{len(self.moves)} moves, {result}{faults}>"
+        )
 
 
 class Game:

@@ -71,7 +71,7 @@ from tajmahal.seats import Answer, InProcessSeat, SeatPlayer, check_seconds, wat
 __all__ = ["Fault", "FaultKind", "MatchResult", "bot_seed", "play_match"]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class MatchResult:
     """The outcome of :func:`play_match`.
 
@@ -96,6 +96,20 @@ class MatchResult:
     ranking: tuple[int, ...]
     record: GameRecord
     faults: tuple[Fault, ...]
+
+    def __repr__(self) -> str:
+        """A one-line summary (the record's own repr is one line too; it keeps every move).
+
+        >>> import tajmahal as tm
+        >>> tm.play_match(['random', 'random', 'random'], seed=1)
+        <MatchResult random, random, random: scores (29, 49, 43), ranking (1, 2, 0), winners (1,), 191 moves>
+        """  # noqa: E501
+        faults = f", {len(self.faults)} faults" if self.faults else ""
+        return (
+            f"<MatchResult {', '.join(self.players)}: scores {self.scores}, "
+            f"ranking {self.ranking}, winners {self.winners}, "
+            f"{len(self.record.moves)} moves{faults}>"
+        )
 
     @property
     def faulty_seats(self) -> frozenset[int]:

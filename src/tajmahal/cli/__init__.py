@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from tajmahal import __version__
 from tajmahal.cli import (
     bots_command,
     check_bot_command,
@@ -46,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tajmahal",
         description="Rules engine, bots and referee for Reiner Knizia's Taj Mahal.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"tajmahal {__version__}", help="show the version"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in COMMANDS:

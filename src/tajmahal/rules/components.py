@@ -1,4 +1,4 @@
-"""The game's physical components (RULES.md §1) and the loading of components files.
+"""The game's physical components (docs/rules.md §1) and the loading of components files.
 
 Everything here is static data: cards, tiles and the board are frozen values,
 read from a TOML file and validated on the way in.  The standard set lives in
@@ -436,7 +436,7 @@ def _card_kinds(comps: Components) -> tuple[Card, ...]:
 
 @functools.cache
 def standard_components() -> Components:
-    """The standard components (RULES.md C1–C11), loaded once and shared.
+    """The standard components (docs/rules.md C1–C11), loaded once and shared.
 
     >>> standard_components() is standard_components()
     True
@@ -701,6 +701,13 @@ class _Parser:
             if not commodities:
                 raise self.fail(
                     f"{where}.commodities", "a province tile shows at least one commodity"
+                )
+            twice = next((c for c in commodities if commodities.count(c) > 1), None)
+            if twice is not None:  # K5 [DECISION]
+                raise self.fail(
+                    f"{where}.commodities",
+                    f"province tile {number} shows {twice.value!r} twice; a province tile "
+                    "shows each commodity at most once (K5)",
                 )
             tiles.append(ProvinceTile(number, commodities))
         if len(tiles) != num_provinces:

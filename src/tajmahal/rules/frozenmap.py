@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -14,16 +15,34 @@ __all__ = ["FrozenMap"]
 class FrozenMap(Mapping[K, V], Generic[K, V]):
     """An immutable mapping that keeps insertion order and can be hashed.
 
+    The items live in a private dict reached only through a read-only proxy,
+    so a map handed to a bot cannot be changed by it (views share maps).
+
     >>> m = FrozenMap({'agra': (0, None)})
     >>> m['agra'], len(m), m == {'agra': (0, None)}
     ((0, None), 1, True)
+    >>> m._data['agra'] = (1, None)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'mappingproxy' object does not support item assignment
     """
 
     __slots__ = ("_data", "_hash")
 
     def __init__(self, items: Mapping[K, V] | None = None) -> None:
-        self._data: dict[K, V] = dict(items or {})
+        self._data: Mapping[K, V] = MappingProxyType(dict(items or {}))
         self._hash: int | None = None
+
+    @classmethod
+    def _own(cls, items: dict[K, V]) -> FrozenMap[K, V]:
+        """A map over ``items`` itself, not a copy: the caller hands the dict over."""
+        new = cls.__new__(cls)
+        new._data = MappingProxyType(items)
+        new._hash = None
+        return new
+
+    def __reduce__(self) -> tuple[type[FrozenMap[K, V]], tuple[dict[K, V]]]:
+        return type(self), (dict(self._data),)  # a mappingproxy cannot be pickled
 
     def __getitem__(self, key: K) -> V:
         return self._data[key]
@@ -45,4 +64,4 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         return NotImplemented
 
     def __repr__(self) -> str:
-        return f"FrozenMap({self._data!r})"
+        return f"FrozenMap({dict(self._data)!r})"

@@ -1,4 +1,4 @@
-"""The moves (the decision model of DESIGN.md) and their text notation.
+"""The moves (every choice a player makes is one move: docs/rules.md) and their text notation.
 
 Grammar of ``str(move)`` (and of :func:`tajmahal.parse_move`)::
 
@@ -18,6 +18,7 @@ case, extra whitespace and the symbols of a card in any order.
 
 from __future__ import annotations
 
+import reprlib
 from typing import TYPE_CHECKING, TypeAlias
 
 import attrs
@@ -41,17 +42,41 @@ __all__ = [
 ]
 
 
+_CARD_HINT = "a Card, such as Card.parse('red:elephant+vizier')"
+_CITY_HINT = "a city id (str), such as 'agra'"
+
+
+def _wrong_type(move: str, name: str, value: object, expected: str) -> TypeError:
+    """The error for a move built from a value of the wrong type (say what was given)."""
+    return TypeError(
+        f"{move}({name}=...) takes {expected}, got {type(value).__name__} "
+        f"{reprlib.repr(value)}; tajmahal.parse_move(text, state) reads a move from its text"
+    )
+
+
 @attrs.frozen(cache_hash=True)
 class PlayCards:
     """Play one colored card, optionally with one white or special card (P1).
 
+    The cards are :class:`~tajmahal.Card` values; anything else raises ``TypeError``.
+
     >>> from tajmahal import Card
     >>> str(PlayCards(Card.parse('red:elephant+vizier'), Card.parse('white:monk')))
     'play red:elephant+vizier white:monk'
-    """
+    >>> PlayCards('red:elephant+vizier')
+    Traceback (most recent call last):
+    ...
+    TypeError: PlayCards(colored=...) takes a Card, such as Card.parse('red:elephant+vizier'), got str 'red:elephant+vizier'; tajmahal.parse_move(text, state) reads a move from its text
+    """  # noqa: E501
 
     colored: Card
     extra: Card | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if not issubclass(type(self.colored), Card):  # type(): never touch a foreign object
+            raise _wrong_type("PlayCards", "colored", self.colored, _CARD_HINT)
+        if self.extra is not None and not issubclass(type(self.extra), Card):
+            raise _wrong_type("PlayCards", "extra", self.extra, _CARD_HINT + " or None")
 
     def __str__(self) -> str:
         return f"play {self.colored}" + ("" if self.extra is None else f" {self.extra}")
@@ -79,6 +104,10 @@ class PlacePalace:
 
     city: str
 
+    def __attrs_post_init__(self) -> None:
+        if not issubclass(type(self.city), str):
+            raise _wrong_type("PlacePalace", "city", self.city, _CITY_HINT)
+
     def __str__(self) -> str:
         return f"palace {self.city}"
 
@@ -92,6 +121,10 @@ class PlaceCrownPalace:
     """
 
     city: str
+
+    def __attrs_post_init__(self) -> None:
+        if not issubclass(type(self.city), str):
+            raise _wrong_type("PlaceCrownPalace", "city", self.city, _CITY_HINT)
 
     def __str__(self) -> str:
         return f"crown {self.city}"
@@ -107,6 +140,10 @@ class TakeCard:
     """
 
     card: Card
+
+    def __attrs_post_init__(self) -> None:
+        if not issubclass(type(self.card), Card):
+            raise _wrong_type("TakeCard", "card", self.card, _CARD_HINT)
 
     def __str__(self) -> str:
         return f"take {self.card}"

@@ -1,4 +1,4 @@
-"""Setup placement of the tiles (RULES.md S2–S3) and the seeded random streams (S10)."""
+"""Setup placement of the tiles (docs/rules.md S2–S3) and the seeded random streams (S10)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-__all__ = ["Phase", "evolve"]
+__all__ = ["Phase", "evolve", "fast_constructor"]
 
 S = TypeVar("S")
 
@@ -46,12 +46,13 @@ def _make_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     twin class with the very same slots (plain attribute stores, which CPython
     specialises), and the finished object then becomes a ``cls``: it is
     frozen from the moment anyone else can see it.  Caches (fields with
-    ``init=False``, and attrs' cached hash) start empty, as in ``__init__``.
+    ``init=False``, and attrs' cached hash) start empty, as in ``__init__``,
+    except those whose metadata says ``{"evolve": "share"}``.
     """
     fields = attrs.fields(cls)
     slots = vars(cls)["__slots__"]
     draft = type("_Draft", (), {"__slots__": slots})  # the same layout, not frozen
-    copied = {f.name for f in fields if f.init}
+    copied = {f.name for f in fields if f.init or f.metadata.get("evolve") == "share"}
     lines = [
         "def copy(state, changes, _new=object.__new__, _draft=_Draft, _cls=cls, _set=setattr):",
         "    new = _new(_draft)",
@@ -68,6 +69,40 @@ def _make_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     exec("\n".join(lines), namespace)  # generated from the attrs fields above
     copy: Callable[[Any, dict[str, Any]], Any] = namespace["copy"]
     return copy
+
+
+def fast_constructor(cls: type[S]) -> Callable[..., S]:
+    """A function that builds a frozen attrs ``cls`` from keyword arguments, without validation.
+
+    The same twin-class trick as :func:`evolve`: every ``init`` field must be
+    given; the other slots (caches) start as ``None``.  ``cls`` must have no
+    ``__weakref__`` slot (CPython refuses the class swap then).  For the views,
+    built once per decision.
+
+    >>> @attrs.frozen(weakref_slot=False)
+    ... class Point:
+    ...     x: int
+    ...     y: int
+    >>> fast_constructor(Point)(x=1, y=2) == Point(1, 2)
+    True
+    """
+    fields = attrs.fields(cls)  # type: ignore[arg-type]  # cls is an attrs class
+    slots = vars(cls)["__slots__"]
+    draft = type("_Draft", (), {"__slots__": slots})
+    given = [f.name for f in fields if f.init]
+    lines = [
+        f"def make(*, {', '.join(given)}):",
+        "    new = _new(_draft)",
+    ]
+    for name in slots:
+        if name != "__weakref__":
+            value = name if name in given else "None"
+            lines.append(f"    new.{name} = {value}")
+    lines += ["    new.__class__ = _cls", "    return new"]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_draft": draft, "_cls": cls}
+    exec("\n".join(lines), namespace)  # generated from the attrs fields above
+    make: Callable[..., S] = namespace["make"]
+    return make
 
 
 _copiers: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}

@@ -1,4 +1,4 @@
-"""GameState: one immutable snapshot of a game (DESIGN.md, "Public API").
+"""GameState: one immutable snapshot of a game (the API reference: docs/reference/api.md).
 
 The fields are a compact representation: cards are *kind* indices into
 ``components.card_kinds``, cities index ``components.board.cities``, seats are
@@ -15,9 +15,10 @@ import attrs
 from tajmahal.rules.components import Card, Components
 from tajmahal.rules.legal import legal_moves as _legal_moves
 from tajmahal.rules.moves import Move
+from tajmahal.rules.sampling import register_state_class
 from tajmahal.rules.snapshot import Phase, evolve
 from tajmahal.rules.transitions import apply as _apply
-from tajmahal.rules.views import PlayerView, make_view, register_state_class
+from tajmahal.rules.views import PlayerView, make_view
 
 __all__ = ["GameState", "Phase", "evolve"]
 
@@ -74,6 +75,11 @@ class GameState:
     pending_province: bool = False
     pending_takes: int = 0
     _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False)
+    #: the converted parts of the last view along this state's history (views.make_view);
+    #: evolve hands it on to the next state, whose view reuses what did not change
+    _view_memo: Any = attrs.field(
+        default=None, init=False, eq=False, hash=False, metadata={"evolve": "share"}
+    )
 
     # ------------------------------------------------------------------ public API
     def legal_moves(self) -> tuple[Move, ...]:
@@ -109,7 +115,7 @@ class GameState:
         return _apply(self, move, seat)
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may know (RULES.md I1–I4): public facts and its own hand.
+        """What ``seat`` may know (docs/rules.md I1–I4): public facts and its own hand.
 
         >>> import tajmahal as tm
         >>> state = tm.new_game(num_players=3, seed=1)

@@ -261,14 +261,24 @@ def _end_turn(state: GameState, t: Tables, seat: int, changes: dict[str, Any]) -
 def _draw(
     state: GameState, deck: tuple[int, ...], discard: tuple[int, ...], reshuffles: int
 ) -> tuple[int | None, tuple[int, ...], tuple[int, ...], int]:
-    """Draw the top card (D1: reshuffle the discard pile from the seed when the deck is empty)."""
-    if not deck:
+    """Draw the top card; D1: the discard pile becomes the deck as soon as the deck runs out."""
+    if not deck:  # it ran out while the discard pile was empty: reshuffle now, if it has cards
         if not discard:
             return None, deck, discard, reshuffles
-        pile = list(discard)
-        seeded_rng(state.seed, f"reshuffle/{reshuffles}").shuffle(pile)
-        deck, discard, reshuffles = tuple(pile), (), reshuffles + 1
-    return deck[-1], deck[:-1], discard, reshuffles
+        deck, discard, reshuffles = _reshuffle(state, discard, reshuffles)
+    card, deck = deck[-1], deck[:-1]
+    if not deck and discard:  # D1: exhausted, so the discard pile is shuffled at once
+        deck, discard, reshuffles = _reshuffle(state, discard, reshuffles)
+    return card, deck, discard, reshuffles
+
+
+def _reshuffle(
+    state: GameState, discard: tuple[int, ...], reshuffles: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """D1, S10: the discard pile shuffled from the game's seed is the new deck."""
+    pile = list(discard)
+    seeded_rng(state.seed, f"reshuffle/{reshuffles}").shuffle(pile)
+    return tuple(pile), (), reshuffles + 1
 
 
 def _draw_into_hand(state: GameState, seat: int) -> dict[str, Any]:

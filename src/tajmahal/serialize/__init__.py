@@ -1,4 +1,4 @@
-"""JSON documents for states, views, moves and game records (DESIGN.md, "Serialization").
+"""JSON documents for states, views, moves and game records (docs/reference/api.md).
 
 Every document is a JSON object that starts with its kind and format version::
 
@@ -24,7 +24,7 @@ document is self-contained.
 - A view document has one key per :class:`~tajmahal.PlayerView` field, with
   ``palaces`` mapping the cities that hold a palace to ``[normal, crown]``
   owners and ``court_province_tile`` the tile's number or ``null``.  It holds
-  only what the view's seat may see (RULES.md I1–I4).
+  only what the view's seat may see (docs/rules.md I1–I4).
 - A move document is ``{"format": "tajmahal/move", "version": 1, "move": "withdraw"}``.
 - A record document (version 2) holds ``num_players``, ``seed``,
   ``first_player``, ``players``, ``moves`` (texts), ``scores`` and ``winners``

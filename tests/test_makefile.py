@@ -1,0 +1,51 @@
+"""The Makefile makes .venv again when it no longer fits, instead of failing until `make clean`.
+
+``make -n`` (print, do not run) is enough: the check runs when make reads the Makefile.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+
+
+def dry_run(tmp_path: Path, venv_python: str | None) -> tuple[str, bool]:
+    """``make -n`` of the stamp target in a copy of the Makefile: (output, .venv still there)."""
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    for name in ("pyproject.toml", "examples/plugin/pyproject.toml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    if venv_python is not None:
+        (tmp_path / ".venv" / "bin").mkdir(parents=True)
+        python = tmp_path / ".venv" / "bin" / "python"
+        python.write_text(f"#!/bin/sh\n{venv_python}\n", encoding="utf-8")
+        python.chmod(0o755)
+    done = subprocess.run(
+        ["make", "-n", ".venv/.installed", f"PYTHON={sys.executable}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout, (tmp_path / ".venv").exists()
+
+
+def test_a_broken_venv_is_made_again(tmp_path: Path) -> None:
+    out, kept = dry_run(tmp_path, "exit 1")
+    assert not kept and "making it again" in out and f"{sys.executable} -m venv .venv" in out
+
+
+def test_a_venv_of_another_python_is_made_again(tmp_path: Path) -> None:
+    out, kept = dry_run(tmp_path, "echo 3.9.0 (an older Python)")
+    assert not kept and "making it again" in out
+
+
+def test_a_venv_that_fits_is_kept(tmp_path: Path) -> None:
+    out, kept = dry_run(tmp_path, f'exec {sys.executable} "$@"')
+    assert kept and "making it again" not in out and "-m venv" not in out
