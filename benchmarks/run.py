@@ -9,6 +9,9 @@ repetitions (the median is reported):
   and of one ``apply()`` on a state whose legal moves are already known;
 * ``tm.dumps`` / ``tm.loads`` microseconds per state and ``view.sample``
   microseconds ("n/a" while the library has no such function);
+* the fast playout path (``tajmahal.rules.playout``): the same random games,
+  decisions per second, and its ratio to ``legal_moves``/``apply`` (per repetition);
+* the ``ismcts`` bot: search iterations per second at the first decision of visit 6;
 * the memory retained per state along a game (tracemalloc over a full game's
   trail of states, as a random playout leaves them);
 * with ``--compare-openspiel``: random playouts of OpenSpiel's pure-Python
@@ -44,6 +47,8 @@ from typing import Any
 import attrs
 
 import tajmahal as tm
+from tajmahal.bots.ismcts import IsmctsBot
+from tajmahal.rules.playout import Playout
 
 PLAYER_COUNTS = (3, 4, 5)
 DEFAULT_SEED = 20240607
@@ -62,10 +67,19 @@ class Settings:
     trail_games: int = 4  #: games whose states feed the per-call timings
     codec_states: int = 150  #: states per repetition for dumps/loads/sample
     openspiel_games: int = 600  #: OpenSpiel playouts per repetition
+    ismcts_iterations: int = 300  #: iterations of one timed ismcts decision
     quick: bool = False  #: the --quick smoke settings
 
 
-QUICK = Settings(reps=2, games=2, trail_games=1, codec_states=20, openspiel_games=100, quick=True)
+QUICK = Settings(
+    reps=2,
+    games=2,
+    trail_games=1,
+    codec_states=20,
+    openspiel_games=100,
+    ismcts_iterations=30,
+    quick=True,
+)
 
 
 # ----------------------------------------------------------------------------- components
@@ -143,6 +157,43 @@ def random_playouts(
             decisions += 1
     elapsed = time.process_time() - start
     return decisions / elapsed, settings.games / elapsed, decisions
+
+
+def fast_playouts(comps: tm.Components, settings: Settings, players: int, rep: int) -> float:
+    """One repetition of the games of :func:`random_playouts` on the fast playout path:
+    decisions per second (the same setups, moves picked at random from the playout's codes)."""
+    rng = random.Random(settings.seed * 7 + rep)
+    decisions = 0
+    start = time.process_time()
+    for g in range(settings.games):
+        game = Playout(
+            tm.new_game(players, seed=game_seed(settings, players, rep, g), components=comps)
+        )
+        game.run(rng)
+        decisions += game.decisions
+    return decisions / (time.process_time() - start)
+
+
+def visit_six(comps: tm.Components, settings: Settings, players: int) -> tm.GameState:
+    """The first decision of visit 6 of a seeded game played by ``greedy`` bots."""
+    state = tm.new_game(players, seed=game_seed(settings, players, 97, 0), components=comps)
+    greedy = tm.bots.create("greedy")
+    while state.visit < 6:
+        seat = state.current_player
+        assert seat is not None
+        state = state.apply(greedy.choose(state.view(seat), state.legal_moves()))
+    return state
+
+
+def ismcts_rate(state: tm.GameState, settings: Settings, rep: int) -> float:
+    """Iterations per CPU second of one ``ismcts`` decision (its fixed iteration budget)."""
+    bot = IsmctsBot(seed=settings.seed + rep, iterations=settings.ismcts_iterations)
+    seat = state.current_player
+    assert seat is not None
+    view, legal = state.view(seat), state.legal_moves()
+    start = time.process_time()
+    bot.choose(view, legal)
+    return bot.last_iterations / (time.process_time() - start)
 
 
 def legal_moves_us(states: Sequence[tm.GameState]) -> list[float]:
@@ -239,6 +290,9 @@ class Row:
     """One player count's results."""
 
     decisions_per_s: list[float] = field(default_factory=list)
+    playout_per_s: list[float] = field(default_factory=list)
+    playout_ratio: list[float] = field(default_factory=list)
+    ismcts_per_s: list[float] = field(default_factory=list)
     games_per_s: list[float] = field(default_factory=list)
     decisions: int = 0
     games: int = 0
@@ -264,10 +318,13 @@ def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
     spiel_games: list[float] = []
     spiel_decisions = 0
     rng = random.Random(settings.seed)
+    searched = {n: visit_six(comps, settings, n) for n in PLAYER_COUNTS}
     for rep in range(-1, settings.reps):  # rep -1 is the warm-up
         for n in PLAYER_COUNTS:
             gc.collect()  # playouts run with no other benchmark data alive
             rate, games, decisions = random_playouts(comps, settings, n, rep)
+            fast = fast_playouts(comps, settings, n, rep)
+            iterations = ismcts_rate(searched[n], settings, rep)
             states = trail(comps, settings, n)
             legal = legal_moves_us(states)
             applied = apply_us(states, rng)
@@ -279,6 +336,9 @@ def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
                 continue
             row = rows[n]
             row.decisions_per_s.append(rate)
+            row.playout_per_s.append(fast)
+            row.playout_ratio.append(fast / rate)
+            row.ismcts_per_s.append(iterations)
             row.games_per_s.append(games)
             row.decisions += decisions
             row.games += settings.games
@@ -308,6 +368,9 @@ def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
                 "decisions_per_s": median(r.decisions_per_s),
                 "games_per_s": median(r.games_per_s),
                 "decisions_per_game": r.decisions / r.games if r.games else 0.0,
+                "playout_decisions_per_s": median(r.playout_per_s),
+                "playout_ratio": median(r.playout_ratio),
+                "ismcts_iterations_per_s": median(r.ismcts_per_s),
                 "legal_moves_us": median(r.legal_us),
                 "apply_us": median(r.apply_us),
                 "dumps_us": optional_median(r.dumps_us),
@@ -395,6 +458,9 @@ def table(result: dict[str, Any]) -> str:
         line("random playout: decisions/s", "decisions_per_s", ",.0f"),
         line("random playout: games/s", "games_per_s", ",.1f"),
         line("decisions per game (mean)", "decisions_per_game", ".1f"),
+        line("fast playout path: decisions/s", "playout_decisions_per_s", ",.0f"),
+        line("fast playout speed-up over `legal_moves`+`apply`", "playout_ratio", ".2f"),
+        line("`ismcts` iterations/s (visit 6)", "ismcts_iterations_per_s", ",.0f"),
         line("`legal_moves()` µs (fresh state)", "legal_moves_us", ".2f"),
         line("`apply()` µs", "apply_us", ".2f"),
         line("`tm.dumps` µs per state", "dumps_us", ".1f"),

@@ -91,7 +91,10 @@ def play_deal(args: tuple[Sequence[str], int]) -> list[Tally]:
     specs, seed = args
     tallies = [Tally() for _ in specs]
     for order in rotations(specs):
-        bots = [Timed(tm.bots.create(specs[i], seed=bot_seed(seed, seat))) for seat, i in enumerate(order)]
+        bots = [
+            Timed(tm.bots.create(specs[i], seed=bot_seed(seed, seat)))
+            for seat, i in enumerate(order)
+        ]
         result = tm.play_match(bots, seed=seed)  # type: ignore[arg-type]
         if result.faults:
             raise RuntimeError(f"deal {seed}: faults {result.faults}")
@@ -105,17 +108,35 @@ def play_deal(args: tuple[Sequence[str], int]) -> list[Tally]:
     return tallies
 
 
-def run(specs: Sequence[str], deals: int, seed: int, jobs: int) -> dict[str, Any]:
+class _Serial:
+    """The part of a process pool that :func:`run` uses, in this process."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, func: Any, items: Sequence[Any]) -> Any:
+        return map(func, items)
+
+
+def run(
+    specs: Sequence[str], deals: int, seed: int, jobs: int, progress: bool = False
+) -> dict[str, Any]:
     """Play every deal; the result is what ``--json`` writes."""
     for spec in specs:
         tm.bots.check_spec(spec)
     work = [(list(specs), seed + d) for d in range(deals)]
     start = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            results = pool.map(play_deal, work, chunksize=1)
-    else:
-        results = [play_deal(w) for w in work]
+    results: list[list[Tally]] = []
+    with multiprocessing.Pool(jobs) if jobs > 1 else _Serial() as pool:
+        for tallies in pool.imap(play_deal, work):
+            results.append(tallies)
+            if progress:
+                print(f"\r{len(results)}/{deals} deals", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
     elapsed = time.perf_counter() - start
     merged: dict[str, Tally] = {}
     for tallies in results:
@@ -176,13 +197,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--progress", action="store_true", help="count finished deals on stderr")
     args = parser.parse_args(argv)
     if not 3 <= len(args.players) <= 5:
         parser.error("give 3 to 5 player specs")
     if args.deals < 1 or args.jobs < 1:
         parser.error("--deals and --jobs must be at least 1")
     try:
-        result = run(args.players, args.deals, args.seed, args.jobs)
+        result = run(args.players, args.deals, args.seed, args.jobs, args.progress)
     except tm.TajMahalError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

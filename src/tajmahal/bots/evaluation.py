@@ -41,7 +41,7 @@ from tajmahal.rules.components import Special
 from tajmahal.rules.playout import CROWN, OVER, PALACE, PLAY, TAKE, WITHDRAW, Playout
 from tajmahal.rules.tables import ELEPHANT, GRAND_MOGUL, SPECIALS
 
-__all__ = ["evaluate", "estimated_scores", "heuristic_pick"]
+__all__ = ["estimated_scores", "evaluate", "heuristic_pick"]
 
 CARD_VALUE = 0.4
 HAND_CAP = 10
@@ -123,7 +123,7 @@ def heuristic_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
         white = game.tables.white
         whites = [k for k in codes if white[k]]
         return whites[0] if whites else codes[int(rng.random() * len(codes))]
-    if phase == PALACE or phase == CROWN:
+    if phase in (PALACE, CROWN):
         return _city(game, codes, rng, normal=phase == PALACE)
     return codes[0]  # pragma: no cover - no other phase has moves
 

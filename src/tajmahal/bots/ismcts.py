@@ -42,7 +42,7 @@ MAX_TIME_LIMIT = 3600.0
 class _Node:
     """A tree node: the statistics of the move into it, from the view of ``seat``, who chose it."""
 
-    __slots__ = ("seat", "visits", "total", "avail", "children")
+    __slots__ = ("avail", "children", "seat", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -93,7 +93,9 @@ class IsmctsBot:
             or not isinstance(iterations, int)
             or not 1 <= iterations <= MAX_ITERATIONS
         ):
-            raise ValueError(f"iterations must be an int from 1 to {MAX_ITERATIONS}, got {iterations!r}")
+            raise ValueError(
+                f"iterations must be an int from 1 to {MAX_ITERATIONS}, got {iterations!r}"
+            )
         if time_limit is not None and (
             isinstance(time_limit, bool)
             or not isinstance(time_limit, int | float)
