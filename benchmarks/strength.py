@@ -11,7 +11,8 @@ every player sits in every seat equally often on the same cards: ``--deals
 fraction of a win for each winner.  The table gives, per player spec: games,
 wins, the win rate with its 95% Wilson interval, the mean score and the
 seconds per decision (the mean over decisions with more than one legal
-move, and the slowest one), timed around each bot's ``choose``.
+move, and the slowest one), timed around each bot's ``choose``, and the
+mean CPU seconds of those decisions (less disturbed by other programs).
 See benchmarks/README.md.
 """
 
@@ -40,12 +41,14 @@ class Timed:
         self.bot = bot
         self.name = getattr(bot, "name", type(bot).__name__)
         self.times: list[float] = []  #: seconds of each decision with more than one legal move
+        self.cpu: list[float] = []  #: the same decisions' CPU seconds (this process)
 
     def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         move = self.bot.choose(view, legal_moves)
         if len(legal_moves) > 1:
             self.times.append(time.perf_counter() - start)
+            self.cpu.append(time.process_time() - cpu)
         return move  # type: ignore[no-any-return]
 
 
@@ -57,12 +60,14 @@ class Tally:
     wins: float = 0.0
     score: int = 0
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
         self.wins += other.wins
         self.score += other.score
         self.times += other.times
+        self.cpu += other.cpu
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -105,6 +110,7 @@ def play_deal(args: tuple[Sequence[str], int]) -> list[Tally]:
             if seat in result.winners:
                 tally.wins += 1 / len(result.winners)
             tally.times += bots[seat].times
+            tally.cpu += bots[seat].cpu
     return tallies
 
 
@@ -156,6 +162,7 @@ def run(
                 "decisions": len(t.times),
                 "s_per_decision": sum(t.times) / len(t.times) if t.times else 0.0,
                 "max_s_per_decision": max(t.times, default=0.0),
+                "cpu_s_per_decision": sum(t.cpu) / len(t.cpu) if t.cpu else 0.0,
             }
         )
     return {
@@ -176,15 +183,15 @@ def table(result: dict[str, Any]) -> str:
         f"rotations), seed {result['seed']}, {result['seconds']:.0f} s with {result['jobs']} "
         "job(s)",
         "",
-        "| player | games | wins | win rate | 95% CI | mean score | s/decision | max s |",
-        "|---|---:|---:|---:|---|---:|---:|---:|",
+        "| player | games | wins | win rate | 95% CI | mean score | s/decision | max s | CPU s |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
     for r in result["rows"]:
         low, high = r["ci95"]
         out.append(
             f"| `{r['player']}` | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} | "
             f"{low:.1%}–{high:.1%} | {r['mean_score']:.1f} | {r['s_per_decision']:.3f} | "
-            f"{r['max_s_per_decision']:.3f} |"
+            f"{r['max_s_per_decision']:.3f} | {r['cpu_s_per_decision']:.3f} |"
         )
     return "\n".join(out)
 

@@ -89,9 +89,10 @@ class Plugin:
 def test_builtin_bots_come_through_the_hook() -> None:
     registry = Registry(entry_points=False)
     results = registry.plugin_manager.hook.tajmahal_bots()
-    assert [bot for result in results for bot in result] == [tm.bots.RandomBot, tm.bots.GreedyBot]
+    builtins = [tm.bots.RandomBot, tm.bots.GreedyBot, tm.bots.IsmctsBot]
+    assert [bot for result in results for bot in result] == builtins
     infos = registry.bot_infos()
-    assert list(infos) == ["greedy", "random"]
+    assert list(infos) == ["greedy", "ismcts", "random"]
     assert {(i.plugin, i.origin) for i in infos.values()} == {("tajmahal", "tajmahal")}
 
 

@@ -61,7 +61,8 @@ class IsmctsBot:
     - ``time_limit``: seconds per decision instead (or as well: whichever ends first);
     - ``c``: the UCT exploration constant (default 0.7; rewards lie in 0..1);
     - ``rollout``: ``"heuristic"`` (default) or ``"random"``, the policy that plays
-      each simulation on to the end of the visit.
+      each simulation on to the end of the visit; from Python also any move picker
+      ``pick(playout, codes, rng) -> code`` (see :class:`~tajmahal.rules.playout.Playout`).
 
     With the same seed and an iteration budget it makes the same choices.
     Decisions with one legal move are answered at once, without search.
@@ -86,7 +87,7 @@ class IsmctsBot:
         iterations: int | None = None,
         time_limit: float | None = None,
         c: float = 0.7,
-        rollout: str = "heuristic",
+        rollout: str | Picker = "heuristic",
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool)
@@ -107,14 +108,21 @@ class IsmctsBot:
             )
         if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= 100:
             raise ValueError(f"c must be a number from 0 to 100, got {c!r}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if not callable(rollout) and rollout not in ROLLOUTS:
+            raise ValueError(
+                f"rollout must be one of {', '.join(ROLLOUTS)} (or, from Python, a move "
+                f"picker), got {rollout!r}"
+            )
         self.seed = seed
         self.iterations = iterations if iterations is not None or time_limit else 400
         self.time_limit = None if time_limit is None else float(time_limit)
         self.c = float(c)
         self.rollout = rollout
-        self._pick: Picker | None = heuristic_pick if rollout == "heuristic" else None
+        self._pick: Picker | None
+        if callable(rollout):
+            self._pick = rollout
+        else:
+            self._pick = heuristic_pick if rollout == "heuristic" else None
         self._rng = random.Random(seed)
         self.last_iterations = 0  #: searches run for the last decision (0: answered at once)
 

@@ -143,7 +143,7 @@ class Registry:
 
     >>> registry = Registry(entry_points=False)
     >>> sorted(registry.available())
-    ['greedy', 'random']
+    ['greedy', 'ismcts', 'random']
     >>> registry.create('random', seed=3).name
     'random'
     """
@@ -271,7 +271,7 @@ class Registry:
 
         >>> infos = Registry(entry_points=False).bot_infos()
         >>> list(infos), infos['greedy'].bot_class.__name__, infos['greedy'].plugin
-        (['greedy', 'random'], 'GreedyBot', 'tajmahal')
+        (['greedy', 'ismcts', 'random'], 'GreedyBot', 'tajmahal')
         """
         if self._infos is None:
             self._infos = self._collect()
