@@ -106,7 +106,7 @@ def test_installed_plugin_is_discovered_through_its_entry_point(
     assert info.description.startswith("Withdraws as soon as")
     bot = tm.bots.create("cautious", seed=4)
     assert isinstance(bot, module.CautiousBot) and isinstance(bot, tm.Bot)
-    assert Registry(entry_points=False).available().keys() == {"greedy", "random"}
+    assert Registry(entry_points=False).available().keys() == {"greedy", "ismcts", "random"}
 
 
 def test_a_match_with_the_plugin_bot_through_the_cli(

@@ -57,8 +57,9 @@ def estimated_scores(game: Playout) -> list[float]:
 
     >>> import tajmahal as tm
     >>> from tajmahal.rules.playout import Playout
-    >>> estimated_scores(Playout(tm.new_game(num_players=3, seed=1)))
-    [8.5, 7.5, 8.5]
+    >>> game = Playout(tm.new_game(num_players=3, seed=1))
+    >>> [round(v, 1) for v in estimated_scores(game)]  # no points yet; six cards each
+    [2.4, 2.4, 2.4]
     """
     if game.phase == OVER:
         return [float(s) for s in game.scores]
@@ -92,8 +93,10 @@ def evaluate(game: Playout) -> list[float]:
 
     >>> import tajmahal as tm
     >>> from tajmahal.rules.playout import Playout
-    >>> [round(r, 3) for r in evaluate(Playout(tm.new_game(num_players=3, seed=1)))]
-    [0.5, 0.417, 0.5]
+    >>> game = Playout(tm.new_game(num_players=3, seed=1))
+    >>> game.scores[0] += 3  # three points ahead of both rivals
+    >>> [round(r, 3) for r in evaluate(game)]
+    [0.731, 0.269, 0.269]
     """
     est = estimated_scores(game)
     out = []
