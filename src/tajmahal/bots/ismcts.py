@@ -29,7 +29,7 @@ from typing import ClassVar
 
 from tajmahal.bots.evaluation import evaluate, heuristic_pick
 from tajmahal.rules.moves import Move
-from tajmahal.rules.playout import OVER, Picker, Playout, code_of
+from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout, code_of
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["IsmctsBot"]
@@ -167,24 +167,28 @@ class IsmctsBot:
         while game.phase != OVER and game.visit == visit:
             codes = game.moves()
             children = node.children
-            fresh = [code for code in codes if code not in children]
+            fresh: list[int] = []
+            known: list[tuple[int, _Node]] = []
             for code in codes:
                 child = children.get(code)
-                if child is not None:
-                    child.avail += 1
+                if child is None:
+                    fresh.append(code)
+                else:
+                    child.avail += 1  # legal in this determinisation: available
+                    known.append((code, child))
             if fresh:  # expand one untried move, then roll out
                 code = fresh[int(rng.random() * len(fresh))]
                 child = children[code] = _Node(game.current)
                 path.append(child)
                 game.play(code)
                 break
-            best_code, best_score = codes[0], -1.0
-            for code in codes:
-                child = children[code]
-                score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+            best_code, best_node, best_score = WITHDRAW, node, -1.0
+            for code, child in known:  # UCT with availability counts
+                visits = child.visits
+                score = child.total / visits + c * sqrt(log(child.avail) / visits)
                 if score > best_score:
-                    best_code, best_score = code, score
-            node = children[best_code]
+                    best_code, best_node, best_score = code, child, score
+            node = best_node
             path.append(node)
             game.play(best_code)
         if game.phase != OVER and game.visit == visit:
