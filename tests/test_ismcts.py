@@ -130,3 +130,11 @@ def test_heuristic_rollout_picks_legal_codes() -> None:
         code = heuristic_pick(game, codes, rng)
         assert code in codes
         game.play(code)
+
+
+def test_answers_from_the_moves_it_is_offered() -> None:
+    """Offered only some of the legal moves (a user interface may do so), it picks one of them."""
+    state = at_visit(3, seed=6, visit=2)
+    view = state.view(state.current_player)  # type: ignore[arg-type]
+    offered = state.legal_moves()[-2:]
+    assert IsmctsBot(seed=1, iterations=20).choose(view, offered) in offered

@@ -150,12 +150,12 @@ class IsmctsBot:
             self._iterate(root, Playout(view.sample(rng)), rng)
             done += 1
         self.last_iterations = done
-        best = max(  # root.children is never empty: every simulation expands a root move first
-            root.children.items(),
-            key=lambda item: (item[1].visits, item[1].total / max(item[1].visits, 1)),
-        )[0]
         by_code = {code_of(view.components, move): move for move in legal_moves}
-        return by_code[best]
+        searched = [(code, node) for code, node in root.children.items() if code in by_code]
+        if not searched:  # only when legal_moves are not the view's own legal moves
+            return legal_moves[0]
+        best = max(searched, key=lambda item: (item[1].visits, item[1].total / item[1].visits))
+        return by_code[best[0]]
 
     def _iterate(self, root: _Node, game: Playout, rng: random.Random) -> None:
         """One simulation: select, expand, roll out to the visit's end, evaluate, back up."""
