@@ -133,13 +133,7 @@ def heuristic_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
 
 def _play_or_withdraw(game: Playout, codes: list[int], rng: random.Random) -> int:
     seat = game.current
-    mine = game.counts[seat]
-    best = [0] * 6
-    for other, cards in enumerate(game.table):
-        if other != seat and cards:
-            for i, c in enumerate(game.counts[other]):
-                if c > best[i]:
-                    best[i] = c
+    mine, best = game.counts[seat], game.rival_best(seat)
     prizes = [game.court_influence[i] for i in range(4)] + [False, False]
     prizes[GRAND_MOGUL] = game.court_crown
     prizes[ELEPHANT] = game.court_tile

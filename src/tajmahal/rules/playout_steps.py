@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 
 from tajmahal.rules.components import INFLUENCE, BonusKind, Color
+from tajmahal.rules.roads import reachable
 from tajmahal.rules.setup import seeded_rng
 from tajmahal.rules.state import GameState, Phase
 from tajmahal.rules.tables import (
@@ -160,6 +161,23 @@ class PlayoutSteps:
                 return other
         return -1
 
+    def rival_best(self, seat: int) -> list[int]:
+        """Per symbol, the highest count on the table of any other seat still playing (W1).
+
+        >>> import tajmahal as tm
+        >>> steps = PlayoutSteps(tm.new_game(num_players=3, seed=1))
+        >>> steps.rival_best(0)
+        [0, 0, 0, 0, 0, 0]
+        """
+        best = [0] * 6
+        counts = self.counts
+        for other, cards in enumerate(self.table):
+            if other != seat and cards:
+                for i, c in enumerate(counts[other]):
+                    if c > best[i]:
+                        best[i] = c
+        return best
+
     def _withdraw(self) -> None:
         seat = self.current
         self.withdrawn[seat] = True
@@ -167,12 +185,7 @@ class PlayoutSteps:
             self._finish_withdrawal(seat, draw=True, placed=False)
             return
         mine = self.counts[seat]
-        best = [0] * 6
-        for other, cards in enumerate(self.table):
-            if other != seat and cards:
-                for i, c in enumerate(self.counts[other]):
-                    if c > best[i]:
-                        best[i] = c
+        best = self.rival_best(seat)
         won = [mine[i] >= 1 and mine[i] > best[i] for i in range(6)]  # W1, W2, W4
         court, held = self.court_influence, self.influence[seat]
         palaces = 0
@@ -238,17 +251,9 @@ class PlayoutSteps:
         start = [c for c in t.province_cities[current] if normal[c] == seat or crown[c] == seat]
         if not start:
             return 0
-        reached = set(start)
-        frontier = start
-        adjacency = t.adjacency
-        while frontier:
-            nxt = []
-            for city in frontier:
-                for other in adjacency[city]:
-                    if other not in reached and (normal[other] == seat or crown[other] == seat):
-                        reached.add(other)
-                        nxt.append(other)
-            frontier = nxt
+        reached = reachable(
+            start, t.adjacency.__getitem__, lambda c: normal[c] == seat or crown[c] == seat
+        )
         provinces = {t.city_province[c] for c in reached}
         provinces.discard(current)
         return 1 + len(provinces)
