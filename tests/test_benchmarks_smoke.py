@@ -54,7 +54,7 @@ def test_quick_run_measures_every_player_count(quick: dict[str, Any]) -> None:
         assert 0 < row["legal_moves_us"] < 1e6 and 0 < row["apply_us"] < 1e6
         assert 100 < row["memory_bytes_per_state"] < 1e6
         assert row["playout_decisions_per_s"] > 0 and row["ismcts_iterations_per_s"] > 0
-        ratio = row["playout_decisions_per_s"] / row["decisions_per_s"]
+        ratio = row["playout_decisions_per_s"] / row["dealt_decisions_per_s"]
         assert row["playout_ratio"] > 0 and 0.2 < row["playout_ratio"] / ratio < 5
     assert quick["settings"]["quick"] is True
     assert quick["openspiel"] is None  # not asked for
