@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 _WITHDRAW_MOVE = Withdraw()
+_NONE: list[int] = []  # no white or special card in hand (never changed)
 
 #: a move picker: given the playout, the legal codes (never empty) and the random
 #: generator of the playout, one of the codes
@@ -303,20 +304,26 @@ class Playout(PlayoutSteps):
         seat = self.current
         hand = self.hands[seat]
         split = bisect_left(hand, self._first_extra)
-        extras = [k + 1 for k in dict.fromkeys(hand[split:])] if split < len(hand) else []
+        if split < len(hand):
+            extras = [k + 1 for k in dict.fromkeys(hand[split:])]
+            per = 1 + len(extras)
+        else:
+            extras, per = _NONE, 1
         color = self.colors[seat]
         if color is None:
             colored = list(dict.fromkeys(hand[:split]))
-        elif self._t.color_change + 1 in extras:  # P4: the rare case, listed in full
+        elif per > 1 and self._t.color_change + 1 in extras:  # P4: rare, listed in full
             codes = self.moves()
             return codes[int(u * len(codes))]
         else:
             kind_color = self._t.color
             colored = [k for k in dict.fromkeys(hand[:split]) if kind_color[k] is color]
-        per = 1 + len(extras)
-        i = int(u * (len(colored) * per + 1))
-        if i == len(colored) * per:
+        plays = len(colored) * per
+        i = int(u * (plays + 1))
+        if i == plays:
             return WITHDRAW
+        if per == 1:
+            return colored[i] * self.stride
         k, j = divmod(i, per)
         return colored[k] * self.stride + (extras[j - 1] if j else 0)
 
