@@ -155,7 +155,7 @@ def test_two_plugins_with_the_same_bot_name_make_only_that_name_an_error() -> No
         registry.create("twin")
     for word in ("first-plugin", "second-plugin", "pkg-one", "pkg-two"):
         assert word in str(caught.value)
-    assert sorted(registry.available()) == ["greedy", "random", "solo"]
+    assert sorted(registry.available()) == ["greedy", "ismcts", "random", "solo"]
     assert "registered twice" in problems_of(registry, "second-plugin")
 
 
@@ -175,7 +175,7 @@ def test_a_broken_entry_point_is_reported_and_skipped(monkeypatch: pytest.Monkey
     assert "cannot import tajmahal_no_such_module_xyz: ModuleNotFoundError" in problems_of(
         registry, "broken"
     )
-    assert sorted(registry.available()) == ["greedy", "random"]
+    assert sorted(registry.available()) == ["greedy", "ismcts", "random"]
 
 
 @pytest.mark.parametrize(
@@ -190,7 +190,7 @@ def test_malformed_bots_are_reported_and_skipped(offered: list[Any], problem: st
     registry = Registry(entry_points=False)
     registry.register(Plugin(*offered, make_bot("fine")), name="sloppy")
     assert problem in problems_of(registry, "sloppy")
-    assert sorted(registry.available()) == ["fine", "greedy", "random"]
+    assert sorted(registry.available()) == ["fine", "greedy", "ismcts", "random"]
 
 
 def test_a_failing_hook_is_reported_and_skipped() -> None:
@@ -202,7 +202,7 @@ def test_a_failing_hook_is_reported_and_skipped() -> None:
     registry = Registry(entry_points=False)
     registry.register(Failing(), name="failing")
     assert "SystemExit: no bots today" in problems_of(registry, "failing")
-    assert sorted(registry.available()) == ["greedy", "random"]
+    assert sorted(registry.available()) == ["greedy", "ismcts", "random"]
 
 
 def test_bot_options_are_passed_and_checked() -> None:

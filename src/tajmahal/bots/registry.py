@@ -81,7 +81,7 @@ class PluginError(TajMahalError):
     ...
     tajmahal.bots.registry.PluginError: bot name 'twin' is registered twice: ...
     >>> sorted(registry.available())  # the other names still work
-    ['greedy', 'random']
+    ['greedy', 'ismcts', 'random']
     """
 
 
