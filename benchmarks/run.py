@@ -14,6 +14,10 @@ repetitions (the median is reported unless a row says otherwise):
   mean divided by the mean ``apply()`` of the same games;
 * ``tm.dumps`` / ``tm.loads`` microseconds per state, and ``view.sample``: the first
   sample of a view (which prepares what every sample of it shares) and a repeated one;
+* the fast playout path (``tajmahal.rules.playout``): the same random games from
+  their deals, decisions per second, beside ``legal_moves``/``apply`` on the same
+  deals (both timed without the deal), and the ratio (per repetition, then the median);
+* the ``ismcts`` bot: search iterations per second at the first decision of visit 6;
 * the memory retained per state along a game (tracemalloc over a full game's
   trail of states, as a random playout leaves them);
 * with ``--compare-openspiel``: random playouts of OpenSpiel's pure-Python games
@@ -50,6 +54,8 @@ from typing import Any
 import attrs
 
 import tajmahal as tm
+from tajmahal.bots.ismcts import IsmctsBot
+from tajmahal.rules.playout import Playout
 
 PLAYER_COUNTS = (3, 4, 5)
 DEFAULT_SEED = 20240607
@@ -75,11 +81,19 @@ class Settings:
     trail_games: int = 4  #: games whose states feed the per-call timings
     codec_states: int = 150  #: states per repetition for dumps/loads/sample
     openspiel_games: int = 600  #: OpenSpiel playouts per repetition
+    ismcts_iterations: int = 300  #: iterations of one timed ismcts decision
     quick: bool = False  #: the --quick smoke settings
 
 
 QUICK = Settings(
-    reps=2, games=2, matches=1, trail_games=1, codec_states=20, openspiel_games=100, quick=True
+    reps=2,
+    games=2,
+    matches=1,
+    trail_games=1,
+    codec_states=20,
+    openspiel_games=100,
+    ismcts_iterations=30,
+    quick=True,
 )
 
 
@@ -201,6 +215,58 @@ def view_and_apply_us(
     return views, applies
 
 
+def dealt_playouts(
+    comps: tm.Components, settings: Settings, players: int, rep: int
+) -> tuple[float, float]:
+    """The games of :func:`random_playouts` from their dealt first states, timed without the
+    deal: (decisions/s with ``legal_moves``/``apply``, decisions/s on the fast playout path).
+
+    Both pick each move uniformly at random; the two runs are back to back.
+    """
+    deals = [
+        tm.new_game(players, seed=game_seed(settings, players, rep, g), components=comps)
+        for g in range(settings.games)
+    ]
+    rng = random.Random(settings.seed * 7 + rep)
+    decisions = 0
+    start = time.process_time()
+    for state in deals:
+        while not state.is_over:
+            state = state.apply(rng.choice(state.legal_moves()))
+            decisions += 1
+    engine = decisions / (time.process_time() - start)
+    rng = random.Random(settings.seed * 7 + rep)
+    decisions = 0
+    start = time.process_time()
+    for state in deals:
+        game = Playout(state)  # the copy into the playout's lists is part of the path
+        game.run(rng)
+        decisions += game.decisions
+    return engine, decisions / (time.process_time() - start)
+
+
+def visit_six(comps: tm.Components, settings: Settings, players: int) -> tm.GameState:
+    """The first decision of visit 6 of a seeded game played by ``greedy`` bots."""
+    state = tm.new_game(players, seed=game_seed(settings, players, 97, 0), components=comps)
+    greedy = tm.bots.create("greedy")
+    while state.visit < 6:
+        seat = state.current_player
+        assert seat is not None
+        state = state.apply(greedy.choose(state.view(seat), state.legal_moves()))
+    return state
+
+
+def ismcts_rate(state: tm.GameState, settings: Settings, rep: int) -> float:
+    """Iterations per CPU second of one ``ismcts`` decision (its fixed iteration budget)."""
+    bot = IsmctsBot(seed=settings.seed + rep, iterations=settings.ismcts_iterations)
+    seat = state.current_player
+    assert seat is not None
+    view, legal = state.view(seat), state.legal_moves()
+    start = time.process_time()
+    bot.choose(view, legal)
+    return bot.last_iterations / (time.process_time() - start)
+
+
 def legal_moves_us(states: Sequence[tm.GameState]) -> list[float]:
     """``legal_moves()`` on fresh copies of ``states`` (nothing cached yet)."""
     fresh = [attrs.evolve(s) for s in states if not s.is_over]
@@ -304,6 +370,10 @@ class Row:
     """One player count's results."""
 
     decisions_per_s: list[float] = field(default_factory=list)
+    dealt_per_s: list[float] = field(default_factory=list)
+    playout_per_s: list[float] = field(default_factory=list)
+    playout_ratio: list[float] = field(default_factory=list)
+    ismcts_per_s: list[float] = field(default_factory=list)
     games_per_s: list[float] = field(default_factory=list)
     matches_per_s: list[float] = field(default_factory=list)
     decisions: int = 0
@@ -344,11 +414,14 @@ def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
     spiels = openspiel_games() if compare_openspiel else {}
     spiel_rows = {name: SpielRow() for name in spiels}
     rng = random.Random(settings.seed)
+    searched = {n: visit_six(comps, settings, n) for n in PLAYER_COUNTS}
     for rep in range(-1, settings.reps):  # rep -1 is the warm-up
         for n in PLAYER_COUNTS:
             gc.collect()  # playouts run with no other benchmark data alive
             rate, games, decisions = random_playouts(comps, settings, n, rep)
             matches = random_matches(settings, n, rep)
+            dealt, fast = dealt_playouts(comps, settings, n, rep)
+            iterations = ismcts_rate(searched[n], settings, rep)
             states = trail(comps, settings, n)
             legal = legal_moves_us(states)
             applied = apply_us(states, rng)
@@ -361,6 +434,10 @@ def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
                 continue
             row = rows[n]
             row.decisions_per_s.append(rate)
+            row.dealt_per_s.append(dealt)
+            row.playout_per_s.append(fast)
+            row.playout_ratio.append(fast / dealt)
+            row.ismcts_per_s.append(iterations)
             row.games_per_s.append(games)
             row.matches_per_s.append(matches)
             row.decisions += decisions
@@ -395,6 +472,10 @@ def run(settings: Settings, compare_openspiel: bool) -> dict[str, Any]:
                 "games_per_s": median(r.games_per_s),
                 "matches_per_s": median(r.matches_per_s),
                 "decisions_per_game": r.decisions / r.games if r.games else 0.0,
+                "dealt_decisions_per_s": median(r.dealt_per_s),
+                "playout_decisions_per_s": median(r.playout_per_s),
+                "playout_ratio": median(r.playout_ratio),
+                "ismcts_iterations_per_s": median(r.ismcts_per_s),
                 "legal_moves_us": median(r.legal_us),
                 "apply_us": median(r.apply_us),
                 "apply_mean_us": mean(r.apply_us),
@@ -497,6 +578,10 @@ def table(result: dict[str, Any]) -> str:
         line("random playout: games/s", "games_per_s", ",.1f"),
         line("`play_match`, `random` bots: matches/s", "matches_per_s", ",.1f"),
         line("decisions per game (mean)", "decisions_per_game", ".1f"),
+        line("from the deal, `legal_moves`/`apply`: decisions/s", "dealt_decisions_per_s", ",.0f"),
+        line("from the deal, fast playout path: decisions/s", "playout_decisions_per_s", ",.0f"),
+        line("fast playout speed-up (same deals)", "playout_ratio", ".2f"),
+        line("`ismcts` iterations/s (visit 6)", "ismcts_iterations_per_s", ",.0f"),
         line("`legal_moves()` µs (fresh state)", "legal_moves_us", ".2f"),
         line("`apply()` µs, median", "apply_us", ".2f"),
         line("`apply()` µs, mean", "apply_mean_us", ".2f"),

@@ -56,6 +56,9 @@ def test_quick_run_measures_every_player_count(quick: dict[str, Any]) -> None:
         assert 0 < row["view_mean_us"] < 1e6 and row["view_per_apply"] > 0
         assert row["matches_per_s"] > 0
         assert 100 < row["memory_bytes_per_state"] < 1e6
+        assert row["playout_decisions_per_s"] > 0 and row["ismcts_iterations_per_s"] > 0
+        ratio = row["playout_decisions_per_s"] / row["dealt_decisions_per_s"]
+        assert row["playout_ratio"] > 0 and 0.2 < row["playout_ratio"] / ratio < 5
     assert quick["settings"]["quick"] is True
     assert quick["openspiel"] is None  # not asked for
 
@@ -78,7 +81,7 @@ def test_table_shows_one_column_per_player_count(quick: dict[str, Any]) -> None:
     assert header == "| measure | 3 players | 4 players | 5 players |"
     decisions = next(line for line in text.splitlines() if "decisions/s" in line)
     assert len(decisions.strip("|").split("|")) == 4
-    assert "ratio" not in text  # no OpenSpiel columns without --compare-openspiel
+    assert "OpenSpiel" not in text  # no OpenSpiel rows without --compare-openspiel
     if quick["players"]["3"]["dumps_us"] is None:
         assert "| `tm.dumps` µs per state | n/a | n/a | n/a |" in text
 

@@ -2,8 +2,8 @@
 
 >>> import tajmahal as tm
 >>> bot = tm.bots.create('random', seed=1)
->>> isinstance(bot, tm.Bot), sorted(tm.bots.available())[-2:]
-(True, ['greedy', 'random'])
+>>> isinstance(bot, tm.Bot), sorted(tm.bots.available())[-3:]
+(True, ['greedy', 'ismcts', 'random'])
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.greedy import GreedyBot
 from tajmahal.bots.hookspecs import hookimpl
+from tajmahal.bots.ismcts import IsmctsBot
 from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
     BotInfo,
@@ -30,6 +31,7 @@ __all__ = [
     "Bot",
     "BotInfo",
     "GreedyBot",
+    "IsmctsBot",
     "PlayerSpec",
     "PluginError",
     "PluginProblem",

@@ -81,7 +81,7 @@ class PluginError(TajMahalError):
     ...
     tajmahal.bots.registry.PluginError: bot name 'twin' is registered twice: ...
     >>> sorted(registry.available())  # the other names still work
-    ['greedy', 'random']
+    ['greedy', 'ismcts', 'random']
     """
 
 
@@ -108,7 +108,7 @@ class UnknownBotError(SpecError, LookupError):
     ...     Registry(entry_points=False).create('nobody')
     ... except LookupError as exc:
     ...     print(type(exc).__name__, '-', exc)
-    UnknownBotError - no bot is called 'nobody'; available bots: greedy, random
+    UnknownBotError - no bot is called 'nobody'; available bots: greedy, ismcts, random
     """
 
     def __str__(self) -> str:  # LookupError would quote the message like a key
@@ -143,7 +143,7 @@ class Registry:
 
     >>> registry = Registry(entry_points=False)
     >>> sorted(registry.available())
-    ['greedy', 'random']
+    ['greedy', 'ismcts', 'random']
     >>> registry.create('random', seed=3).name
     'random'
     """
@@ -178,7 +178,7 @@ class Registry:
         >>> registry = Registry(entry_points=False)
         >>> registry.register(MyPlugin(), name='mine', origin='my-package')
         >>> sorted(registry.available()), registry.bot_infos()['first'].origin
-        (['first', 'greedy', 'random'], 'my-package')
+        (['first', 'greedy', 'ismcts', 'random'], 'my-package')
         >>> registry.register(MyPlugin(), name='mine')
         Traceback (most recent call last):
         ...
@@ -271,7 +271,7 @@ class Registry:
 
         >>> infos = Registry(entry_points=False).bot_infos()
         >>> list(infos), infos['greedy'].bot_class.__name__, infos['greedy'].plugin
-        (['greedy', 'random'], 'GreedyBot', 'tajmahal')
+        (['greedy', 'ismcts', 'random'], 'GreedyBot', 'tajmahal')
         """
         if self._infos is None:
             self._infos = self._collect()
@@ -282,7 +282,7 @@ class Registry:
 
         >>> bots = Registry(entry_points=False).available()
         >>> {name: bot_class.__name__ for name, bot_class in bots.items()}
-        {'greedy': 'GreedyBot', 'random': 'RandomBot'}
+        {'greedy': 'GreedyBot', 'ismcts': 'IsmctsBot', 'random': 'RandomBot'}
         """
         return {name: info.bot_class for name, info in self.bot_infos().items()}
 

@@ -1,0 +1,226 @@
+"""How strong is a bot? Matches against a field, seats rotated, win rates with 95% intervals.
+
+The first player spec is the candidate, the others its opponents::
+
+    python benchmarks/strength.py ismcts:iterations=300 greedy greedy --deals 50
+    python benchmarks/strength.py ismcts:iterations=300 random random --deals 20 --jobs 2
+
+Each deal (a game seed) is played once per rotation of the seats, so that
+every player sits in every seat equally often on the same cards: ``--deals
+50`` with 3 players is 150 games.  A game won jointly (G3) counts as a
+fraction of a win for each winner.  The table gives, per player spec: games,
+wins, the win rate with its 95% Wilson interval, the mean score and the
+seconds per decision (the mean over decisions with more than one legal
+move, and the slowest one), timed around each bot's ``choose``, and the
+mean CPU seconds of those decisions (less disturbed by other programs).
+See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import tajmahal as tm
+from tajmahal.referee import bot_seed
+
+DEFAULT_SEED = 20260601
+
+
+class Timed:
+    """A bot wrapped so that the time of each of its decisions is recorded."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.name = getattr(bot, "name", type(bot).__name__)
+        self.times: list[float] = []  #: seconds of each decision with more than one legal move
+        self.cpu: list[float] = []  #: the same decisions' CPU seconds (this process)
+
+    def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+        start, cpu = time.perf_counter(), time.process_time()
+        move = self.bot.choose(view, legal_moves)
+        if len(legal_moves) > 1:
+            self.times.append(time.perf_counter() - start)
+            self.cpu.append(time.process_time() - cpu)
+        return move  # type: ignore[no-any-return]
+
+
+@dataclass
+class Tally:
+    """One player spec's results (all its seats together)."""
+
+    games: int = 0
+    wins: float = 0.0
+    score: int = 0
+    times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.wins += other.wins
+        self.score += other.score
+        self.times += other.times
+        self.cpu += other.cpu
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate.
+
+    >>> [round(x, 3) for x in wilson(75, 150)]
+    [0.421, 0.579]
+    """
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
+
+
+def rotations(specs: Sequence[str]) -> list[list[int]]:
+    """Per rotation, the index into ``specs`` of the player in each seat."""
+    n = len(specs)
+    return [[(seat - r) % n for seat in range(n)] for r in range(n)]
+
+
+def play_deal(args: tuple[Sequence[str], int]) -> list[Tally]:
+    """Play one deal under every rotation; a tally per entry of ``specs``."""
+    specs, seed = args
+    tallies = [Tally() for _ in specs]
+    for order in rotations(specs):
+        bots = [
+            Timed(tm.bots.create(specs[i], seed=bot_seed(seed, seat)))
+            for seat, i in enumerate(order)
+        ]
+        result = tm.play_match(bots, seed=seed)  # type: ignore[arg-type]
+        if result.faults:
+            raise RuntimeError(f"deal {seed}: faults {result.faults}")
+        for seat, i in enumerate(order):
+            tally = tallies[i]
+            tally.games += 1
+            tally.score += result.scores[seat]
+            if seat in result.winners:
+                tally.wins += 1 / len(result.winners)
+            tally.times += bots[seat].times
+            tally.cpu += bots[seat].cpu
+    return tallies
+
+
+class _Serial:
+    """The part of a process pool that :func:`run` uses, in this process."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, func: Any, items: Sequence[Any]) -> Any:
+        return map(func, items)
+
+
+def run(
+    specs: Sequence[str], deals: int, seed: int, jobs: int, progress: bool = False
+) -> dict[str, Any]:
+    """Play every deal; the result is what ``--json`` writes."""
+    for spec in specs:
+        tm.bots.check_spec(spec)
+    work = [(list(specs), seed + d) for d in range(deals)]
+    start = time.perf_counter()
+    results: list[list[Tally]] = []
+    with multiprocessing.Pool(jobs) if jobs > 1 else _Serial() as pool:
+        for tallies in pool.imap(play_deal, work):
+            results.append(tallies)
+            if progress:
+                print(f"\r{len(results)}/{deals} deals", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    merged: dict[str, Tally] = {}
+    for tallies in results:
+        for spec, tally in zip(specs, tallies, strict=True):
+            merged.setdefault(spec, Tally()).add(tally)
+    rows = []
+    for spec, t in merged.items():
+        low, high = wilson(t.wins, t.games)
+        rows.append(
+            {
+                "player": spec,
+                "games": t.games,
+                "wins": t.wins,
+                "win_rate": t.wins / t.games,
+                "ci95": [low, high],
+                "mean_score": t.score / t.games,
+                "decisions": len(t.times),
+                "s_per_decision": sum(t.times) / len(t.times) if t.times else 0.0,
+                "max_s_per_decision": max(t.times, default=0.0),
+                "cpu_s_per_decision": sum(t.cpu) / len(t.cpu) if t.cpu else 0.0,
+            }
+        )
+    return {
+        "players": list(specs),
+        "deals": deals,
+        "games": deals * len(specs),
+        "seed": seed,
+        "jobs": jobs,
+        "seconds": elapsed,
+        "rows": rows,
+    }
+
+
+def table(result: dict[str, Any]) -> str:
+    """The results as a Markdown table."""
+    out = [
+        f"{result['games']} games ({result['deals']} deals x {len(result['players'])} seat "
+        f"rotations), seed {result['seed']}, {result['seconds']:.0f} s with {result['jobs']} "
+        "job(s)",
+        "",
+        "| player | games | wins | win rate | 95% CI | mean score | s/decision | max s | CPU s |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    for r in result["rows"]:
+        low, high = r["ci95"]
+        out.append(
+            f"| `{r['player']}` | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} | "
+            f"{low:.1%}–{high:.1%} | {r['mean_score']:.1f} | {r['s_per_decision']:.3f} | "
+            f"{r['max_s_per_decision']:.3f} | {r['cpu_s_per_decision']:.3f} |"
+        )
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line, play, print the table (and/or write JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("players", nargs="+", help="3-5 player specs; the first is the candidate")
+    parser.add_argument("--deals", type=int, default=50, help="deals, each played per rotation")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the first deal's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--progress", action="store_true", help="count finished deals on stderr")
+    args = parser.parse_args(argv)
+    if not 3 <= len(args.players) <= 5:
+        parser.error("give 3 to 5 player specs")
+    if args.deals < 1 or args.jobs < 1:
+        parser.error("--deals and --jobs must be at least 1")
+    try:
+        result = run(args.players, args.deals, args.seed, args.jobs, args.progress)
+    except tm.TajMahalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(result, out, indent=2)
+    print(table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

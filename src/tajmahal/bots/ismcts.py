@@ -1,0 +1,199 @@
+"""The ``ismcts`` bot: information-set Monte Carlo tree search (Cowling, Powley, Whitehouse 2012).
+
+One search per decision, one tree shared by every determinisation:
+
+1. **Determinise**: ``view.sample(rng)`` deals the cards this seat cannot see
+   (other hands, the deck order) at random; the sample becomes a mutable
+   :class:`~tajmahal.rules.playout.Playout`.
+2. **Select** down the tree with UCT.  A tree edge is a move code, the same
+   in every determinisation; a move legal in only some of them (another
+   seat's card, say) is scored with its *availability count* -- how often it
+   was legal when its parent was passed -- in place of the parent's visits.
+3. **Expand** one untried legal move, then **roll out** to the end of the
+   visit with the ``rollout`` policy (``random``, or the cheap ``heuristic``
+   below), and **evaluate** the position there (:func:`evaluate`).
+4. **Back up** one reward per seat: each node keeps the rewards of the seat
+   that chose the move into it, so the search plays 3-5 players properly.
+
+The chosen move is the root's most visited (OpenSpiel's ``MAX_VISIT_COUNT``
+final policy), a tie going to the higher mean reward, then to the move tried first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import ClassVar
+
+from tajmahal.bots.evaluation import evaluate, heuristic_pick
+from tajmahal.rules.moves import Move
+from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout, code_of
+from tajmahal.rules.views import PlayerView
+
+__all__ = ["IsmctsBot"]
+
+ROLLOUTS = ("heuristic", "random")
+MAX_ITERATIONS = 10_000_000
+MAX_TIME_LIMIT = 3600.0
+
+
+class _Node:
+    """A tree node: the statistics of the move into it, from the view of ``seat``, who chose it."""
+
+    __slots__ = ("avail", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.total = 0.0  #: sum of ``seat``'s rewards
+        self.avail = 1  #: how often the move was legal when the parent was passed
+        self.children: dict[int, _Node] = {}
+
+
+class IsmctsBot:
+    """Information-set MCTS over sampled deals; strong, and slower than greedy.
+
+    Options (keyword arguments, or ``ismcts:iterations=400,c=0.7`` as a player spec):
+
+    - ``iterations``: searches per decision (default 400 when ``time_limit`` is not given);
+    - ``time_limit``: seconds per decision instead (or as well: whichever ends first);
+    - ``c``: the UCT exploration constant (default 0.7; rewards lie in 0..1);
+    - ``rollout``: ``"heuristic"`` (default) or ``"random"``, the policy that plays
+      each simulation on to the end of the visit; from Python also any move picker
+      ``pick(playout, codes, rng) -> code`` (see :class:`~tajmahal.rules.playout.Playout`).
+
+    With the same seed and an iteration budget it makes the same choices.
+    Decisions with one legal move are answered at once, without search.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=1)
+    >>> bot = IsmctsBot(seed=1, iterations=50)
+    >>> move = bot.choose(state.view(0), state.legal_moves())
+    >>> move in state.legal_moves(), bot.last_iterations
+    (True, 50)
+    >>> IsmctsBot(iterations=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: iterations must be an int from 1 to 10000000, got 0
+    """
+
+    name: ClassVar[str] = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        c: float = 0.7,
+        rollout: str | Picker = "heuristic",
+    ) -> None:
+        if iterations is not None and (
+            isinstance(iterations, bool)
+            or not isinstance(iterations, int)
+            or not 1 <= iterations <= MAX_ITERATIONS
+        ):
+            raise ValueError(
+                f"iterations must be an int from 1 to {MAX_ITERATIONS}, got {iterations!r}"
+            )
+        if time_limit is not None and (
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, int | float)
+            or not 0 < time_limit <= MAX_TIME_LIMIT
+        ):
+            raise ValueError(
+                f"time_limit must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
+                f"got {time_limit!r}"
+            )
+        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= 100:
+            raise ValueError(f"c must be a number from 0 to 100, got {c!r}")
+        if not callable(rollout) and rollout not in ROLLOUTS:
+            raise ValueError(
+                f"rollout must be one of {', '.join(ROLLOUTS)} (or, from Python, a move "
+                f"picker), got {rollout!r}"
+            )
+        self.seed = seed
+        self.iterations = iterations if iterations is not None or time_limit else 400
+        self.time_limit = None if time_limit is None else float(time_limit)
+        self.c = float(c)
+        self.rollout = rollout
+        self._pick: Picker | None
+        if callable(rollout):
+            self._pick = rollout
+        else:
+            self._pick = heuristic_pick if rollout == "heuristic" else None
+        self._rng = random.Random(seed)
+        self.last_iterations = 0  #: searches run for the last decision (0: answered at once)
+
+    def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
+        """The root move searched most often within the budget.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> first = IsmctsBot(seed=3, iterations=30).choose(state.view(0), state.legal_moves())
+        >>> again = IsmctsBot(seed=3, iterations=30).choose(state.view(0), state.legal_moves())
+        >>> first == again
+        True
+        """
+        if len(legal_moves) == 1:
+            self.last_iterations = 0
+            return legal_moves[0]
+        rng = self._rng
+        root = _Node(view.seat)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        budget = self.iterations
+        done = 0
+        while budget is None or done < budget:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, Playout(view.sample(rng)), rng)
+            done += 1
+        self.last_iterations = done
+        by_code = {code_of(view.components, move): move for move in legal_moves}
+        searched = [(code, node) for code, node in root.children.items() if code in by_code]
+        if not searched:  # only when legal_moves are not the view's own legal moves
+            return legal_moves[0]
+        best = max(searched, key=lambda item: (item[1].visits, item[1].total / item[1].visits))
+        return by_code[best[0]]
+
+    def _iterate(self, root: _Node, game: Playout, rng: random.Random) -> None:
+        """One simulation: select, expand, roll out to the visit's end, evaluate, back up."""
+        visit = game.visit
+        c = self.c
+        log, sqrt = math.log, math.sqrt
+        node = root
+        path: list[_Node] = []
+        while game.phase != OVER and game.visit == visit:
+            codes = game.moves()
+            children = node.children
+            fresh: list[int] = []
+            known: list[tuple[int, _Node]] = []
+            for code in codes:
+                child = children.get(code)
+                if child is None:
+                    fresh.append(code)
+                else:
+                    child.avail += 1  # legal in this determinisation: available
+                    known.append((code, child))
+            if fresh:  # expand one untried move, then roll out
+                code = fresh[int(rng.random() * len(fresh))]
+                child = children[code] = _Node(game.current)
+                path.append(child)
+                game.play(code)
+                break
+            best_code, best_node, best_score = WITHDRAW, node, -1.0
+            for code, child in known:  # UCT with availability counts
+                visits = child.visits
+                score = child.total / visits + c * sqrt(log(child.avail) / visits)
+                if score > best_score:
+                    best_code, best_node, best_score = code, child, score
+            node = best_node
+            path.append(node)
+            game.play(best_code)
+        if game.phase != OVER and game.visit == visit:
+            game.run(rng, self._pick, visit_end=True)
+        rewards = evaluate(game)
+        for node in path:
+            node.visits += 1
+            node.total += rewards[node.seat]

@@ -1,0 +1,140 @@
+"""The ``ismcts`` bot: legal, deterministic, within its budgets; options checked up front.
+
+Strength is measured by ``benchmarks/strength.py``, not here: these tests use
+small iteration counts.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import tajmahal as tm
+from tajmahal.bots.evaluation import estimated_scores, evaluate, heuristic_pick
+from tajmahal.bots.ismcts import IsmctsBot
+from tajmahal.rules.playout import Playout
+from tajmahal.rules.state import GameState
+
+
+def at_visit(num_players: int, seed: int, visit: int) -> GameState:
+    """A state at the first decision of ``visit``, reached with greedy moves."""
+    state = tm.new_game(num_players, seed=seed)
+    greedy = tm.bots.create("greedy")
+    while state.visit < visit:
+        seat = state.current_player
+        assert seat is not None
+        state = state.apply(greedy.choose(state.view(seat), state.legal_moves()))
+    return state
+
+
+def test_registered_through_the_plugin_hook() -> None:
+    assert tm.bots.available()["ismcts"] is IsmctsBot
+    assert isinstance(tm.bots.create("ismcts:iterations=5,c=1.2,rollout=random"), IsmctsBot)
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_plays_whole_matches_without_faults(num_players: int) -> None:
+    players = ["ismcts:iterations=8", *["random"] * (num_players - 1)]
+    result = tm.play_match(players, seed=num_players)
+    assert result.faults == () and tm.replay(result.record).is_over
+
+
+def test_same_seed_and_iterations_give_the_same_choices() -> None:
+    players = ["ismcts:iterations=10,rollout=random", "ismcts:iterations=10", "greedy"]
+    first = tm.play_match(players, seed=5)
+    assert tm.play_match(players, seed=5).record == first.record
+    state = at_visit(3, seed=2, visit=4)
+    view, legal = state.view(state.current_player), state.legal_moves()  # type: ignore[arg-type]
+    choices = {IsmctsBot(seed=s, iterations=12).choose(view, legal) for s in range(6)}
+    assert choices <= set(legal)
+
+
+def test_iteration_budget_is_exact_and_forced_moves_are_free() -> None:
+    state = at_visit(4, seed=3, visit=6)
+    bot = IsmctsBot(seed=1, iterations=37)
+    move = bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
+    assert move in state.legal_moves() and bot.last_iterations == 37
+    after = state.apply(tm.Withdraw())
+    while len(after.legal_moves()) != 1:
+        after = after.apply(after.legal_moves()[0])
+    bot.choose(after.view(after.current_player), after.legal_moves())  # type: ignore[arg-type]
+    assert bot.last_iterations == 0
+
+
+def test_time_limit_ends_the_search() -> None:
+    state = at_visit(3, seed=4, visit=6)
+    view = state.view(state.current_player)  # type: ignore[arg-type]
+    bot = IsmctsBot(seed=1, time_limit=0.05)
+    start = time.perf_counter()
+    assert bot.choose(view, state.legal_moves()) in state.legal_moves()
+    assert time.perf_counter() - start < 0.05 + 0.5  # one simulation past the limit at most
+    assert bot.last_iterations >= 1
+    both = IsmctsBot(seed=1, time_limit=30, iterations=5)  # whichever ends first
+    both.choose(view, state.legal_moves())
+    assert both.last_iterations == 5
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:iterations=0",
+        "ismcts:iterations=1.5",
+        "ismcts:iterations=true",
+        "ismcts:time_limit=0",
+        "ismcts:time_limit=-1",
+        "ismcts:c=-0.1",
+        "ismcts:c=lots",
+        "ismcts:rollout=greedy",
+        "ismcts:depth=3",
+    ],
+)
+def test_bad_options_are_spec_errors_before_the_game(spec: str) -> None:
+    with pytest.raises(tm.bots.SpecError, match="ismcts"):
+        tm.play_match([spec, "random", "random"], seed=1)
+
+
+def test_search_prefers_a_move_that_wins_now() -> None:
+    """Alone at the table with the only cards played, withdrawing takes every prize at once."""
+    state = at_visit(3, seed=8, visit=3)
+    while state.current_player != state.starting_player or state.table[state.current_player]:
+        state = state.apply(state.legal_moves()[0])
+    seat = state.current_player
+    assert seat is not None
+    plays = [m for m in state.legal_moves() if isinstance(m, tm.PlayCards) and m.extra is None]
+    state = state.apply(plays[0])
+    while state.current_player != seat:  # the others withdraw without playing
+        state = state.apply(tm.Withdraw())
+        while state.phase is tm.Phase.TAKE:
+            state = state.apply(state.legal_moves()[0])
+    bot = IsmctsBot(seed=2, iterations=300)
+    assert bot.choose(state.view(seat), state.legal_moves()) == tm.Withdraw()
+
+
+def test_evaluation_is_the_final_score_at_the_end_and_rewards_the_leader() -> None:
+    game = Playout(tm.new_game(3, seed=1))
+    game.run(random.Random(4), heuristic_pick)
+    assert game.is_over and estimated_scores(game) == [float(s) for s in game.scores]
+    rewards = evaluate(game)
+    assert all(0.0 <= r <= 1.0 for r in rewards)
+    best = max(range(3), key=lambda s: game.scores[s])
+    assert rewards[best] == max(rewards) and rewards[best] >= 0.5
+
+
+def test_heuristic_rollout_picks_legal_codes() -> None:
+    game = Playout(tm.new_game(5, seed=2))
+    rng = random.Random(3)
+    while not game.is_over:
+        codes = game.moves()
+        code = heuristic_pick(game, codes, rng)
+        assert code in codes
+        game.play(code)
+
+
+def test_answers_from_the_moves_it_is_offered() -> None:
+    """Offered only some of the legal moves (a user interface may do so), it picks one of them."""
+    state = at_visit(3, seed=6, visit=2)
+    view = state.view(state.current_player)  # type: ignore[arg-type]
+    offered = state.legal_moves()[-2:]
+    assert IsmctsBot(seed=1, iterations=20).choose(view, offered) in offered
