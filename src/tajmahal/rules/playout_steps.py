@@ -305,15 +305,23 @@ class PlayoutSteps:
         self.current = nxt
 
     def _draw(self) -> int:
-        """The top card of the deck, or -1 (D1: reshuffle the discard pile when it is empty)."""
+        """The top card of the deck, or -1 (D1: the discard pile is reshuffled as soon as the
+        deck runs out, or at this draw if the pile was empty then)."""
         if not self.deck:
             if not self.discard:
                 return -1
-            pile = self.discard
-            seeded_rng(self.seed, f"reshuffle/{self.reshuffles}").shuffle(pile)
-            self.deck, self.discard = pile, []
-            self.reshuffles += 1
-        return self.deck.pop()
+            self._reshuffle()
+        card = self.deck.pop()
+        if not self.deck and self.discard:
+            self._reshuffle()
+        return card
+
+    def _reshuffle(self) -> None:
+        """D1, S10: the discard pile shuffled from the game's seed is the new deck."""
+        pile = self.discard
+        seeded_rng(self.seed, f"reshuffle/{self.reshuffles}").shuffle(pile)
+        self.deck, self.discard = pile, []
+        self.reshuffles += 1
 
     def _end_visit(self) -> None:
         """E1–E7, and G1 after the last visit."""
