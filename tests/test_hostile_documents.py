@@ -63,7 +63,9 @@ def cost(action: Callable[[], Any]) -> tuple[Any, int, int]:
 def assert_bounded(size: int, calls: int, peak: int) -> None:
     """Linear in the input's size, with small constants."""
     assert calls <= 60_000 + 5 * size, (calls, size)
-    assert peak <= 12_000_000 + 120 * size, (peak, size)
+    # the constant covers one-time work a document may trigger first in a process (standard
+    # components, sampling tables): 16.5 MB was seen in a full run, so 24 MB leaves room
+    assert peak <= 24_000_000 + 120 * size, (peak, size)
 
 
 # ---------------------------------------------------------------------------- components
