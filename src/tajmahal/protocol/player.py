@@ -12,6 +12,7 @@ for good: every later decision of that seat is an ``unavailable`` fault.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import subprocess
@@ -350,11 +351,10 @@ class ProcessPlayer:
             return
         line = result_line(scores, winners, ranking)
         self._note(">", line)
-        try:
+        # a program that is gone or stuck by now simply misses the result: close() reaps it
+        with contextlib.suppress(ProcessEnded, ProcessTimedOut, LineTooLong):
             self.child.send(line, time.monotonic() + self.limits.exit_timeout)
             self.result_sent = True
-        except (ProcessEnded, ProcessTimedOut, LineTooLong):
-            pass
 
     def close(self) -> None:
         """End the program and everything it started; idempotent.
