@@ -36,9 +36,8 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     @classmethod
     def _own(cls, items: dict[K, V]) -> FrozenMap[K, V]:
         """A map over ``items`` itself, not a copy: the caller hands the dict over."""
-        new = cls.__new__(cls)
+        new = cls()  # not cls.__new__(cls): the compiled build's classes refuse it
         new._data = MappingProxyType(items)
-        new._hash = None
         return new
 
     def __reduce__(self) -> tuple[type[FrozenMap[K, V]], tuple[dict[K, V]]]:
