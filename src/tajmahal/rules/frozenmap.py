@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from types import MappingProxyType
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -45,6 +45,22 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def __getitem__(self, key: K) -> V:
         return self._data[key]
+
+    # the dict's own views and lookups (Mapping's generic ones call __getitem__ per item)
+    def items(self) -> ItemsView[K, V]:
+        return self._data.items()
+
+    def keys(self) -> KeysView[K]:
+        return self._data.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self._data.values()
+
+    def get(self, key: K, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
 
     def __iter__(self) -> Iterator[K]:
         return iter(self._data)
