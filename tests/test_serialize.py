@@ -152,7 +152,7 @@ def test_the_fast_view_writer_agrees_on_views_in_any_order(state: GameState, sea
 def test_a_view_of_foreign_parts_is_written_by_the_general_writer() -> None:
     view = played().state.view(0)
     equal_card = tm.Card.parse("red:elephant+vizier")  # equal to a card of the set, not it
-    assert tm.dumps(attrs.evolve(view, hand=(*view.hand, equal_card)))[:20] == '{"format": "tajmahal'
+    assert doc(attrs.evolve(view, hand=(*view.hand, equal_card)))["hand"][-1] == str(equal_card)
     odd = attrs.evolve(view, scores=(True, 2, 3, 4), hand=(*view.hand, equal_card))
     assert doc(odd)["scores"] == [True, 2, 3, 4]  # a bool stays a bool (the general writer)
     assert doc(odd)["hand"][-1] == "red:elephant+vizier"
