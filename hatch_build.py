@@ -71,8 +71,10 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
             for path in (self._scratch / "tajmahal" / package).glob("*.py")
         )
         self.app.display_info(f"mypyc: compiling {len(modules)} modules of tajmahal.rules")
+        # the build environment's paths (pip's isolated build adds them to sys.path only)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         done = subprocess.run(
-            [sys.executable, "-c", _SETUP, *modules], cwd=self._scratch,
+            [sys.executable, "-c", _SETUP, *modules], cwd=self._scratch, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         if done.returncode != 0:
