@@ -2,7 +2,7 @@
 
 Every random event of a game (the tile layout, the deck, each reshuffle) is a
 shuffle drawn from one *stream* of the game's seed.  This module specifies the
-generator and the shuffle completely, without Python's :mod:`random` module
+generator and the shuffle completely, without Python's ``random`` module
 (whose ``shuffle`` may change between Python versions), so a record replays
 the same forever and another language can reproduce a deal
 (docs/reference/records.md, "How a seed deals").
