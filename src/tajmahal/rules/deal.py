@@ -157,7 +157,24 @@ def cpython_matches() -> bool:
         theirs = random.Random(stream_text(seed, stream))
         if any(ours.next_u32() != theirs.getrandbits(32) for _ in range(_CHECKED_OUTPUTS)):
             return False
+        reference, fast = list(range(1000)), list(range(1000))
+        MersenneTwister(seed, stream, pure=True).shuffle(reference)
+        _fast_shuffle(fast, random.Random(stream_text(seed, stream)))
+        if reference != fast:
+            return False
     return True
+
+
+def _fast_shuffle(items: list[Any], generator: random.Random) -> None:
+    """The shuffle of step 3 with CPython's ``getrandbits(k)`` (the top ``k`` bits of a word)."""
+    getrandbits = generator.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 class MersenneTwister:
@@ -214,6 +231,9 @@ class MersenneTwister:
         >>> first, second
         ([1, 2, 3], [4, 6, 5])
         """
+        if self._fast is not None:
+            _fast_shuffle(items, self._fast)
+            return
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
