@@ -1,7 +1,7 @@
 """The command line: ``tajmahal COMMAND ...``, also ``python -m tajmahal COMMAND ...``.
 
 The commands: ``bots``, ``match``, ``replay``, ``check-bot``, ``play``, ``render``,
-``tournament``.
+``tournament``, ``analyse``.
 
 Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 from tajmahal import __version__
 from tajmahal.cli import (
+    analyse_command,
     bots_command,
     check_bot_command,
     match_command,
@@ -37,12 +38,8 @@ from tajmahal.rules.errors import TajMahalError
 __all__ = ["COMMANDS", "CommandError", "account", "build_parser", "main"]
 
 COMMANDS = (
-    bots_command,
-    match_command,
-    check_bot_command,
-    play_command,
-    render_command,
-    tournament_command,
+    bots_command, match_command, check_bot_command, play_command, render_command,
+    tournament_command, analyse_command,
 )
 
 
