@@ -165,3 +165,45 @@ def test_long_names_are_rejected_at_load(tmp_path: Path) -> None:
     )
     with pytest.raises(tm.ComponentsError, match="at most 100 characters"):
         tm.rules.components.parse_components(text)
+
+
+# ---------------------------------------------------------------------------- typed input
+
+
+def play_session(lines: list[str]) -> Any:
+    import argparse
+
+    from tajmahal.cli import play_command
+
+    args = argparse.Namespace(opponents=["random", "random"], load=None, seat=0, seed=4,
+                              components=None)  # fmt: skip
+    session = play_command._session(args, lines.append)
+    session.run_bots()
+    return session
+
+
+TYPED = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(["²", "٣", "0", "00", "-1", "1e3", "9" * 5_000, "x" * 100_000, "\x1b[2J"]),
+    st.integers(0, 10**30).map(str),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(TYPED)
+def test_any_typed_line_gets_a_short_answer_and_the_game_goes_on(text: str) -> None:
+    from tajmahal.cli import play_command
+
+    lines: list[str] = []
+    session = play_session(lines)
+    before = len(session.game)
+    word = text.strip().partition(" ")[0].lower()
+    if word in ("quit", "exit", "help", "show", "board", "save", "hint", "undo"):
+        return  # the commands: tested in test_play.py
+    lines.clear()
+    done = play_command._answer(session, text.strip())
+    if done is None:
+        assert len(session.game) == before and not session.game.state.is_over
+        assert len(lines) <= 2 and all(len(line) <= 2_000 for line in lines), lines
+    else:
+        assert done == "moved" and len(session.game) > before
