@@ -79,7 +79,7 @@ fast-tree: $(COMPILED)/.built
 
 # the whole suite again, against the compiled build
 test-fast: $(COMPILED)/.built $(CHROMIUM) node
-	PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider
+	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider
 
 # the compiled build installed in .venv, in place of the editable pure one (which any target
 # that needs $(STAMP), such as `make test`, puts back)
