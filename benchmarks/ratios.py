@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -423,12 +424,16 @@ def run_ratios(args: argparse.Namespace) -> int:
             return 2
     rounds = args.rounds if args.rounds else 2 if args.quick else 7
     scale = 0.25 if args.quick else 1.0
-    result = measure(builds, rounds, scale, lambda text: print(text, file=sys.stderr))
-    pure = next((n for n in names if n == "pure"), None)
-    compiled = next((n for n in names if n == "compiled"), None)
-    rows = ratios(result, pure, compiled)
-    if args.adapters:
-        rows += adapter_rows(builds, args.quick)
+    try:
+        result = measure(builds, rounds, scale, lambda text: print(text, file=sys.stderr))
+        pure = next((n for n in names if n == "pure"), None)
+        compiled = next((n for n in names if n == "compiled"), None)
+        rows = ratios(result, pure, compiled)
+        if args.adapters:
+            rows += adapter_rows(builds, args.quick)
+    finally:
+        if args.before:
+            shutil.rmtree(builds[0][1].parent, ignore_errors=True)
     for problem, error in result["errors"].items():
         print(f"{problem}: {error}", file=sys.stderr)
     described = ", ".join(f"{n} = {p} ({compiled_modules(p)} compiled modules)" for n, p in builds)

@@ -191,7 +191,7 @@ def test_a_trusted_request_checks_what_it_cannot_read_as_written() -> None:
     assert Request(1, 1.0, (), document, trusted=True).view == view
     broken = json.loads(tm.dumps(tm.new_game(3, seed=1).view(0))) | {"seat": "0"}
     with pytest.raises(tm.FormatError, match=r"\$\.seat"):
-        Request(1, 1.0, (), broken, trusted=True).view  # noqa: B018
+        Request(1, 1.0, (), broken, trusted=True).view.seat  # noqa: B018  (read: filled in)
 
 
 def test_isolated_bots_play_exactly_as_in_process() -> None:

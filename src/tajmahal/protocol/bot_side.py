@@ -32,7 +32,7 @@ Result(scores=(3, 2, 1), winners=(0,), ranking=(0, 1, 2))
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import json
 import sys
 import typing
@@ -50,7 +50,7 @@ from tajmahal.protocol.messages import (
     shorten,
 )
 from tajmahal.rules.moves import Move, move_from_text
-from tajmahal.rules.views import PlayerView
+from tajmahal.rules.views import PlayerView, deferred_view
 
 __all__ = ["BotConnection", "Hello", "Request", "Result", "serve"]
 
@@ -100,6 +100,7 @@ class Request:
     def __init__(
         self, decision: int, time_limit: float, legal_texts: tuple[str, ...],
         document: dict[str, Any], *, trusted: bool = False,
+        known_moves: dict[str, Move] | None = None,
     ) -> None:
         self.decision = decision
         self.time_limit = time_limit
@@ -108,6 +109,7 @@ class Request:
         #: the view document comes from the library's own referee (the isolated runner's
         #: parent): read it as written, without proving it possible (see ``view``)
         self.trusted = trusted
+        self._known = known_moves  # text -> move, shared by a connection's requests
         self._moves: tuple[Move, ...] | None = None
         self._view: PlayerView | None = None
 
@@ -119,7 +121,16 @@ class Request:
         (TakeCard(card=Card(color=<Color.WHITE: 'white'>, symbols=(<Symbol.MONK: 'monk'>,), special=None)),)
         """  # noqa: E501
         if self._moves is None:
-            self._moves = tuple(move_from_text(text) for text in self.legal_texts)
+            known = self._known
+            if known is None:
+                self._moves = tuple(move_from_text(text) for text in self.legal_texts)
+            else:  # a move met before is handed over again (it is the bot's own, as in-process)
+                if len(known) > _MAX_KNOWN_MOVES:
+                    known.clear()
+                for text in self.legal_texts:
+                    if text not in known:
+                        known[text] = move_from_text(text)
+                self._moves = tuple([known[text] for text in self.legal_texts])
         return self._moves
 
     @property
@@ -132,19 +143,38 @@ class Request:
         True
         """
         if self._view is None:
-            if self.trusted:
-                from tajmahal.serialize._view_trusted import NotTrusted, trusted_view
-
-                with contextlib.suppress(NotTrusted):  # not as written: read it with the checks
-                    self._view = trusted_view(self.document)
-                    return self._view
-            from tajmahal.serialize import loads
-
-            view = loads(json.dumps(self.document))
-            if not isinstance(view, PlayerView):
-                raise MessageError("the request's view is not a view document")
-            self._view = view
+            if self.trusted and _trusted_kind(self.document):  # built when the bot reads it
+                self._view = deferred_view(functools.partial(_read_trusted, self.document))
+            else:
+                self._view = _read_checked(self.document)
         return self._view
+
+
+_MAX_KNOWN_MOVES = 4096  #: the moves a connection keeps by their text (a game meets far fewer)
+
+
+def _trusted_kind(document: dict[str, Any]) -> bool:
+    from tajmahal.serialize._view_trusted import readable_as_written
+
+    return readable_as_written(document)
+
+
+def _read_trusted(document: dict[str, Any]) -> PlayerView:
+    from tajmahal.serialize._view_trusted import NotTrusted, trusted_view
+
+    try:
+        return trusted_view(document)
+    except NotTrusted:  # not as written after all: read it with every check
+        return _read_checked(document)
+
+
+def _read_checked(document: dict[str, Any]) -> PlayerView:
+    from tajmahal.serialize import loads
+
+    view = loads(json.dumps(document))
+    if not isinstance(view, PlayerView):
+        raise MessageError("the request's view is not a view document")
+    return view
 
 
 class BotConnection:
@@ -175,6 +205,7 @@ class BotConnection:
         self.name = name
         self.deterministic = deterministic
         self.trust_views = trust_views  #: see :attr:`Request.trusted`
+        self._known_moves: dict[str, Move] = {}
         self.input = input if input is not None else sys.stdin.buffer
         self.output = output if output is not None else sys.stdout.buffer
         self.hello: Hello | None = None
@@ -245,6 +276,7 @@ class BotConnection:
         self._pending = Request(
             int(message["decision"]), float(message["time_limit"]),
             tuple(message["legal_moves"]), message["view"], trusted=self.trust_views,
+            known_moves=self._known_moves,
         )
         return self._pending
 

@@ -9,7 +9,9 @@ for that seat is the view itself (what ISMCTS-style search bots need).
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -35,7 +37,7 @@ from tajmahal.rules.viewparts import Memo, Palaces, Public, per_seat, with_speci
 if TYPE_CHECKING:  # annotations only: the state module imports this one
     from tajmahal.rules.state import GameState
 
-__all__ = ["PlayerView", "lazy_view", "make_view"]
+__all__ = ["PlayerView", "deferred_view", "lazy_view", "make_view"]
 
 
 
@@ -92,7 +94,7 @@ class PlayerView:
     pending_province: bool  #: the withdrawing seat won the province tile, scored after its palaces
     reshuffles: int = 0  #: how often the discard pile became the draw deck (D1)
     _sampler: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
-    #: (state, seat) of a view made by lazy_view() and not yet filled in; else None
+    #: what builds a view made by deferred_view() not yet filled in (else None)
     _pending: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     @property
@@ -175,8 +177,23 @@ def lazy_view(state: GameState, seat: int) -> PlayerView:
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
         raise TajMahalError(f"seat must be 0..{state.num_players - 1}, got {seat!r}")
+    return deferred_view(functools.partial(make_view, state, seat))
+
+
+def deferred_view(build: Callable[[], PlayerView]) -> PlayerView:
+    """A view filled in from ``build()`` the first time one of its attributes is read.
+
+    ``build`` runs at most once (twice only if two threads read at once: both get the
+    same view); what it raises, the first read raises.  See :func:`lazy_view`.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=2)
+    >>> view = deferred_view(lambda: state.view(0))
+    >>> view.seat, view == state.view(0)
+    (0, True)
+    """
     view: PlayerView = object.__new__(PlayerView)
-    object.__setattr__(view, "_pending", (state, seat))
+    object.__setattr__(view, "_pending", build)
     return view
 
 
@@ -189,7 +206,7 @@ def _fill_on_first_use(view: PlayerView, name: str) -> Any:
         pending = None
     if pending is None:
         raise AttributeError(f"'PlayerView' object has no attribute {name!r}")
-    full = make_view(*pending)
+    full = pending()
     for slot in _SLOTS:
         object.__setattr__(view, slot, object.__getattribute__(full, slot))
     object.__setattr__(view, "_pending", None)  # last: a second reader fills it in too

@@ -23,7 +23,7 @@ from tajmahal.rules.views import PlayerView
 from tajmahal.serialize._components import _standard, tile_indices
 from tajmahal.serialize._documents import PREFIX, VERSIONS
 
-__all__ = ["NotTrusted", "trusted_view"]
+__all__ = ["NotTrusted", "readable_as_written", "trusted_view"]
 
 
 class NotTrusted(Exception):
@@ -58,6 +58,20 @@ def _standard_parts() -> _Parts:
             raise NotTrusted("no standard components")
         _PARTS.append(_Parts(comps))
     return _PARTS[0]
+
+
+def readable_as_written(doc: object) -> bool:
+    """Whether ``doc`` says it is a view document of the standard components (cheap).
+
+    >>> readable_as_written({"format": "tajmahal/view", "version": 1, "components": "standard"})
+    True
+    """
+    return (
+        type(doc) is dict
+        and doc.get("format") == PREFIX + "view"
+        and doc.get("version") == VERSIONS["view"]
+        and doc.get("components") == "standard"
+    )
 
 
 def trusted_view(doc: dict[str, Any]) -> PlayerView:
