@@ -82,7 +82,10 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
                 f"{ENVIRONMENT}: the mypyc build failed (it needs a C compiler and the Python "
                 f"headers: Debian's build-essential and python3-dev):\n{done.stdout[-6000:]}"
             )
-        extensions = sorted(self._scratch.rglob("*.so"))
+        # the package's extension modules, and mypyc's shared library beside the package
+        extensions = sorted(self._scratch.glob("*.so")) + sorted(
+            (self._scratch / "tajmahal").rglob("*.so")
+        )
         for path in extensions:
             build_data["force_include"][str(path)] = str(path.relative_to(self._scratch))
         build_data["pure_python"] = False
