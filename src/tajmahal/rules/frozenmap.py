@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -46,7 +46,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     def __getitem__(self, key: K) -> V:
         return self._data[key]
 
-    # the dict's own views and lookups (Mapping's generic ones call __getitem__ per item)
+    # the dict's own views (Mapping's generic ones call __getitem__ per item)
     def items(self) -> ItemsView[K, V]:
         return self._data.items()
 
@@ -55,9 +55,6 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def values(self) -> ValuesView[V]:
         return self._data.values()
-
-    def get(self, key: K, default: Any = None) -> Any:
-        return self._data.get(key, default)
 
     def __contains__(self, key: object) -> bool:
         return key in self._data

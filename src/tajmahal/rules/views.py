@@ -161,7 +161,7 @@ _new_view = fast_constructor(PlayerView)  # PlayerView(...) without attrs' per-f
 _SLOTS = tuple(name for name in vars(PlayerView)["__slots__"] if name != "_pending")
 
 
-def lazy_view(state: GameState, seat: int) -> PlayerView:
+def lazy_view(state: GameState, seat: object) -> PlayerView:
     """``state.view(seat)``, built the first time one of its attributes is read.
 
     The referee hands these to bots: a bot that never looks at its view (a
@@ -217,7 +217,7 @@ setattr(PlayerView, "__getattr__", _fill_on_first_use)  # noqa: B010  # hidden f
 # a __getattr__ it could see would make every misspelt view attribute an Any
 
 
-def make_view(state: GameState, seat: int) -> PlayerView:
+def make_view(state: GameState, seat: object) -> PlayerView:
     """Build ``seat``'s view of ``state`` (use :meth:`GameState.view`).
 
     Successive states share their unchanged fields
