@@ -10,6 +10,7 @@ for that seat is the view itself (what ISMCTS-style search bots need).
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -138,7 +139,8 @@ class PlayerView:
         try:  # the first sample checks the view: a view built by hand may be inconsistent
             sampler = Sampler(self)
             state = sampler.sample(rng)
-            consistent = state.view(self.seat) == self
+            # operator.eq: attrs' __eq__ itself (compiled code may not reach it through ==)
+            consistent = operator.eq(state.view(self.seat), self)
         except InvalidStateError:
             raise
         except (IndexError, KeyError, ValueError, TypeError, AttributeError) as exc:
