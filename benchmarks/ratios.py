@@ -362,7 +362,8 @@ def export(ref: str, into: Path) -> Path:
     """The ``src`` directory of git commit ``ref`` (for a "before" build)."""
     into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(
-        ["git", "archive", ref, "src"], cwd=HERE.parent, check=True, capture_output=True
+        ["git", "archive", ref, "src", "benchmarks"], cwd=HERE.parent, check=True,
+        capture_output=True,
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into / "src"
