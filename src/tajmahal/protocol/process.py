@@ -168,6 +168,7 @@ class ChildProcess:
         # from the main thread, which lives as long as the process
         main = threading.current_thread() is threading.main_thread()
         self.uid = separate_user_id() if separate_user else None
+        self.sandboxed = sandbox
         self.folder: Path | None = Path(tempfile.mkdtemp(prefix="tajmahal-bot-"))
         self.log: BinaryIO | None = None
         self.log_room = log_bytes
@@ -490,6 +491,8 @@ class ChildProcess:
         code = self.returncode
         if code is None:
             return "is still running"
+        if self.sandboxed and code > 128:  # bubblewrap passes on its program's signal so
+            code = 128 - code
         if code >= 0:
             return f"exited with status {code}"
         try:
