@@ -62,7 +62,11 @@ _PROBE_TIMEOUT = 30.0
 
 
 class SandboxError(TajMahalError):
-    """``sandbox=True`` (``--sandbox``) where bubblewrap cannot confine a program."""
+    """``sandbox=True`` (``--sandbox``) where bubblewrap cannot confine a program.
+
+    >>> issubclass(SandboxError, TajMahalError)
+    True
+    """
 
 
 def _libc_prctl() -> Callable[..., int] | None:
@@ -254,7 +258,13 @@ def _probe(command: list[str]) -> str | None:
 
 
 def check_sandbox() -> None:
-    """Raise :class:`SandboxError` (naming what is missing) if bubblewrap cannot run here."""
+    """Raise :class:`SandboxError` (naming what is missing) if bubblewrap cannot run here.
+
+    >>> try:
+    ...     check_sandbox()
+    ... except SandboxError as error:
+    ...     print(error)  # doctest: +SKIP
+    """
     problem = sandbox_problem()
     if problem is not None:
         raise SandboxError(problem)
