@@ -38,6 +38,7 @@ from tajmahal.rules.moves import Move, parse_move
 __all__ = ["register"]
 
 YOU = "you"
+MAX_TYPED = 300  #: the longest line read as a command (longer ones get a short answer)
 HELP = """\
 Answer with the number of a move, or the move itself (for example 'withdraw',
 'play red:elephant+vizier white:monk', 'palace agra', 'take white:monk'), or:
@@ -191,6 +192,9 @@ def _answer(session: Session, text: str) -> str | None:
     write = session.write
     if not text:
         return None
+    if len(text) > MAX_TYPED:
+        write(f"That line has {len(text)} characters: type a number, a move, or 'help'.")
+        return None
     if word in ("quit", "exit"):
         write("Goodbye: the game stops here ('save FILE' first to continue it later).")
         return "quit"
@@ -218,11 +222,11 @@ def _answer(session: Session, text: str) -> str | None:
         except (TajMahalError, OSError) as exc:
             write(f"Cannot {word} to {rest}: {exc}")
         return None
-    if text.isdigit():
-        number = int(text)
-        if not 1 <= number <= len(legal):
-            write(f"No move {number}: choose 1 to {len(legal)}.")
-            return None
+    number = _move_number(text, len(legal))
+    if isinstance(number, str):
+        write(number)
+        return None
+    if number is not None:
         session.decide(legal[number - 1])
         return "moved"
     try:
@@ -233,6 +237,24 @@ def _answer(session: Session, text: str) -> str | None:
         return None
     session.decide(move)
     return "moved"
+
+
+def _move_number(text: str, count: int) -> int | str | None:
+    """The move number (1 to ``count``) a typed line gives, a one-line answer saying why it
+    gives none, or None when the line is not a number (only ASCII digits make one).
+
+    >>> _move_number('2', 3), _move_number('7', 3), _move_number('²', 3), _move_number('x', 3)
+    (2, 'No move 7: choose 1 to 3.', None, None)
+    >>> _move_number('9' * 5000, 3)
+    'No move 9999999999...: choose 1 to 3.'
+    """
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    if len(digits) > 9:  # int() of thousands of digits is slow, then refused
+        return f"No move {digits[:10]}...: choose 1 to {count}."
+    number = int(digits)
+    return number if 1 <= number <= count else f"No move {number}: choose 1 to {count}."
 
 
 def _hint(session: Session, spec: str) -> None:

@@ -152,7 +152,9 @@ class ProcessSeat:
 
         >>> import sys
         >>> from tajmahal.bots import parse_spec
-        >>> spec = parse_spec(f'cmd:{sys.executable} -c "print(42)"')
+        >>> # it sleeps after "42", so it is always still running when it is stopped
+        >>> code = "import time; print(42, flush=True); time.sleep(60)"
+        >>> spec = parse_spec(f'cmd:{sys.executable} -c "{code}"')
         >>> seat = ProcessSeat.build(spec, seat=0, num_players=3, seed=1, time_limit=None)
         >>> seat.setup_fault.kind.value
         'handshake'
