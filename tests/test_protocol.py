@@ -36,7 +36,7 @@ from tajmahal.protocol.messages import (
     result_line,
 )
 from tajmahal.protocol.player import match_move
-from tajmahal.referee import FaultKind
+from tajmahal.referee import FaultKind, bot_log_name
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "programs" / "hostile_bot.py"
@@ -202,7 +202,7 @@ def test_stderr_goes_to_a_per_seat_log_of_bounded_size(tmp_path: Path) -> None:
     limits = ProcessLimits(log_dir=tmp_path, log_bytes=300)
     result = tm.play_match([hostile("crash-mid"), "random", "random"], seed=4,
                            process_limits=limits)
-    header, log = (tmp_path / "seed4-seat0.log").read_text().split("\n", 1)
+    header, log = (tmp_path / bot_log_name(4, 0)).read_text().split("\n", 1)
     assert re.fullmatch(r"--- [-\d]+ [:\d]+: \S+python\S* \(pid \d+\)", header), header
     assert log.startswith("Traceback") and log.endswith("the size limit was reached]\n")
     assert len(log) < 400
@@ -306,7 +306,7 @@ def test_an_isolated_plugin_cannot_find_the_game_state(
     isolated = tm.play_match(["peeker", "random", "random"], seed=8, isolate=True,
                              process_limits=ProcessLimits(log_dir=logs))
     assert isolated.record == inside.record
-    log = (logs / "seed8-seat0.log").read_text()
+    log = (logs / bot_log_name(8, 0)).read_text()
     assert set(re.findall(r"peeker found (\d+) game states", log)) == {"0"}
 
 

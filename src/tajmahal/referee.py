@@ -42,7 +42,10 @@ matches, and then knows every hand and the deck order.  ``play_match``
 therefore draws an unguessable 63-bit seed from the operating system unless
 a seed is given (kept in the record, so the match can still be replayed).
 Each bot's seed is a SHA-256 digest of the game seed and its seat
-(:func:`bot_seed`), from which the game seed cannot be recovered.
+(:func:`bot_seed`), from which the game seed cannot be recovered; a bot
+program's log file is named by a keyed digest of the game seed
+(:func:`bot_log_name`), never by the seed.  A seed the caller passes makes the
+deal computable to whoever knows it (docs/reference/records.md).
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 from tajmahal.seats import Answer, InProcessSeat, SeatPlayer, check_seconds, watching_interrupts
 
-__all__ = ["Fault", "FaultKind", "MatchResult", "bot_seed", "play_match"]
+__all__ = ["Fault", "FaultKind", "MatchResult", "bot_log_name", "bot_seed", "play_match"]
 
 
 @attrs.frozen(repr=False)
@@ -137,6 +140,22 @@ def bot_seed(seed: int, seat: int) -> int:
     """
     digest = hashlib.sha256(f"tajmahal/bot/{seed}/{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def bot_log_name(seed: int, seat: int) -> str:
+    """The name of the stderr log of the bot program in ``seat`` for a match played with ``seed``.
+
+    A keyed BLAKE2b digest of the seed names the game, so a bot that lists
+    the log folder learns no seed from the names (the digest of a seed nobody
+    knows reveals nothing; the same match always gets the same name).
+
+    >>> bot_log_name(3, 0)
+    'game-eaf926b7323d658b-seat0.log'
+    >>> bot_log_name(3, 1)[:21] == bot_log_name(3, 0)[:21] != bot_log_name(4, 0)[:21]
+    True
+    """
+    digest = hashlib.blake2b(str(seed).encode(), digest_size=8, key=b"tajmahal/bot-log")
+    return f"game-{digest.hexdigest()}-seat{seat}.log"
 
 
 def play_match(
@@ -313,7 +332,7 @@ def _build_seats(
         for number, player in enumerate(players):
             spec = check_spec(player) if isinstance(player, str) else None
             if spec is not None and (spec.is_command or isolate):
-                log = f"seed{seed}-seat{number}.log"
+                log = bot_log_name(seed, number)
                 seats.append(ProcessSeat.build(
                     spec, seat=number, num_players=len(players), seed=bot_seed(seed, number),
                     time_limit=limit, limits=process_limits, log_name=log,

@@ -62,7 +62,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "--players", type=int, metavar="K",
         help="seats per game, 3 to 5 (default: the number of entrants, 4 if more than 5)",
     )
-    command.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    command.add_argument(
+        "--seed", type=int,
+        help="the tournament's seed, for the same deals again (default: an unguessable one, "
+        "printed; a known seed lets anyone compute the deals)",
+    )
     command.add_argument(
         "--backend", choices=BACKENDS, default="process", help="where games run (default process)"
     )

@@ -143,7 +143,8 @@ class ProcessLimits:
     limit per decision when the referee has none; ``exit_timeout`` how long
     the program has to exit after the ``result`` message before it is killed.
     ``log_dir``, if set, receives each program's stderr as a file
-    (``seed<SEED>-seat<N>.log``, at most ``log_bytes`` bytes).
+    (named by :func:`tajmahal.referee.bot_log_name`, which holds no seed; at
+    most ``log_bytes`` bytes).
 
     >>> ProcessLimits().memory_mb, ProcessLimits().cpu_seconds, ProcessLimits().decision_timeout
     (1024, 600, 30.0)

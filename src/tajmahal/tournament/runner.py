@@ -30,7 +30,7 @@ def run_tournament(
     games: int = 300,
     num_players: int | None = None,
     *,
-    seed: int | None = 0,
+    seed: int | None = None,
     jobs: int | None = None,
     backend: str = "process",
     out: str | os.PathLike[str] | None = None,
@@ -53,8 +53,12 @@ def run_tournament(
     there are more than 5).  Every deal is played under all seat rotations,
     so ``games`` must be a multiple of ``num_players``; with more entrants
     than seats, tables are balanced (see :mod:`tajmahal.tournament.seating`).
-    ``seed`` fixes every deal (``None``: an unguessable one, or the file's when
-    resuming).
+    ``seed`` fixes every deal.  The default, ``None``, draws an unguessable
+    63-bit seed from the operating system (the file's seed when resuming), kept
+    in the results' header; each game's seed is derived from it
+    (:func:`~tajmahal.tournament.deal_seed`).  A seed you pass makes the
+    tournament reproducible, and makes its deals computable to anyone who
+    knows it, bot authors included (docs/reference/records.md).
 
     ``backend`` is ``'serial'``, ``'process'`` (``jobs`` processes, default the
     CPU count) or ``'ray'`` (a local Ray instance with ``jobs`` CPUs, or the
@@ -74,7 +78,8 @@ def run_tournament(
     total)`` is called as each game finishes (a progress bar).
 
     >>> import tajmahal as tm
-    >>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial')
+    >>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial',
+    ...                            seed=0)
     >>> [(row.name, row.games, row.wins) for row in result.table]
     [('greedy', 6, 4.0), ('random#2', 6, 1.0), ('random', 6, 1.0)]
     """
