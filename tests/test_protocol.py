@@ -229,6 +229,14 @@ def test_every_process_fault_kind_is_a_referee_fault_kind() -> None:
 # ---------------------------------------------------------------- cleanup
 
 
+def pid_file(tmp_path: Path) -> Path:
+    """A file the bot programs may append to (as root, each runs under a user of its own)."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o1777)
+    return folder / "pids"
+
+
 def read_pids(path: Path, count: int, timeout: float = 10.0) -> list[int]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -241,7 +249,7 @@ def read_pids(path: Path, count: int, timeout: float = 10.0) -> list[int]:
 
 
 def test_a_process_the_bot_started_is_killed_with_it(tmp_path: Path) -> None:
-    pids = tmp_path / "pids"
+    pids = pid_file(tmp_path)
     result = tm.play_match([hostile("child-keeps-stdout", pids), "random", "random"], seed=1,
                            time_limit=5)
     assert result.faults[0].kind is FaultKind.CRASH
@@ -255,7 +263,7 @@ def test_no_bot_process_outlives_an_interrupted_referee(
     tmp_path: Path, how: signal.Signals
 ) -> None:
     """The referee is stopped while a bot hangs: the bot's processes are gone soon after."""
-    pids = tmp_path / "pids"
+    pids = pid_file(tmp_path)
     referee = subprocess.Popen(
         [sys.executable, "-m", "tajmahal", "match", hostile("hang", pids), "random", "random",
          "--time-limit", "60", "--quiet"],

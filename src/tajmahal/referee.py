@@ -33,6 +33,8 @@ never releases the GIL.  Run untrusted bots in a separate process:
 ``isolate=True`` runs every bot given by a spec as a child process speaking
 the bot protocol (:class:`~tajmahal.protocol.ProcessSeat`), as ``cmd:PROGRAM``
 specs always do; there, the time limit is hard (a late program is killed).
+``sandbox=True`` runs those programs under bubblewrap as well.  What a bot
+can and cannot do in each mode: docs/trust.md.
 
 **Seeds.**  A game is a pure function of its seed, and the tile layout is
 public: with a small seed, a bot can find it by trying seeds until the layout
@@ -62,7 +64,7 @@ from tajmahal.events import DecisionMade, MatchStarted, explain
 from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
 from tajmahal.observers import Watchers
-from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command
+from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command, check_sandbox
 from tajmahal.record_tags import check_tags, match_tags
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
@@ -166,6 +168,7 @@ def play_match(
     isolate: bool = False,
     process_limits: ProcessLimits | None = None,
     tags: Mapping[str, str] | None = None,
+    sandbox: bool = False,
     observers: Sequence[object] = (),
 ) -> MatchResult:
     """Play one game between 3–5 bots (player specs or instances), seat 0 first.
@@ -185,6 +188,10 @@ def play_match(
     A ``cmd:PROGRAM ARGS`` spec seats a bot program speaking the bot protocol
     (:mod:`tajmahal.protocol`); ``isolate=True`` runs every bot given by a
     spec that way too, each in its own process, with the same results.
+    ``sandbox=True`` implies ``isolate`` and runs every program under
+    bubblewrap (its own PID namespace, no network, a read-only root: see
+    docs/trust.md); where bubblewrap cannot run it raises
+    :class:`~tajmahal.protocol.SandboxError`, naming what is missing.
     ``process_limits`` (:class:`~tajmahal.protocol.ProcessLimits`) caps those
     programs' memory, start-up and exit time (without ``time_limit`` they
     get ``process_limits.decision_timeout`` per decision).  Every program is
@@ -226,6 +233,12 @@ def play_match(
                 f"seat {number}: a {type_name(player)} is neither a player spec nor a bot "
                 "(an object with choose(view, legal_moves))"
             )
+    if not isinstance(sandbox, bool):
+        raise TajMahalError(f"sandbox must be True or False, got {sandbox!r}")
+    if sandbox:
+        check_sandbox()
+        isolate = True
+        process_limits = attrs.evolve(process_limits or ProcessLimits(), sandbox=True)
     given_tags = check_tags(tags)
     watchers = Watchers(observers)
     if seed is None:

@@ -95,6 +95,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "--isolate", action="store_true",
         help="run every bot in its own process, through the bot protocol",
     )
+    command.add_argument(
+        "--sandbox", action="store_true",
+        help="run every bot as a program under bubblewrap (its own PID namespace, no network, "
+        "a read-only root; implies --isolate; see docs/trust.md)",
+    )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     add_components_option(command)
@@ -126,7 +131,7 @@ def _run(args: argparse.Namespace) -> int:
                 args.entrants, games=args.games, num_players=args.players, seed=args.seed,
                 jobs=args.jobs, backend=args.backend, out=args.out, resume=args.resume,
                 time_limit=args.time_limit, game_time=args.game_time, isolate=args.isolate,
-                components=components_from(args.components),
+                sandbox=args.sandbox, components=components_from(args.components),
                 ray_address=args.ray_address, on_game=advance,
             )
         except KeyboardInterrupt:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tajmahal.bots.specs import check_spec
+from tajmahal.protocol import check_sandbox
 from tajmahal.rules.components import Components
 from tajmahal.tournament.backends import BACKENDS, MatchOptions, run_games
 from tajmahal.tournament.results import (
@@ -37,6 +38,7 @@ def run_tournament(
     time_limit: float | None = None,
     game_time: float | None = None,
     isolate: bool = False,
+    sandbox: bool = False,
     components: Components | None = None,
     ray_address: str | None = None,
     observers: Sequence[object] = (),
@@ -65,7 +67,8 @@ def run_tournament(
     game as it finishes; ``resume=True`` continues the tournament the file
     holds, playing only the games it lacks.  ``time_limit`` (seconds per
     decision), ``game_time`` (seconds per seat for a whole game), ``isolate``
-    (every bot in its own process, through the bot protocol), ``components``
+    (every bot in its own process, through the bot protocol), ``sandbox``
+    (those processes under bubblewrap: docs/trust.md), ``components``
     and ``match_options`` (further keywords) go to :func:`~tajmahal.play_match`
     for every game, and so do ``observers`` (:mod:`tajmahal.observers`): with
     the ``process`` and ``ray`` backends each worker watches its games with its
@@ -92,6 +95,12 @@ def run_tournament(
     time_limit, game_time = seconds(time_limit, "time_limit"), seconds(game_time, "game_time")
     if not isinstance(isolate, bool):
         raise TournamentError(f"isolate must be True or False, got {isolate!r}")
+    if not isinstance(sandbox, bool):
+        raise TournamentError(f"sandbox must be True or False, got {sandbox!r}")
+    if sandbox:
+        check_sandbox()  # before any game, naming what is missing
+        isolate = True
+        match_options = {**(match_options or {}), "sandbox": True}
     if ray_address is not None and backend != "ray":
         raise TournamentError("ray_address is for the 'ray' backend only")
     if seed is None:
