@@ -90,12 +90,23 @@ def test_openspiel_ismcts_plays_a_full_game_against_random() -> None:
         max_simulations=4,
         random_state=random_state,
     )
+    worlds: set[tuple[tuple[int, ...], ...]] = set()
+
+    def resample(state: pyspiel.State, player: int) -> pyspiel.State:
+        world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.information_state_string(player) == state.information_state_string(player)
+        worlds.add(world.game_state.hands[1:])
+        return world
+
+    bot.set_resampler(resample)
     state = game.new_initial_state()
-    state.apply_action(int(random_state.randint(game.max_chance_outcomes())))
     decisions = 0
     while not state.is_terminal():
         legal = state.legal_actions()
-        if state.current_player() == 0:
+        if state.is_chance_node():  # the setup, and any reshuffle (D1)
+            actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+            action = int(random_state.choice(actions, p=probabilities))
+        elif state.current_player() == 0:  # its search resamples what seat 0 has not seen
             action = bot.step(state)
             decisions += 1
         else:
@@ -103,6 +114,7 @@ def test_openspiel_ismcts_plays_a_full_game_against_random() -> None:
         assert action in legal
         state.apply_action(action)
     assert decisions > 10
+    assert len(worlds) > decisions  # the search saw other hands than the real ones
     assert state.game_state.is_over
     assert state.returns() == list(final_rewards(state.game_state.scores, "rank"))
 
