@@ -83,6 +83,7 @@ class ActionSpace:
         moves.extend(TakeCard(k) for k in kinds if k.color is not Color.SPECIAL)
         self._moves: tuple[Move, ...] = tuple(moves)
         self._index: dict[Move, int] = {m: i for i, m in enumerate(moves)}
+        self._by_identity: dict[int, tuple[Move, int]] = {}
 
     @property
     def size(self) -> int:
@@ -147,8 +148,7 @@ class ActionSpace:
         >>> ActionSpace().legal_actions(tm.new_game(num_players=3, seed=1))
         [0, 67, 78, 210, 232, 276]
         """
-        index = self._index
-        return sorted(index[m] for m in self.legal_moves(state))
+        return sorted(self._numbers(self.legal_moves(state)))
 
     def mask(self, state: GameState | PlayerView) -> Mask:
         """An int8 array of :attr:`size` entries, 1 where the action is legal.
@@ -165,10 +165,29 @@ class ActionSpace:
         >>> int(space.mask(state.view(1)).sum())
         0
         """
-        mask = np.zeros(len(self._moves), dtype=np.int8)
-        index = self._index
-        mask[[index[m] for m in self.legal_moves(state)]] = 1
-        return mask
+        legal = bytearray(len(self._moves))  # item stores, then one array: faster than numpy's
+        for number in self._numbers(self.legal_moves(state)):
+            legal[number] = 1
+        return np.frombuffer(legal, dtype=np.int8)  # owns nothing else: a new mask each call
+
+    def _numbers(self, moves: Sequence[Move]) -> list[int]:
+        """The action numbers of ``moves``, looking the engine's own move objects up by identity.
+
+        The engine hands out the same move objects again and again (its tables
+        hold them); an identity lookup skips hashing them.
+        """
+        known, index = self._by_identity, self._index
+        numbers = []
+        for move in moves:
+            hit = known.get(id(move))
+            if hit is not None and hit[0] is move:
+                numbers.append(hit[1])
+                continue
+            number = index[move]
+            if len(known) < 4 * len(self._moves):  # bounded: moves made elsewhere are new objects
+                known[id(move)] = (move, number)  # the move is kept alive, so its id stays its own
+            numbers.append(number)
+        return numbers
 
     @staticmethod
     def legal_moves(state: GameState | PlayerView) -> Sequence[Move]:

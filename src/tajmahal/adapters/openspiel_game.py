@@ -361,6 +361,8 @@ class _Record:
     steps: Steps
     length: int  #: the number of steps
     draws: tuple[tuple[tuple[int, str], ...], ...]  #: per seat, (step, cards it drew)
+    #: the record one step before, whose information strings this one extends
+    parent: _Record | None = attrs.field(default=None, eq=False, repr=False)
     _strings: dict[tuple[int, bool], str] = attrs.field(factory=dict, eq=False, repr=False)
     _legal: dict[int, Move] = attrs.field(factory=dict, eq=False, repr=False)
 
@@ -376,22 +378,42 @@ class _Record:
         """Action number -> the engine's own legal move object (computed once)."""
         legal = self._legal
         if not legal and not self.state.is_over:
-            encode = action_space().encode
-            legal.update(sorted((encode(m), m) for m in self.state.legal_moves()))
+            moves = self.state.legal_moves()
+            legal.update(sorted(zip(action_space()._numbers(moves), moves, strict=True)))
         return legal
 
     def info_string(self, seat: int, private: bool = True) -> str:
-        known = self._strings.get((seat, private))
-        if known is None:
-            known = self._strings[seat, private] = self._info_string(seat, private)
-        return known
+        """The seat's information string: the nearest cached one before, plus the steps since."""
+        key = (seat, private)
+        known = self._strings.get(key)
+        if known is not None:
+            return known
+        later: list[_Record] = []
+        record = self
+        while record.parent is not None and key not in record._strings:
+            later.append(record)
+            record = record.parent
+        text = record._strings.get(key) or record._info_string(seat, private)
+        for step in reversed(later):
+            text = f"{text}\n{step._last_line(seat, private)}"
+        self._strings[key] = text
+        return text
+
+    def _last_line(self, seat: int, private: bool) -> str:
+        """The line of this record's own step (the newest)."""
+        assert self.steps is not None
+        _, action, supply = self.steps
+        line = _action_text(action) + supply
+        if private and self.draws[seat] and self.draws[seat][-1][0] == self.length - 1:
+            line += f" [drew {self.draws[seat][-1][1]}]"
+        return line
 
     def _info_string(self, seat: int, private: bool) -> str:
         lines = [_action_text(action) + supply for action, supply in _step_list(self.steps)]
         if private:
             for step, cards in self.draws[seat]:
                 lines[step] += f" [drew {cards}]"
-        start = self.starts[seat] if private else _public_start(self.state)
+        start = self.starts[seat] if private else self.starts[seat].partition("\n")[2]
         return "\n".join([f"seat {seat}", start, *lines])
 
 
@@ -501,7 +523,7 @@ def _advance(record: _Record, action: int, move: Move, after: GameState) -> _Rec
     before = record.state
     steps = (record.steps, action, "")
     if after.deck is before.deck and after.reshuffles == before.reshuffles:
-        return _Record(after, record.starts, steps, record.length + 1, record.draws)
+        return _Record(after, record.starts, steps, record.length + 1, record.draws, record)
     kind_of = tables(before.components).kind_of
     mover = before.current_player
     if after.supply is not before.supply:
@@ -523,7 +545,7 @@ def _advance(record: _Record, action: int, move: Move, after: GameState) -> _Rec
         if drawn:
             entry = (record.length, _cards(after.components, sorted(drawn.elements())))
             draws = (*draws[:seat], (*draws[seat], entry), *draws[seat + 1 :])
-    return _Record(after, record.starts, steps, record.length + 1, draws)
+    return _Record(after, record.starts, steps, record.length + 1, draws, record)
 
 
 class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hints
@@ -687,7 +709,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
             return clone
         record = node.record if isinstance(node, _Reshuffle) else node
         sampled = record.state.view(player_id).sample(rng)
-        public = _public_start(record.state)
+        public = record.starts[player_id].partition("\n")[2]  # the setup everybody saw
         starts = tuple(
             record.starts[s]
             if s == player_id
@@ -928,6 +950,7 @@ class TajMahalObserver:
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.encoder = observation_encoder(num_players)
+        self._observations = self.encoder.incremental()  # each seat's last observation reused
         self.tensor = np.zeros(self.encoder.size, np.float32)
         self.dict = {
             f.name: self.tensor[f.offset : f.offset + f.size].reshape(f.shape)
@@ -952,7 +975,7 @@ class TajMahalObserver:
             self.tensor.fill(0)
             return
         record = node.record if isinstance(node, _Reshuffle) else node
-        self.tensor[:] = self.encoder.encode(record.state.view(player))
+        self.tensor[:] = self._observations.encode(record.state, player)
         if not self.private:
             self.dict["hand"].fill(0)
 

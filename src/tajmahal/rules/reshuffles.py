@@ -9,9 +9,8 @@ asks; the fast playout path (:mod:`tajmahal.rules.playout`) always uses the seed
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from tajmahal.rules.errors import TajMahalError
 
@@ -25,19 +24,24 @@ _ORDER: contextvars.ContextVar[ReshuffleOrder | None] = contextvars.ContextVar(
 )
 
 
-@contextlib.contextmanager
-def ordering_reshuffles(order: ReshuffleOrder) -> Iterator[None]:
+class ordering_reshuffles:
     """Within the block, ``order(pile, index)`` gives the deck every reshuffle makes.
 
     >>> with ordering_reshuffles(lambda pile, index: pile[::-1]):
     ...     ordered_pile((3, 5, 8), 0)
     (8, 5, 3)
     """
-    token = _ORDER.set(order)
-    try:
-        yield
-    finally:
-        _ORDER.reset(token)
+
+    __slots__ = ("_order", "_token")
+
+    def __init__(self, order: ReshuffleOrder) -> None:
+        self._order = order
+
+    def __enter__(self) -> None:
+        self._token = _ORDER.set(self._order)
+
+    def __exit__(self, *exc: object) -> None:
+        _ORDER.reset(self._token)
 
 
 def ordered_pile(pile: tuple[int, ...], index: int) -> tuple[int, ...] | None:
