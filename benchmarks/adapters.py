@@ -15,10 +15,10 @@ over the repetitions is reported.  Rows:
 * ``gymnasium``: the agent's ``env.step`` calls per second, three random bots
   playing the other seats inside them (``decisions/s`` counts every seat's);
 * ``openspiel``: ``state.legal_actions()`` / ``state.apply_action()`` on
-  ``python_tajmahal``, plus ``information_state_string`` of the deciding seat
-  (what OpenSpiel's ISMCTS asks at every node); the setup's chance nodes
-  are dealt before the clock starts, a reshuffle's chance nodes count in the
-  time but not in the steps.
+  ``python_tajmahal``; the setup's chance nodes are dealt before the clock
+  starts, a reshuffle's chance nodes count in the time but not in the steps;
+* ``openspiel + infostate``: the same plus ``information_state_string`` of
+  the deciding seat (what OpenSpiel's ISMCTS asks at every node).
 
 ``--baseline DIR`` runs the same benchmark of another checkout (``DIR/src``
 with ``DIR/benchmarks/adapters.py``, e.g. ``git worktree add /tmp/before main``)
@@ -155,7 +155,9 @@ def openspiel_setups(players: int, seeds: Sequence[int]) -> list[Any]:
     return states
 
 
-def openspiel(players: int, seeds: Sequence[int], states: list[Any]) -> tuple[int, int]:
+def openspiel(
+    players: int, seeds: Sequence[int], states: list[Any], *, information: bool = False
+) -> tuple[int, int]:
     steps = 0
     for seed, state in zip(seeds, states, strict=True):
         rng = random.Random(seed)
@@ -164,10 +166,15 @@ def openspiel(players: int, seeds: Sequence[int], states: list[Any]) -> tuple[in
                 actions, weights = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(actions, weights)[0])
                 continue
-            state.information_state_string(state.current_player())  # ISMCTS's node key
+            if information:
+                state.information_state_string(state.current_player())  # ISMCTS's node key
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
     return steps, steps
+
+
+def openspiel_information(players: int, seeds: Sequence[int], states: list[Any]) -> tuple[int, int]:
+    return openspiel(players, seeds, states, information=True)
 
 
 ROWS: dict[str, Callable[..., tuple[int, int]]] = {
@@ -176,11 +183,15 @@ ROWS: dict[str, Callable[..., tuple[int, int]]] = {
     "pettingzoo": pettingzoo,
     "gymnasium": gymnasium,
     "openspiel": openspiel,
+    "openspiel + infostate": openspiel_information,
 }
 
 
 #: what a row needs made before the clock starts
-PREPARE: dict[str, Callable[[int, Sequence[int]], Any]] = {"openspiel": openspiel_setups}
+PREPARE: dict[str, Callable[[int, Sequence[int]], Any]] = {
+    "openspiel": openspiel_setups,
+    "openspiel + infostate": openspiel_setups,
+}
 
 
 def measure(row: str, players: int, seeds: Sequence[int]) -> tuple[float, float]:
@@ -286,15 +297,16 @@ def table(result: dict[str, Any]) -> str:
             f"{was['share_of_engine']:17.3f} {values['share_of_engine']:7.3f}"
         )
 
-    def adapter_cost(table: dict[str, Any]) -> float:
+    def adapter_cost(table: dict[str, Any], row: str) -> float:
         """Microseconds per OpenSpiel step beyond the bare engine's."""
-        return float(1e6 / table["openspiel"]["steps_per_s"] - 1e6 / table["engine"]["steps_per_s"])
+        return float(1e6 / table[row]["steps_per_s"] - 1e6 / table["engine"]["steps_per_s"])
 
-    was, now = adapter_cost(old), adapter_cost(rows)
-    lines.append(
-        f"OpenSpiel adapter cost per step beyond the engine: {was:.1f} µs before, "
-        f"{now:.1f} µs after ({now / was:.2f}x)"
-    )
+    for row in ("openspiel", "openspiel + infostate"):
+        was, now = adapter_cost(old, row), adapter_cost(rows, row)
+        lines.append(
+            f"{row}: cost per step beyond the engine {was:.1f} µs before, "
+            f"{now:.1f} µs after ({now / was:.2f}x)"
+        )
     return "\n".join(lines)
 
 

@@ -121,6 +121,23 @@ def test_information_state_string_shows_own_draws_and_never_other_hands() -> Non
     assert own.startswith(before)  # perfect recall: it only grows
 
 
+def test_information_strings_built_step_by_step_equal_those_built_at_once() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 4})
+    rng = np.random.RandomState(6)
+    state = played(game, decisions=0, seed=6)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance(state, rng)
+            continue
+        seat = int(rng.randint(4))
+        state.information_state_string(seat)  # cached now, the next ones extend it
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    record = state._node
+    for seat in range(4):
+        for private in (True, False):
+            assert record.info_string(seat, private) == record._info_string(seat, private)
+
+
 def test_one_information_state_fits_many_deals() -> None:
     """The attack of issue 19: from seat 0's information state, name seat 1's hand."""
     game = pyspiel.load_game(GAME_NAME, {"players": 4})

@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from tajmahal.rules.components import COLORED, Color, Components, standard_components
 from tajmahal.rules.errors import TajMahalError
+from tajmahal.rules.legal import WITHDRAW
 from tajmahal.rules.moves import (
     Move,
     PlaceCrownPalace,
@@ -34,6 +35,7 @@ from tajmahal.rules.moves import (
     Withdraw,
 )
 from tajmahal.rules.state import GameState
+from tajmahal.rules.tables import tables
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["ActionSpace", "AdapterError", "action_space"]
@@ -81,7 +83,9 @@ class ActionSpace:
         moves.extend(PlacePalace(c) for c in cities)
         moves.extend(PlaceCrownPalace(c) for c in cities)
         moves.extend(TakeCard(k) for k in kinds if k.color is not Color.SPECIAL)
-        self._moves: tuple[Move, ...] = tuple(moves)
+        # the engine's own objects where it has them: apply finds those by identity
+        own = _engine_moves(comps)
+        self._moves: tuple[Move, ...] = tuple(own.get(m, m) for m in moves)
         self._index: dict[Move, int] = {m: i for i, m in enumerate(moves)}
         self._by_identity: dict[int, tuple[Move, int]] = {}
 
@@ -211,6 +215,13 @@ class ActionSpace:
         if state.current_player != state.seat:
             return ()
         return state.sample(random.Random(0)).legal_moves()
+
+
+def _engine_moves(components: Components) -> dict[Move, Move]:
+    """The move objects the engine hands out for these components, each by itself."""
+    t = tables(components)
+    own: list[Move] = [WITHDRAW, *t.play.values(), *t.place, *t.crown, *t.take]
+    return {m: m for m in own}
 
 
 @functools.lru_cache(maxsize=8)

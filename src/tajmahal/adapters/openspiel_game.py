@@ -390,12 +390,15 @@ class _Record:
             return known
         later: list[_Record] = []
         record = self
-        while record.parent is not None and key not in record._strings:
+        while record.parent is not None and key not in record._strings and len(later) < 64:
             later.append(record)
             record = record.parent
-        text = record._strings.get(key) or record._info_string(seat, private)
-        for step in reversed(later):
-            text = f"{text}\n{step._last_line(seat, private)}"
+        if key not in record._strings:  # nothing cached near: all at once (linear, not quadratic)
+            text = self._info_string(seat, private)
+        else:
+            text = record._strings[key]
+            for step in reversed(later):
+                text = f"{text}\n{step._last_line(seat, private)}"
         self._strings[key] = text
         return text
 
