@@ -319,6 +319,7 @@ class IncrementalEncoder:
         self._values = array.array("f", bytes(4 * (encoder.size + n * k)))
         self._array = np.frombuffer(self._values, dtype=np.float32)
         self._zeros = array.array("f", bytes(4 * encoder.size))
+        self._zeros_k = array.array("f", bytes(4 * self._kinds))
         self._bonus_slot = tuple(encoder._bonus[tile] for tile in comps.bonus_tiles)
         self._commodity = tuple(
             -1 if c < 0 else _COMMODITIES[COMMODITY_ORDER[c]]
@@ -376,7 +377,7 @@ class IncrementalEncoder:
     def _update(self, s: GameState, last: GameState | None) -> None:
         """Rewrite the entries of the absolute array whose parts of the state changed."""
         a, at, n, k = self._values, self._at, self.encoder.num_players, self._kinds
-        zeros = self._zeros
+        zeros, zeros_k = self._zeros, self._zeros_k
 
         spans = self._spans
 
@@ -385,8 +386,12 @@ class IncrementalEncoder:
             a[start:end] = zeros[: end - start]
             return start
 
-        def count(base: int, kinds: Sequence[int]) -> None:
-            a[base : base + k] = zeros[:k]
+        def count(base: int, kinds: Sequence[int], old: Sequence[int] | None) -> None:
+            if old is None:
+                a[base : base + k] = zeros_k
+            else:  # the cards that left, then those that came: fewer stores than a new row
+                for kind in old:
+                    a[base + kind] -= 1.0
             for kind in kinds:
                 a[base + kind] += 1.0
 
@@ -422,10 +427,11 @@ class IncrementalEncoder:
         for seat in range(n):
             hand_changed = last is None or hands[seat] is not last.hands[seat]
             if hand_changed:
-                count(self._hands_at + seat * k, hands[seat])
+                before = None if last is None else last.hands[seat]
+                count(self._hands_at + seat * k, hands[seat], before)
                 a[sizes + seat] = len(hands[seat])
             if last is None or table[seat] is not last.table[seat]:
-                count(rows + seat * k, table[seat])
+                count(rows + seat * k, table[seat], None if last is None else last.table[seat])
             if (
                 new_holders
                 or known[seat] is not last.known[seat]  # type: ignore[union-attr]
@@ -434,7 +440,7 @@ class IncrementalEncoder:
                 mine = known[seat]
                 if seat in holders:
                     mine = with_specials(s, self._tables, seat, mine)
-                count(known_at + seat * k, mine)
+                count(known_at + seat * k, mine, None)
         if last is None or s.scores is not last.scores:
             for seat, score in enumerate(s.scores):
                 a[at["scores"] + seat] = score
@@ -448,9 +454,9 @@ class IncrementalEncoder:
                 if slot is not None:
                     a[base + seat * width + slot] = 1.0
         if last is None or s.supply is not last.supply:
-            count(at["supply"], s.supply)
+            count(at["supply"], s.supply, None if last is None else last.supply)
         if last is None or s.discard is not last.discard:
-            count(at["discard"], s.discard)
+            count(at["discard"], s.discard, None if last is None else last.discard)
         if last is None or s.court_influence is not last.court_influence:
             for i, here in enumerate(s.court_influence):
                 a[at["court_influence"] + i] = here
