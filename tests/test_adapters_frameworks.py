@@ -128,7 +128,33 @@ def test_adapters_benchmark_quick_run() -> None:
     )
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)["rows"]
-    assert list(rows) == ["engine", "engine + encoding", "pettingzoo", "gymnasium", "openspiel"]
+    assert list(rows) == [
+        "engine",
+        "engine + encoding",
+        "pettingzoo",
+        "gymnasium",
+        "openspiel",
+        "openspiel + infostate",
+    ]
     assert all(row["steps_per_s"] > 0 for row in rows.values())
     assert rows["gymnasium"]["decisions_per_s"] > rows["gymnasium"]["steps_per_s"]  # bots too
     assert rows["engine"]["share_of_engine"] == 1.0
+
+
+def test_adapters_benchmark_compares_a_baseline_checkout_in_one_run() -> None:
+    """--baseline times another checkout (here this one) in the same run, with the load."""
+    root = Path(__file__).resolve().parent.parent
+    script = str(root / "benchmarks" / "adapters.py")
+    done = subprocess.run(
+        [sys.executable, script, "--quick", "--json", "-", "--baseline", str(root)],
+        capture_output=True, text=True, timeout=300, cwd=root,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result["baseline"]["rows"]) == set(result["rows"])
+    assert len(result["load_average"]["start"]) == 3
+    refused = subprocess.run(
+        [sys.executable, script, "--quick", "--baseline", str(root / "docs")],
+        capture_output=True, text=True, timeout=60, cwd=root,
+    )
+    assert refused.returncode == 2 and "has no src/tajmahal" in refused.stderr
