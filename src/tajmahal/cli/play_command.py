@@ -70,7 +70,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     play.add_argument(
         "--seed",
         type=int,
-        help="the game's seed (default: an unguessable one from the operating system, printed)",
+        help="the game's seed (default: an unguessable one from the operating system, shown "
+        "when the game is over)",
     )
     play.add_argument(
         "--load", metavar="FILE", help="continue a game saved with 'save FILE' (or any record)"
@@ -150,7 +151,7 @@ class Session:
 def _run(args: argparse.Namespace) -> int:
     session = _session(args, print)
     print(
-        f"Taj Mahal, seed {session.game.initial_state.seed}: you play seat {session.seat}; "
+        f"Taj Mahal: you play seat {session.seat}; "  # the seed only at the end: it deals
         + ", ".join(
             f"seat {s} {name}" for s, name in enumerate(session.players) if s != session.seat
         )
@@ -294,6 +295,7 @@ def _result(session: Session) -> None:
     ranking = sorted(range(state.num_players), key=lambda s: -state.scores[s])
     session.write(ranking_line(ranking, state.scores, players))
     session.write(winners_line(state.winners, players, state.scores))
+    session.write(f"Seed {state.seed}: --seed {state.seed} deals this game again.")
 
 
 def _session(args: argparse.Namespace, write: Callable[[str], None]) -> Session:
