@@ -187,3 +187,49 @@ def test_the_process_cap_bounds_a_fork_bomb(tmp_path: Path, sandbox: bool) -> No
     else:  # counted on top of what the user runs already
         assert started < 4096
     assert fault_of(result, 0) is None
+
+
+# ---------------------------------------------------------------- environment and folder
+
+
+def test_a_program_gets_a_minimal_environment_and_a_folder_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = ("import json, os, sys; print(json.dumps({'cwd': os.getcwd(), 'env': dict(os.environ),"
+            " 'files': os.listdir('.')}), file=sys.stderr); sys.exit(3)")
+    monkeypatch.setenv("TAJMAHAL_REFEREE_SECRET", SECRET)
+    monkeypatch.chdir(tmp_path)
+    player = tm.protocol.ProcessPlayer([sys.executable, "-c", code], seat=0, num_players=3,
+                                       seed=1)
+    with player:
+        assert player.child is not None and player.child.wait_exit(60)
+        said = json.loads(player.child.stderr_tail(max_chars=4000))
+    assert set(said["env"]) <= {"PATH", "HOME", "TMPDIR", "LANG", "LC_CTYPE"}
+    assert said["cwd"] == said["env"]["HOME"] != str(tmp_path) and said["files"] == []
+    assert not Path(said["cwd"]).exists()  # removed with the program
+
+
+def test_relative_paths_in_a_command_still_name_the_referee_s_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    spec = f"cmd:{sys.executable} {PALACE.relative_to(ROOT)}"
+    result = tm.play_match([spec, "random", "random"], seed=4)
+    assert result.faults == ()
+
+
+@needs_sandbox
+def test_tournament_and_check_bot_take_sandbox(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tajmahal", "tournament", "random", "greedy", "random",
+         "--games", "3", "--seed", "1", "--backend", "serial", "--sandbox", "--quiet", "--json"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["table"]
+    done = subprocess.run(
+        [sys.executable, "-m", "tajmahal", "check-bot", f"cmd:{sys.executable} {PALACE}",
+         "--sandbox"], capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "All " in done.stdout

@@ -273,8 +273,11 @@ def check_sandbox() -> None:
 def kill_user(uid: int) -> None:
     """Kill every process of ``uid`` (a bot program's own user id), from a process of that user.
 
-    This reaches what a program started in a session or group of its own.
+    This reaches what a program started in a session or group of its own
+    (nothing is started when no process of ``uid`` is left).
     """
+    if not _runs_as(uid):
+        return
     kill = shutil.which("kill", path=DEFAULT_PATH)
     command = [kill, "-s", "KILL", "--", "-1"] if kill else [
         sys.executable, "-S", "-c", "import os; os.kill(-1, 9)"
@@ -286,14 +289,41 @@ def kill_user(uid: int) -> None:
         )  # fmt: skip
 
 
-def count_user_processes() -> int:
-    """How many processes (threads included) this user runs now (for ``RLIMIT_NPROC``)."""
-    uid, count = os.getuid(), 0
+def _processes_of(uid: int) -> list[str]:
+    """The pids (as in ``/proc``) of the processes of ``uid``; [] where there is no /proc."""
+    found = []
     with contextlib.suppress(OSError):
         for entry in os.scandir("/proc"):
             if entry.name.isdigit():
                 with contextlib.suppress(OSError):
                     if entry.stat().st_uid == uid:
-                        count += len(os.listdir(f"/proc/{entry.name}/task"))
+                        found.append(entry.name)
+    return found
+
+
+def _runs_as(uid: int) -> bool:
+    """Whether a process has the real user id ``uid`` (read from its status: the owner of
+    a non-dumpable process's ``/proc/<pid>`` is root)."""
+    wanted = f"Uid:\t{uid}\t".encode()
+    try:
+        entries = [entry.name for entry in os.scandir("/proc") if entry.name.isdigit()]
+    except OSError:
+        return True  # no /proc: kill to be sure
+    for pid in entries:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"Uid:"):
+                    if line.startswith(wanted):
+                        return True
+                    break
+    return False
+
+
+def count_user_processes() -> int:
+    """How many processes (threads included) this user runs now (for ``RLIMIT_NPROC``)."""
+    count = 0
+    for pid in _processes_of(os.getuid()):
+        with contextlib.suppress(OSError):
+            count += len(os.listdir(f"/proc/{pid}/task"))
     return count
 
