@@ -23,7 +23,7 @@ import pytest
 
 import tajmahal as tm
 from tajmahal.protocol import ProcessLimits, SandboxError
-from tajmahal.protocol.confine import sandbox_problem
+from tajmahal.protocol.confine import FIRST_BOT_UID, sandbox_problem, switch_user_command
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -45,13 +45,24 @@ def port() -> Iterator[int]:
         yield listener.getsockname()[1]
 
 
-def run_attack(tmp_path: Path, port: int, mode: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def run_attack(
+    tmp_path: Path, port: int, mode: str, as_user: int | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play attacker, random (registered), palace_lover (a program) in a ``tajmahal match``.
 
-    Returns the attacker's report and the game record.
+    Returns the attacker's report and the game record.  With ``as_user`` (the
+    tests run as root), the referee runs under that user id instead (keeping
+    only ``CAP_DAC_READ_SEARCH``, to reach this Python), as a referee of an
+    ordinary user would.
     """
     logs, record = tmp_path / "logs", tmp_path / "record.json"
     env = dict(os.environ, TAJMAHAL_REFEREE_SECRET=SECRET)
+    prefix: list[str] = []
+    if as_user is not None:
+        tmp_path.chmod(0o777)
+        prefix = switch_user_command(as_user)
+        prefix.remove("--no-new-privs")
+        prefix.remove("--pdeathsig=KILL")
     if mode == "in-process":
         script = (
             "import json, os, sys; sys.path.insert(0, sys.argv[1]); import proc_attacker\n"
@@ -77,7 +88,8 @@ def run_attack(tmp_path: Path, port: int, mode: str) -> tuple[dict[str, Any], di
         faults = json.loads(done.stdout.split("RECORD ", 1)[1].splitlines()[0])["faults"]
         return report, {"faults": [{"seat": seat} for seat in faults]}
     done = subprocess.run(
-        [sys.executable, "-m", "tajmahal", "match", f"cmd:{sys.executable} {ATTACKER} {port}",
+        [*prefix, sys.executable, "-m", "tajmahal", "match",
+         f"cmd:{sys.executable} {ATTACKER} {port}",
          "random", f"cmd:{sys.executable} {PALACE}", "--seed", "5", "--quiet",
          "--bot-logs", str(logs), "--record", str(record), f"--{mode}"],
         env=env, capture_output=True, text=True, timeout=600,
@@ -116,6 +128,21 @@ def test_an_isolated_bot_cannot_read_or_write_the_referee_or_the_other_seats(
     else:  # the same user: the registered bot's runner is non-dumpable, the program is not
         assert report["seats_killed"] == 2
     assert report["network"] is True  # isolation does not take the network away
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="plays a referee of another user: needs root")
+def test_an_isolated_bot_of_an_ordinary_user_cannot_reach_the_referee(
+    tmp_path: Path, port: int
+) -> None:
+    # without root there is no user per program: the referee and the runner of a
+    # registered bot are non-dumpable, but a cmd: program of the same user is not
+    report, record = run_attack(tmp_path, port, "isolate", as_user=FIRST_BOT_UID - 1)
+    assert report["seats_seen"] == 2 and not report["own_environ_secret"]
+    assert not report["referee_environ"] and not report["referee_mem"]
+    assert report["referee_fds_opened"] == report["referee_fds_written"] == 0
+    assert report["seats_environ"] == report["seats_mem"] == 1  # the program, not the runner
+    assert report["seats_killed"] == 2  # the same user may signal both: docs/trust.md
+    assert {fault["seat"] for fault in record["faults"]} == {1, 2}
 
 
 @needs_sandbox

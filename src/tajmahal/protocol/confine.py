@@ -37,6 +37,7 @@ __all__ = [
     "SandboxError",
     "bot_environment",
     "check_sandbox",
+    "executable",
     "kill_user",
     "make_undumpable",
     "resolve_program",
@@ -135,6 +136,17 @@ def absolute_command(command: Sequence[str]) -> list[str]:
     return result
 
 
+def executable(path: str) -> bool:
+    """Whether this process may run the file ``path`` (checked with the effective ids and
+    capabilities, as running it is).
+
+    >>> executable('/no/such/file')
+    False
+    """
+    effective = os.access in os.supports_effective_ids
+    return os.access(path, os.X_OK, effective_ids=effective)
+
+
 def resolve_program(program: str, path: str) -> str:
     """The file that runs ``program`` (looked up on ``path`` if it has no ``/``).
 
@@ -149,7 +161,7 @@ def resolve_program(program: str, path: str) -> str:
     found = program if os.sep in program else shutil.which(program, path=path)
     if found is None or not os.path.exists(found):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
-    if os.path.isdir(found) or not os.access(found, os.X_OK):
+    if os.path.isdir(found) or not executable(found):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
     return found
 
