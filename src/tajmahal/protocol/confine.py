@@ -167,7 +167,8 @@ def resolve_program(program: str, path: str) -> str:
 
 
 def separate_user_id() -> int | None:
-    """A fresh user id for a bot program when the referee runs as root; else None.
+    """A fresh user id for a bot program when the referee runs as root (on Linux, with
+    ``setpriv``); else None.
 
     Root's programs would otherwise be root too: able to read every process's
     ``/proc`` files and to signal every process.  Each program gets an id of
@@ -177,9 +178,13 @@ def separate_user_id() -> int | None:
     >>> uid is None or FIRST_BOT_UID <= uid < FIRST_BOT_UID + BOT_UIDS
     True
     """
-    if os.geteuid() != 0:
-        return None
+    if os.geteuid() != 0 or not sys.platform.startswith("linux") or _setpriv() is None:
+        return None  # setpriv is part of util-linux, on every Debian and Ubuntu system
     return FIRST_BOT_UID + secrets.randbelow(BOT_UIDS)
+
+
+def _setpriv() -> str | None:
+    return shutil.which("setpriv", path=DEFAULT_PATH + ":/usr/sbin:/sbin")
 
 
 def switch_user_command(uid: int) -> list[str]:
@@ -194,7 +199,7 @@ def switch_user_command(uid: int) -> list[str]:
     >>> switch_user_command(2_000_000_001)[1:3]
     ['--reuid=2000000001', '--regid=2000000001']
     """
-    setpriv = shutil.which("setpriv", path=DEFAULT_PATH + ":/usr/sbin:/sbin") or "setpriv"
+    setpriv = _setpriv() or "setpriv"
     caps = "-all,+dac_read_search"
     return [
         setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
