@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_server import Client, Server, token_of
 
 import tajmahal as tm
+from web_server import Client, Server, token_of
 
 HUMAN = {"human": True, "name": "Ann"}
 
@@ -241,9 +241,9 @@ def test_hostile_messages_get_an_error_and_change_nothing(
 def test_a_message_over_a_megabyte_closes_only_that_connection(
     server: Server, two_people: tuple[Client, Client, str]
 ) -> None:
-    first, second, token = two_people
+    first, _, token = two_people
     first.socket.send("x" * (2**20 + 10))
-    with pytest.raises(Exception, match="1009|too big|message"):
+    with pytest.raises(Exception, match=r"1009|too big|message"):
         first.until(lambda m: False, timeout=30)
     assert state_now(server, token)["decision"] == 0  # the game and the server go on
 

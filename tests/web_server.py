@@ -84,7 +84,8 @@ class Server:
                                          method="POST" if data is not None else "GET")  # fmt: skip
         try:
             with urllib.request.urlopen(request, timeout=60) as response:
-                return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+                headers = {k.lower(): v for k, v in response.headers.items()}
+                return response.status, headers, response.read()
         except urllib.error.HTTPError as error:
             return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 

@@ -7,6 +7,7 @@ game page simply shows none of them.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Sequence
 from html import escape
@@ -23,6 +24,7 @@ HINT_ITERATIONS = 300  #: the search bot's iterations for one hint
 ANALYSIS_ITERATIONS = 150  #: ... and for each decision of a game's analysis
 
 
+@functools.cache
 def _analysis() -> ModuleType | None:
     try:
         return importlib.import_module("tajmahal.analysis")

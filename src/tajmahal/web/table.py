@@ -138,6 +138,8 @@ class Table:
         self._seats: list[SeatPlayer] = []
         self._driver: asyncio.Task[None] | None = None
         self._frames: dict[tuple[int, int | None], str] = {}
+        #: the board by decision: it shows public facts only, so every seat's is the same
+        self._boards: dict[int, tuple[GameState, str]] = {}
         self._events: dict[int | None, list[tuple[int, int | None, list[str]]]] = {}
         self.closed = False
         self.finished_record: str | None = stored.record
@@ -208,7 +210,8 @@ class Table:
             result = {"scores": list(state.scores), "winners": _winners(state),
                       "faults": [_fault_text(m) for m in self.moves if m.fault is not None]}
         return {
-            "state": state, "seat": seat, "game_id": self.id, "decision": index,
+            "state": state, "boards": self._boards, "index": index, "seat": seat,
+            "game_id": self.id, "decision": index,
             "players": self.config.players, "humans": self.config.humans, "legal": legal,
             "events": [e for e in self._events.get(seat, []) if e[0] <= index],
             "hints": self.config.hints and seat is not None,
@@ -420,11 +423,21 @@ class Table:
 def _frame_text(shown: dict[str, Any]) -> str:
     """Runs in a worker thread: the seat's view, its board and table, as the message's text."""
     state: GameState = shown.pop("state")
+    boards: dict[int, tuple[GameState, str]] = shown.pop("boards")
+    index: int = shown.pop("index")
     seat = shown["seat"]
     view = state.view(0 if seat is None else seat)
     players = shown["players"]
     table = None if seat is None else table_lines(view, players)
-    frame = state_frame(view, board=board_svg(view, players), table=table, **shown)
+    known = boards.get(index)
+    if known is not None and known[0] is state:  # the same state (not one after an undo)
+        board = known[1]
+    else:
+        board = board_svg(view, players)
+        if len(boards) > 8:
+            boards.clear()
+        boards[index] = (state, board)
+    frame = state_frame(view, board=board, table=table, **shown)
     return json.dumps(frame, separators=(",", ":"))
 
 

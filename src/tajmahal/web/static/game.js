@@ -86,7 +86,9 @@
       return button;
     }));
     if (!hand.length) $("hand").textContent = "no cards";
-    $("moves").replaceChildren(...frame.legal.map(move => {
+    const ordered = frame.legal.filter(move => move === "withdraw")
+      .concat(frame.legal.filter(move => move !== "withdraw"));
+    $("moves").replaceChildren(...ordered.map(move => {
       const button = document.createElement("button");
       button.textContent = move;
       button.dataset.move = move;
