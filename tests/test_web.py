@@ -339,3 +339,43 @@ def test_a_killed_server_resumes_every_game_where_it_stood(tmp_path: Path, how: 
         assert any("resumed at decision" in line for line in server.lines)
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------------------- hints, analysis
+
+
+def test_a_hint_names_a_legal_move_with_its_reasons_when_the_game_allows(server: Server) -> None:
+    created = server.create([HUMAN, "random", "random"], hints=True)
+    client = server.client(token_of(created["seats"][0]["link"]))
+    state = client.my_turn()
+    assert state["hints"] and state["table"]  # the table panel, from the seat's view
+    client.send({"type": "hint", "decision": state["decision"] + 1})
+    hint = client.until(lambda m: m["type"] == "hint")
+    assert hint["move"] in state["legal"] and hint["reasons"][0]
+    client.close()
+    plain = server.create([HUMAN, "random", "random"])
+    client = server.client(token_of(plain["seats"][0]["link"]))
+    state = client.my_turn()
+    assert not state["hints"]
+    assert error_for(client, {"type": "hint", "decision": state["decision"] + 1}) == (
+        "hints are off in this game"
+    )
+    client.close()
+
+
+def test_the_analysis_page_rates_the_persons_decisions_once_the_game_is_over(
+    server: Server,
+) -> None:
+    created = server.create([HUMAN, "greedy", "random"])
+    token = token_of(created["seats"][0]["link"])
+    assert server.request("/analysis/" + token)[0] == 409
+    client = server.client(token)
+    state = client.my_turn()
+    while not state["over"]:
+        client.send({"type": "move", "decision": state["decision"] + 1, "move": "withdraw"
+                     if "withdraw" in state["legal"] else state["legal"][0]})  # fmt: skip
+        client.until(lambda m: m["type"] == "state" and m["decision"] > state["decision"])
+        state = client.my_turn()
+    client.close()
+    status, _, page = server.request("/analysis/" + token)
+    assert status == 200 and b"Ann" in page and b"<pre>" in page

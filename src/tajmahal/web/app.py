@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from tajmahal.game import GameRecord
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import loads
 from tajmahal.web.config import GameConfig
@@ -173,7 +174,10 @@ def create_app(server: GameServer) -> Starlette:
             return refused or _error(404, "no record")
         if table.analysis_page is None:
             record = loads(table.finished_record)
-            table.analysis_page = await table.workers.bot(analysis_html, record)
+            assert isinstance(record, GameRecord)
+            table.analysis_page = await table.workers.bot(
+                analysis_html, record, table.config.humans or range(len(record.players))
+            )
         return HTMLResponse(table.analysis_page, headers=_HEADERS)
 
     async def websocket(socket: WebSocket) -> None:
