@@ -372,9 +372,7 @@ def test_the_analysis_page_rates_the_persons_decisions_once_the_game_is_over(
     client = server.client(token)
     state = client.my_turn()
     while not state["over"]:
-        client.send({"type": "move", "decision": state["decision"] + 1, "move": "withdraw"
-                     if "withdraw" in state["legal"] else state["legal"][0]})  # fmt: skip
-        client.until(lambda m: m["type"] == "state" and m["decision"] > state["decision"])
+        client.move(choose=state["legal"].index("withdraw") if "withdraw" in state["legal"] else 0)
         state = client.my_turn()
     client.close()
     status, _, page = server.request("/analysis/" + token)
