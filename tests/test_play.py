@@ -89,9 +89,11 @@ def test_a_whole_game_typed_move_by_move_ends_with_the_result(tmp_path: Path) ->
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("Taj Mahal, seed 4: you play seat 2; seat 0 random")
-    assert lines[-1].startswith("Winner") and lines[-2].startswith("Ranking: ")
+    assert lines[0].startswith("Taj Mahal: you play seat 2; seat 0 random")
+    assert lines[-1] == "Seed 4: --seed 4 deals this game again."
+    assert lines[-2].startswith("Winner") and lines[-3].startswith("Ranking: ")
     assert any(line.startswith("Final scores: ") for line in lines)
+    assert "seed" not in "\n".join(lines[:-1]).lower()  # not shown before the game is over
     assert "the game ends: " in done.stdout and "Visit 12/12" in done.stdout
 
 

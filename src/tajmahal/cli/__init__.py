@@ -7,7 +7,10 @@ Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
 ``--help`` shows.  Errors a user can cause (an unknown bot, an unreadable
 record) print one line to stderr and exit with status 1; usage errors exit
-with status 2 (argparse).
+with status 2 (argparse).  Everything a command prints goes through
+:func:`~tajmahal.cli._terminal.printable`: text from outside (names, files,
+fault details, bot stderr) cannot move the cursor, retitle the window or
+reorder a line.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from tajmahal.cli import (
     tournament_command,
 )
 from tajmahal.cli._common import CommandError
+from tajmahal.cli._terminal import escaped_output
 from tajmahal.cli.account import account
 from tajmahal.rules.errors import TajMahalError
 
@@ -65,6 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     NAME ...
     True
     """
+    with escaped_output():  # whatever a command prints: names, files, faults, bot stderr
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
@@ -89,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as exc:  # a bug: one line, not a traceback
         text = str(exc)[:300]
-        print(f"tajmahal: internal error: {type(exc).__name__}: {text} (please report it)",
-              file=sys.stderr)
+        print(
+            f"tajmahal: internal error: {type(exc).__name__}: {text} (please report it)",
+            file=sys.stderr,
+        )
         return 1

@@ -49,6 +49,11 @@ def check_command(spec: PlayerSpec) -> None:
     )
 
 
+#: what the runner of a registered bot keeps of the referee's environment: where Python
+#: finds the library and the plugins
+RUNNER_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")
+
+
 def runner_command(spec: str) -> list[str]:
     """The command that runs the registered bot ``spec`` as a bot program (for isolation).
 
@@ -125,6 +130,7 @@ class ProcessSeat:
             limits=limits,
             name=spec.text,
             stderr_log=log,
+            keep_env=() if spec.is_command else RUNNER_ENVIRONMENT,
         )
         return cls(player)
 

@@ -376,7 +376,7 @@ def _fault(data: object, seats: int) -> Fault:
         raise TournamentError(f"a fault's detail is a string of at most {MAX_DETAIL} characters")
     return Fault(
         seat=_int(data["seat"], "seat", 0, seats - 1),
-        decision=_int(data["decision"], "decision", 1, 100_000),
+        decision=_int(data["decision"], "decision", 0, 100_000),  # 0: building the bot
         kind=kinds[data["kind"]],
         detail=detail,
     )
