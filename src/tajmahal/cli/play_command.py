@@ -39,6 +39,7 @@ from tajmahal.cli._common import (
 )
 from tajmahal.cli._panel import SHORT, moves_lines, options_lines, panel_lines
 from tajmahal.cli._table import describe_view
+from tajmahal.cli._terminal import EscapingStream, printable
 from tajmahal.cli.account import decision_lines, ranking_line, scores_line, winners_line
 from tajmahal.events import Decision, explain, opening
 from tajmahal.game import Game
@@ -245,15 +246,29 @@ class Session:
 
 
 def _console() -> Console:
-    """Colour at a terminal, wrapped at its width (80 at most); plain lines elsewhere."""
+    """Colour at a terminal, wrapped at its width (80 at most); plain lines elsewhere.
+
+    It writes to the stream under the command line's escaping one (its own colour codes
+    must reach the terminal); :func:`_printer` escapes every text it prints instead.
+    """
     width = min(80, shutil.get_terminal_size((80, 24)).columns)
-    tty = sys.stdout.isatty()
-    return Console(width=width, highlight=False, emoji=False, soft_wrap=not tty)
+    out = sys.stdout
+    raw = out.stream if isinstance(out, EscapingStream) else out
+    return Console(
+        file=raw, width=width, highlight=False, emoji=False, soft_wrap=not raw.isatty()
+    )
 
 
 def _printer(console: Console) -> Callable[[str | Text], None]:
+    """Print a line, its control and format characters escaped (names come from outside)."""
+
     def write(line: str | Text) -> None:
-        console.print(line, markup=False, crop=False)
+        if isinstance(line, Text):
+            safe = printable(line.plain)
+            shown = line if safe == line.plain else Text(safe)
+        else:
+            shown = Text(printable(line))
+        console.print(shown, crop=False)
 
     return write
 
@@ -354,8 +369,8 @@ def _answer(session: Session, text: str) -> str | None:
             write(line)
         return None
     if word == "why":
-        for number, told in enumerate(effects(state.view(session.seat), legal), start=1):
-            write(f"{number:>2} {told}")
+        for k, told in enumerate(effects(state.view(session.seat), legal), start=1):
+            write(f"{k:>2} {told}")
         return None
     if word == "undo":
         if session.undo():
