@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import pytest
@@ -207,3 +207,92 @@ def test_any_typed_line_gets_a_short_answer_and_the_game_goes_on(text: str) -> N
         assert len(lines) <= 2 and all(len(line) <= 2_000 for line in lines), lines
     else:
         assert done == "moved" and len(session.game) > before
+
+
+# ------------------------------------------------------------------------ player specs
+
+
+class Annotated:
+    """A plugin bot whose options are typed by its constructor's annotations."""
+
+    name = "annotated"
+
+    def __init__(self, seed: int = 0, depth: int = 2, style: str | None = None) -> None:
+        self.depth, self.style = depth, style
+
+    def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+        return legal_moves[min(self.depth, len(legal_moves) - 1)]
+
+
+class Declared:
+    """A plugin bot that declares its options' types (as a compiled class would)."""
+
+    name = "declared"
+    option_types: ClassVar[dict[str, Any]] = {"weight": float, "mode": (str, None)}
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        self.weight = float(options.get("weight", 1.0))
+
+    def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+        return legal_moves[0]
+
+
+class TypedPlugin:
+    @tm.hookimpl
+    def tajmahal_bots(self) -> list[type]:
+        return [Annotated, Declared]
+
+
+@pytest.fixture(scope="module")
+def typed_registry() -> Any:
+    from tajmahal.bots.registry import Registry
+
+    registry = Registry(entry_points=False)
+    registry.register(TypedPlugin(), name="typed-plugin")
+    return registry
+
+
+@pytest.mark.parametrize(
+    ("spec", "option", "wanted"),
+    [
+        ("greedy:enough=nan", "enough", "float"),
+        ("greedy:card_cost={}", "card_cost", "float"),
+        ("greedy:enough=abc", "enough", "float"),
+        ("greedy:enough=true", "enough", "float"),
+        ("ismcts:iterations=2.5", "iterations", "int or None"),
+        ("annotated:depth=deep", "depth", "int"),
+        ("annotated:style=3", "style", "str or None"),
+        ("declared:weight=inf", "weight", "float"),
+        ("declared:mode=3", "mode", "str or None"),
+    ],
+)
+def test_option_values_of_the_wrong_type_are_spec_errors(
+    typed_registry: Any, spec: str, option: str, wanted: str
+) -> None:
+    from tajmahal.bots.specs import check_spec
+
+    with pytest.raises(tm.bots.SpecError, match=f"option '{option}' (takes {wanted}|must be)"):
+        check_spec(spec, typed_registry)
+    with pytest.raises(tm.bots.SpecError):
+        typed_registry.create(spec)
+
+
+def test_python_options_are_checked_too(typed_registry: Any) -> None:
+    with pytest.raises(tm.bots.SpecError, match="finite"):
+        typed_registry.create("greedy", enough=float("nan"))
+    assert typed_registry.create("annotated:depth=0,style=null").depth == 0
+    assert typed_registry.create("declared:weight=2").weight == 2.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.characters(blacklist_characters=",="), min_size=1, max_size=20))
+def test_an_accepted_greedy_spec_plays_without_faults(raw: str) -> None:
+    from tajmahal.bots.specs import check_spec
+
+    spec = f"greedy:enough={raw}"
+    try:
+        check_spec(spec)
+    except tm.bots.SpecError:
+        return
+    result = tm.play_match([spec, "random", "random"], seed=1, time_limit=None)
+    assert result.faults == ()

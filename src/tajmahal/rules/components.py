@@ -52,6 +52,7 @@ MAX_COUNT = 10_000  #: the most copies one entry may ask for (guards against hug
 MAX_CARDS = 2_000
 MAX_TILES = 1_000
 MAX_PROVINCES = 200
+MAX_TILE_COMMODITIES = 2  #: the most commodities a province tile shows (C9, K5)
 MAX_CITIES = 2_000
 MAX_ROADS = 20_000
 MAX_NAME = 100  #: the longest name or id (of the components, a province, a city)
@@ -702,6 +703,12 @@ class _Parser:
             if not commodities:
                 raise self.fail(
                     f"{where}.commodities", "a province tile shows at least one commodity"
+                )
+            if len(commodities) > MAX_TILE_COMMODITIES:  # C9, K5
+                raise self.fail(
+                    f"{where}.commodities",
+                    f"province tile {number} shows {len(commodities)} commodities; a province "
+                    f"tile shows one or two (C9, K5)",
                 )
             twice = next((c for c in commodities if commodities.count(c) > 1), None)
             if twice is not None:  # K5 [DECISION]
