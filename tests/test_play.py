@@ -162,6 +162,8 @@ def test_five_players_at_80x24_every_turn_fits_with_line_editing_and_a_saved_end
         turns += 1
         assert len(rows) <= 23, "\n".join(rows)  # and the prompt: 24
         assert all(len(row) <= 80 for row in rows)
+        if turns == 12 and os.environ.get("TAJMAHAL_DOCS_SCREENSHOTS"):
+            _terminal_picture(child.before.split("\n", 1)[1] + "\n> ")
     child.expect(pexpect.EOF)
     end = ANSI.sub("", child.before)
     child.close()
@@ -189,3 +191,22 @@ def test_loading_a_finished_game_says_so_and_breaks_down_every_seats_score(
     assert "(you)" not in out and "seat 0 (greedy)" in out
     for seat, name in enumerate(record.players):
         assert f"  seat {seat} ({name}): {record.scores[seat]} = " in out  # type: ignore[index]
+
+
+TERMINAL_PICTURE = Path(__file__).resolve().parent.parent / "docs" / "images" / "terminal-game.svg"
+
+
+def _terminal_picture(screen: str) -> None:
+    """The docs' picture of one turn, from the real output (colours and all), drawn by rich."""
+    from rich.console import Console
+    from rich.text import Text
+
+    with open(os.devnull, "w") as nowhere:
+        console = Console(record=True, width=80, force_terminal=True, color_system="truecolor",
+                          file=nowhere)  # fmt: skip
+        console.print(Text.from_ansi(screen.replace("\r", "")), crop=False)
+    console.save_svg(str(TERMINAL_PICTURE), title="tajmahal play (80x24, five players)")
+
+
+def test_the_terminal_picture_is_committed() -> None:
+    assert TERMINAL_PICTURE.exists() and TERMINAL_PICTURE.stat().st_size > 10_000
