@@ -296,3 +296,111 @@ def test_an_accepted_greedy_spec_plays_without_faults(raw: str) -> None:
         return
     result = tm.play_match([spec, "random", "random"], seed=1, time_limit=None)
     assert result.faults == ()
+
+
+# -------------------------------------------------------------- tournament results files
+
+
+def results_file(tmp_path: Path, games: list[dict[str, Any]], entrants: int = 3) -> Path:
+    from tajmahal.tournament.results import Header
+
+    names = ["greedy", "random", "random", "random", "random"][:entrants]
+    header = Header(tuple(names), num_players=3, games=999_999, seed=1)
+    path = tmp_path / "results.jsonl"
+    lines = [header.to_json(), *games]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def game_line(game: int = 0, **changes: Any) -> dict[str, Any]:
+    from tajmahal.tournament.seating import schedule
+
+    job = next(j for j in schedule(["greedy", "random", "random"], 3, game + 3, 1)
+               if j.game == game)  # fmt: skip
+    line = {"game": game, "block": job.block, "seed": job.seed, "players": list(job.players),
+            "scores": [50, 40, 30], "winners": [0], "ranking": [0, 1, 2], "faults": [],
+            "seconds": 0.5}  # fmt: skip
+    line.update(changes)
+    return line
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"winners": [2]}, "'winners' \\[2\\] contradicts the scores"),
+        ({"winners": [0, 1, 2]}, "'winners' \\[0, 1, 2\\] contradicts"),
+        ({"ranking": [2, 1, 0]}, "'ranking' \\[2, 1, 0\\] contradicts"),
+        ({"scores": [40, 40, 30], "winners": [0]}, "expected \\[0, 1\\]"),
+        ({"seconds": float("nan")}, "'seconds' must be"),
+        ({"seconds": float("inf")}, "'seconds' must be"),
+        ({"faults": [{"seat": 0, "decision": 3, "kind": "timeout", "detail": "slow"}]},
+         "and the faults of seats \\[0\\]"),
+    ],
+)
+def test_contradictory_game_lines_are_errors_naming_the_line(
+    tmp_path: Path, changes: dict[str, Any], problem: str
+) -> None:
+    from tajmahal.tournament.results import read_results
+
+    path = results_file(tmp_path, [game_line(0), game_line(1, **changes)])
+    with pytest.raises(tm.tournament.TournamentError, match=f"line 3: .*{problem}"):
+        read_results(path)
+
+
+def test_a_consistent_line_with_faults_and_ties_is_read(tmp_path: Path) -> None:
+    from tajmahal.tournament.results import read_results
+
+    fault = {"seat": 0, "decision": 3, "kind": "timeout", "detail": "slow"}
+    tied = game_line(0, scores=[50, 40, 40], winners=[1, 2], ranking=[1, 2, 0], faults=[fault])
+    assert read_results(results_file(tmp_path, [tied])).games[0].winners == (1, 2)
+
+
+def test_reading_costs_the_file_not_the_game_numbers_it_names(tmp_path: Path) -> None:
+    """A 1 KB file naming game 999,998 of 64 entrants took 70 s (the schedule up to it)."""
+    from tajmahal.tournament import results
+
+    def cost(last: int) -> int:
+        line = game_line(0)
+        block = last // 3
+        far = dict(line, game=last, block=block, seed=tm.tournament.seating.deal_seed(1, block))
+        path = results_file(tmp_path, [line, far])
+        try:
+            return calls(lambda: results.read_results(path))
+        except tm.tournament.TournamentError:
+            return -1
+
+    near, far = cost(30), cost(999_998)
+    assert far <= near + 5_000, (near, far)
+
+
+def test_summary_of_a_fifo_is_refused_without_waiting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    fifo = tmp_path / "results.fifo"
+    os.mkfifo(fifo)
+    assert main(["tournament", "--summary", str(fifo)]) == 1
+    assert "not a regular file" in capsys.readouterr().err
+
+
+ENTRANTS = ["greedy", "random", "random"]
+
+
+def test_a_second_writer_of_a_results_file_gets_a_clear_error(tmp_path: Path) -> None:
+    from tajmahal.tournament.results import Header, open_for_append
+
+    header = Header(("greedy", "random", "random"), num_players=3, games=3, seed=1)
+    path = tmp_path / "results.jsonl"
+    stream, _ = open_for_append(path, header, resume=True)
+    try:
+        with pytest.raises(tm.tournament.TournamentError, match="is locked"):
+            open_for_append(path, header, resume=True)
+        with pytest.raises(tm.tournament.TournamentError, match="is locked"):
+            tm.tournament.run_tournament(ENTRANTS, games=3, seed=1, backend="serial", out=path,
+                                         resume=True)  # fmt: skip
+    finally:
+        stream.close()
+    result = tm.tournament.run_tournament(ENTRANTS, games=3, seed=1, backend="serial", out=path,
+                                          resume=True)  # fmt: skip
+    assert len(result.games) == 3
