@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit clean docs node fast fast-tree test-fast compiler
+.PHONY: demo test lint typecheck unit clean docs node bwrap fast fast-tree test-fast compiler
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -24,7 +24,7 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml examples/plugin/pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,docs,pettingzoo,gymnasium,openspiel,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs,pettingzoo,gymnasium,openspiel,ray,web]'
 	$(BIN)/python -m pip install --quiet -e examples/plugin  # the tests use its entry point
 	touch $(STAMP)
 
@@ -53,7 +53,15 @@ node:
 	  || echo "could not install Node.js: the Node.js bot tests will be skipped"; }
 
 
-unit: $(STAMP) $(CHROMIUM) node
+# --sandbox runs bot programs under bubblewrap (tests/test_isolation.py): install it where missing
+bwrap:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  echo "bubblewrap is missing: installing the Debian package bubblewrap (for --sandbox)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null) \
+	  || echo "could not install bubblewrap: the sandbox tests will be skipped"; }
+
+
+unit: $(STAMP) $(CHROMIUM) node bwrap
 	$(BIN)/pytest
 
 # The optional compiled build (hatch_build.py: TAJMAHAL_COMPILE=1 compiles tajmahal.rules with
@@ -78,7 +86,7 @@ $(COMPILED)/.built: $(STAMP) hatch_build.py pyproject.toml $(shell find src -nam
 fast-tree: $(COMPILED)/.built
 
 # the whole suite again, against the compiled build
-test-fast: $(COMPILED)/.built $(CHROMIUM) node
+test-fast: $(COMPILED)/.built $(CHROMIUM) node bwrap
 	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider
 
 # the compiled build installed in .venv, in place of the editable pure one (which any target

@@ -288,7 +288,7 @@ def test_every_game_is_a_line_in_the_file(tmp_path: Path) -> None:
 
 def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    serial(THREE, 3, out=out)
+    serial(THREE, 3, out=out, seed=0)
     before = out.read_bytes()
     with pytest.raises(TournamentError, match="already holds results: resume it"):
         serial(THREE, 3, out=out)
@@ -433,7 +433,7 @@ def test_cli_prints_the_table_and_the_head_to_head(
 ) -> None:
     out = tmp_path / "r.jsonl"
     code, text, err = run(capsys, "tournament", "greedy", "random", "random", "--games", "6",
-                          "--backend", "serial", "--out", str(out))
+                          "--backend", "serial", "--seed", "0", "--out", str(out))
     assert code == 0 and err == ""  # no progress bar: not a terminal
     assert "Tournament: 6 of 6 games, 3 players per game, seed 0" in text
     assert "win rate (95% CI)" in text and "rating mu ± sigma" in text

@@ -14,6 +14,7 @@ from tajmahal.cli._common import (
     components_from,
     positive_seconds,
     read_record,
+    read_text,
     write_record,
     write_text,
 )
@@ -59,6 +60,12 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         help="run each bot given by name in its own process (through the bot protocol)",
     )
     match.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run each bot as a program under bubblewrap (its own PID namespace, no network, "
+        "a read-only root; implies --isolate; see docs/trust.md)",
+    )
+    match.add_argument(
         "--bot-logs", metavar="DIR", help="write each bot program's stderr to a file in DIR"
     )
     add_quiet_option(match)
@@ -78,6 +85,12 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "--html",
         metavar="OUT.html",
         help="also write a page that steps through the game in a browser (no network needed)",
+    )
+    replay.add_argument(
+        "--analysis",
+        metavar="FILE",
+        help="with --html: draw this saved analysis of the game on the page "
+        "(tajmahal analyse RECORD --out FILE)",
     )
 
 
@@ -99,6 +112,7 @@ def _run_match(args: argparse.Namespace) -> int:
         components=components,
         isolate=args.isolate,
         process_limits=limits,
+        sandbox=args.sandbox,
     )
     if args.record is not None:
         write_record(args.record, result.record)
@@ -123,6 +137,8 @@ def _print_result(result: MatchResult) -> None:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    if args.analysis is not None and args.html is None:
+        raise CommandError("--analysis needs --html: the analysis is drawn on the page")
     record = read_record(args.file)
     lines = list(account(record))  # checks the whole record before printing
     if args.quiet:
@@ -134,7 +150,12 @@ def _run_replay(args: argparse.Namespace) -> int:
     if args.html is not None:
         from tajmahal.render.viewer import replay_html
 
-        write_text(args.html, replay_html(record))
+        analysis = None
+        if args.analysis is not None:
+            from tajmahal.analysis import load_analysis
+
+            analysis = load_analysis(read_text(args.analysis), record)
+        write_text(args.html, replay_html(record, analysis=analysis))
         print(f"wrote {args.html}")
     return 0
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from tajmahal.bots.specs import PlayerSpec, SpecError
 from tajmahal.faults import FaultKind
+from tajmahal.protocol.confine import executable
 from tajmahal.protocol.messages import shorten
 from tajmahal.protocol.player import BotProcessError, ProcessLimits, ProcessPlayer
 from tajmahal.rules.moves import Move
@@ -36,7 +37,7 @@ def check_command(spec: PlayerSpec) -> None:
     if os.sep in program or (os.altsep is not None and os.altsep in program):
         if not os.path.isfile(program):
             problem = "no such file"
-        elif not os.access(program, os.X_OK):
+        elif not executable(program):
             problem = "the file is not executable (chmod +x, or name its interpreter first)"
         else:
             return
@@ -47,6 +48,11 @@ def check_command(spec: PlayerSpec) -> None:
     raise SpecError(
         f"player spec {shorten(spec.text, 80)}: cannot run {shorten(program, 80)}: {problem}"
     )
+
+
+#: what the runner of a registered bot keeps of the referee's environment: where Python
+#: finds the library and the plugins
+RUNNER_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")
 
 
 def runner_command(spec: str) -> list[str]:
@@ -125,6 +131,7 @@ class ProcessSeat:
             limits=limits,
             name=spec.text,
             stderr_log=log,
+            keep_env=() if spec.is_command else RUNNER_ENVIRONMENT,
         )
         return cls(player)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tajmahal.bots.specs import check_spec
+from tajmahal.protocol import check_sandbox
 from tajmahal.rules.components import Components
 from tajmahal.tournament.backends import BACKENDS, MatchOptions, run_games
 from tajmahal.tournament.results import (
@@ -29,7 +30,7 @@ def run_tournament(
     games: int = 300,
     num_players: int | None = None,
     *,
-    seed: int | None = 0,
+    seed: int | None = None,
     jobs: int | None = None,
     backend: str = "process",
     out: str | os.PathLike[str] | None = None,
@@ -37,6 +38,7 @@ def run_tournament(
     time_limit: float | None = None,
     game_time: float | None = None,
     isolate: bool = False,
+    sandbox: bool = False,
     components: Components | None = None,
     ray_address: str | None = None,
     observers: Sequence[object] = (),
@@ -51,8 +53,12 @@ def run_tournament(
     there are more than 5).  Every deal is played under all seat rotations,
     so ``games`` must be a multiple of ``num_players``; with more entrants
     than seats, tables are balanced (see :mod:`tajmahal.tournament.seating`).
-    ``seed`` fixes every deal (``None``: an unguessable one, or the file's when
-    resuming).
+    ``seed`` fixes every deal.  The default, ``None``, draws an unguessable
+    63-bit seed from the operating system (the file's seed when resuming), kept
+    in the results' header; each game's seed is derived from it
+    (:func:`~tajmahal.tournament.deal_seed`).  A seed you pass makes the
+    tournament reproducible, and makes its deals computable to anyone who
+    knows it, bot authors included (docs/reference/records.md).
 
     ``backend`` is ``'serial'``, ``'process'`` (``jobs`` processes, default the
     CPU count) or ``'ray'`` (a local Ray instance with ``jobs`` CPUs, or the
@@ -61,7 +67,8 @@ def run_tournament(
     game as it finishes; ``resume=True`` continues the tournament the file
     holds, playing only the games it lacks.  ``time_limit`` (seconds per
     decision), ``game_time`` (seconds per seat for a whole game), ``isolate``
-    (every bot in its own process, through the bot protocol), ``components``
+    (every bot in its own process, through the bot protocol), ``sandbox``
+    (those processes under bubblewrap: docs/trust.md), ``components``
     and ``match_options`` (further keywords) go to :func:`~tajmahal.play_match`
     for every game, and so do ``observers`` (:mod:`tajmahal.observers`): with
     the ``process`` and ``ray`` backends each worker watches its games with its
@@ -71,7 +78,8 @@ def run_tournament(
     total)`` is called as each game finishes (a progress bar).
 
     >>> import tajmahal as tm
-    >>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial')
+    >>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial',
+    ...                            seed=0)
     >>> [(row.name, row.games, row.wins) for row in result.table]
     [('greedy', 6, 4.0), ('random#2', 6, 1.0), ('random', 6, 1.0)]
     """
@@ -87,6 +95,12 @@ def run_tournament(
     time_limit, game_time = seconds(time_limit, "time_limit"), seconds(game_time, "game_time")
     if not isinstance(isolate, bool):
         raise TournamentError(f"isolate must be True or False, got {isolate!r}")
+    if not isinstance(sandbox, bool):
+        raise TournamentError(f"sandbox must be True or False, got {sandbox!r}")
+    if sandbox:
+        check_sandbox()  # before any game, naming what is missing
+        isolate = True
+        match_options = {**(match_options or {}), "sandbox": True}
     if ray_address is not None and backend != "ray":
         raise TournamentError("ray_address is for the 'ray' backend only")
     if seed is None:
