@@ -8,7 +8,7 @@ function that adds its parser; ``COMMANDS`` lists them in the order
 ``--help`` shows.  Errors a user can cause (an unknown bot, an unreadable
 record) print one line to stderr and exit with status 1; usage errors exit
 with status 2 (argparse).  Everything a command prints goes through
-:func:`~tajmahal.cli._terminal.printable`: text from outside (names, files,
+``tajmahal.cli._terminal.printable``: text from outside (names, files,
 fault details, bot stderr) cannot move the cursor, retitle the window or
 reorder a line.
 """
