@@ -23,6 +23,7 @@ import tajmahal as tm
 from tajmahal.cli import main
 from tajmahal.cli._terminal import printable
 from tajmahal.referee import FaultKind
+from tajmahal.rules.problems import InvalidStateError
 from tajmahal.render.viewer import fill_template, replay_html
 from tajmahal.serialize import dumps
 
@@ -468,3 +469,30 @@ def test_caches_stay_bounded_over_many_distinct_components() -> None:
     first = max(load(number) for number in range(70))  # every cache full, once
     later = max(load(number) for number in range(70, 160))
     assert later < first + 20_000, (first, later)  # grew by about 1,000 blocks a document
+
+
+# ------------------------------------------------------------------------ sampled views
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_sample_of_a_view_with_a_wrong_province_order_is_invalid(data: st.DataObject) -> None:
+    import random
+
+    view = tm.new_game(3, seed=1).view(0)
+    order = list(view.province_order)
+    how = data.draw(st.sampled_from(["drop", "twice", "swap-final", "unknown", "extra"]))
+    k = data.draw(st.integers(0, len(order) - 2))
+    if how == "drop":
+        del order[k]  # 11 provinces
+    elif how == "twice":
+        order[k] = order[k + 1]
+    elif how == "swap-final":
+        order[k], order[-1] = order[-1], order[k]
+    elif how == "unknown":
+        order[k] = "atlantis"
+    else:
+        order.insert(k, order[k])
+    bad = attrs.evolve(view, province_order=tuple(order))
+    with pytest.raises(InvalidStateError, match="province_order"):
+        bad.sample(random.Random(1))
