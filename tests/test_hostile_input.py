@@ -23,8 +23,8 @@ import tajmahal as tm
 from tajmahal.cli import main
 from tajmahal.cli._terminal import printable
 from tajmahal.referee import FaultKind
-from tajmahal.rules.problems import InvalidStateError
 from tajmahal.render.viewer import fill_template, replay_html
+from tajmahal.rules.problems import InvalidStateError
 from tajmahal.serialize import dumps
 
 RECORD = tm.play_match(["greedy", "random", "random"], seed=2).record
