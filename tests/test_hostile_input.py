@@ -496,3 +496,40 @@ def test_sample_of_a_view_with_a_wrong_province_order_is_invalid(data: st.DataOb
     bad = attrs.evolve(view, province_order=tuple(order))
     with pytest.raises(InvalidStateError, match="province_order"):
         bad.sample(random.Random(1))
+
+
+# ------------------------------------------------------------------- play --load
+
+
+@pytest.mark.parametrize("answer", ["", "n", "no", "EOF", "y"])
+def test_play_load_asks_before_opponents_with_options_from_the_file(
+    tmp_path: Path, answer: str
+) -> None:
+    import argparse
+
+    from tajmahal.cli import play_command
+
+    path = tmp_path / "saved.json"
+    players = ("you", "ismcts:time_limit=36000", "random")
+    path.write_text(dumps(attrs.evolve(RECORD, players=players)), encoding="utf-8")
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if answer == "EOF":
+            raise EOFError
+        return answer
+
+    args = argparse.Namespace(opponents=[], load=str(path), seat=None, seed=None,
+                              components=None)  # fmt: skip
+    if answer == "y":
+        session = play_command._session(args, [].append, ask)
+        assert session.players[1] == "ismcts:time_limit=36000"
+    else:
+        with pytest.raises(tm.TajMahalError, match="not started"):
+            play_command._session(args, [].append, ask)
+    assert len(asked) == 1 and "seat 1 ismcts:time_limit=36000" in asked[0]
+    plain = tmp_path / "plain.json"  # default options: nothing to ask
+    plain.write_text(dumps(attrs.evolve(RECORD, players=("you", "greedy", "random"))))
+    play_command._session(argparse.Namespace(**{**vars(args), "load": str(plain)}), [].append, ask)
+    assert len(asked) == 1
