@@ -171,7 +171,7 @@ def test_long_names_are_rejected_at_load(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- typed input
 
 
-def play_session(lines: list[str]) -> Any:
+def play_session(lines: list[Any]) -> Any:
     import argparse
 
     from tajmahal.cli import play_command
@@ -195,7 +195,7 @@ TYPED = st.one_of(
 def test_any_typed_line_gets_a_short_answer_and_the_game_goes_on(text: str) -> None:
     from tajmahal.cli import play_command
 
-    lines: list[str] = []
+    lines: list[Any] = []
     session = play_session(lines)
     before = len(session.game)
     word = text.strip().partition(" ")[0].lower()
@@ -501,6 +501,10 @@ def test_sample_of_a_view_with_a_wrong_province_order_is_invalid(data: st.DataOb
 # ------------------------------------------------------------------- play --load
 
 
+def ignore(text: object) -> None:
+    """A writer that shows nothing."""
+
+
 @pytest.mark.parametrize("answer", ["", "n", "no", "EOF", "y"])
 def test_play_load_asks_before_opponents_with_options_from_the_file(
     tmp_path: Path, answer: str
@@ -523,13 +527,13 @@ def test_play_load_asks_before_opponents_with_options_from_the_file(
     args = argparse.Namespace(opponents=[], load=str(path), seat=None, seed=None,
                               components=None)  # fmt: skip
     if answer == "y":
-        session = play_command._session(args, [].append, ask)
+        session = play_command._session(args, ignore, ask)
         assert session.players[1] == "ismcts:time_limit=36000"
     else:
         with pytest.raises(tm.TajMahalError, match="not started"):
-            play_command._session(args, [].append, ask)
+            play_command._session(args, ignore, ask)
     assert len(asked) == 1 and "seat 1 ismcts:time_limit=36000" in asked[0]
     plain = tmp_path / "plain.json"  # default options: nothing to ask
     plain.write_text(dumps(attrs.evolve(RECORD, players=("you", "greedy", "random"))))
-    play_command._session(argparse.Namespace(**{**vars(args), "load": str(plain)}), [].append, ask)
+    play_command._session(argparse.Namespace(**{**vars(args), "load": str(plain)}), ignore, ask)
     assert len(asked) == 1
