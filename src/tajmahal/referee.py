@@ -395,7 +395,7 @@ class _Referee:
                 detail=f"its game clock of {self.game_time:g} s has run out",
             )
         else:
-            limit = _least(self.time_limit, clock)
+            limit = _least(self.time_limit, clock) if clock is not None else self.time_limit
             answer = self.seats[seat].choose(view, legal, limit, decision)
             self._charge(seat, answer.elapsed)
             if answer.kind is FaultKind.TIMEOUT and limit is not None and limit != self.time_limit:

@@ -190,6 +190,17 @@ class _Job:
             if self._signal is not None:
                 self._signal.release()
 
+    def run_here(self) -> None:
+        """Run the call in the calling thread (no time limit: it cannot be abandoned)."""
+        try:
+            self.result = self.work()
+        except BaseException as exc:  # the work functions catch the bot's; this is a last guard
+            reraise_user_interrupt(exc)
+            self.result = Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
+        finally:
+            self.work = _nothing  # drop references to the bot's objects
+            self.finished, self.owner = True, None
+
     def wait(self, limit: float | None) -> bool:
         """Whether the call finished within ``limit`` seconds; if not, it is abandoned."""
         assert self._signal is not None, "expect() comes first"
@@ -282,7 +293,7 @@ class _Worker:
         """
         start = time.perf_counter()
         if limit is None:
-            job.run()
+            job.run_here()
             return True, time.perf_counter() - start
         if self.thread is None:
             self._start()
@@ -460,8 +471,10 @@ class InProcessSeat:
             why = fault.detail if fault is not None else "no bot"
             return Answer(kind=FaultKind.UNAVAILABLE, detail=f"the seat has no bot ({why})")
         bot = self.bot
-        with _LOCK:
-            running = _BUSY.get(id(bot))
+        running = None
+        if _BUSY:  # only while some call is abandoned (reading an empty dict needs no lock)
+            with _LOCK:
+                running = _BUSY.get(id(bot))
         if running is not None and not running.finished:
             return Answer(
                 kind=FaultKind.TIMEOUT,
