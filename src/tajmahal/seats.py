@@ -513,7 +513,7 @@ class InProcessSeat:
         """The seat's own copies of ``legal`` (see "Moves handed to a bot" in the module docs)."""
         copies = self._copies
         try:
-            return tuple([copies[id(move)] for move in legal])
+            return tuple(map(copies.__getitem__, map(id, legal)))
         except KeyError:
             for move in legal:
                 if id(move) not in copies:
