@@ -160,8 +160,9 @@ def expected_frame(frame: dict[str, Any], states: list[tm.GameState], record: tm
                                    states[number].view(seat), players, private=True)  # fmt: skip
         events.append({**event, "lines": lines})
     legal = [str(m) for m in state.legal_moves()] if state.current_player == seat else []
-    return {**frame, "view": seat_document(view), "board": board_svg(view, players),
-            "legal": legal, "events": events, "table": table_lines(view, players)}  # fmt: skip
+    board = board_svg(view, players, states[0].view(seat))
+    return {**frame, "view": seat_document(view), "board": board, "legal": legal,
+            "events": events, "table": table_lines(view, players)}  # fmt: skip
 
 
 def check_everything_received(
@@ -184,7 +185,9 @@ def check_everything_received(
         other = with_hidden_changes(state, seat, rng)  # the other hands and the deck re-dealt
         if other is not None:
             assert seat_document(other.view(seat)) == message["view"]
-            assert board_svg(other.view(seat), record.players) == message["board"]
+            start = with_hidden_changes(states[0], seat, rng) or states[0]
+            board = board_svg(other.view(seat), record.players, start.view(seat))
+            assert board == message["board"]
             if state.current_player == seat:
                 assert [str(m) for m in other.legal_moves()] == message["legal"]
         checked += 1

@@ -209,6 +209,7 @@ def create_app(server: GameServer) -> Starlette:
             await _receive(socket, table, seat, token, listener, client)
         finally:
             table.listeners.discard(listener)
+            server.release(table)
             sender.cancel()
             per_client[client] -= 1
             per_token[token] -= 1
