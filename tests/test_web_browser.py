@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route
 
 import tajmahal as tm
 from tajmahal.web.advice import table_lines
@@ -28,11 +28,6 @@ from tajmahal.web.frames import board_svg, decision_lines, opening_lines, seat_d
 from test_views import with_hidden_changes
 from web_server import Server, token_of
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 SCREENSHOTS = bool(os.environ.get("TAJMAHAL_DOCS_SCREENSHOTS"))
 
@@ -42,16 +37,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("web-browser") / "games.sqlite3")
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: 'make test' installs Debian's chromium")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
 
 
 class Person:
