@@ -430,7 +430,12 @@ def _frame_text(shown: dict[str, Any]) -> str:
     seat = shown["seat"]
     view = state.view(0 if seat is None else seat)
     players = shown["players"]
-    table = None if seat is None else table_lines(view, players)
+    table = None
+    if seat is not None:
+        try:
+            table = table_lines(view, players)
+        except Exception:  # the panel is a help: a bug in it must not stop the game
+            log.exception("the table panel failed for seat %s", seat)
     known = boards.get(index)
     if known is not None and known[0] is state:  # the same state (not one after an undo)
         board = known[1]
