@@ -407,10 +407,10 @@ print(f"+{(tracemalloc.get_traced_memory()[0] - base) / 1e6:.1f} MB over the las
 import random
 view = tm.new_game(3, seed=1).view(0)
 order = view.province_order
-for bad in (order[1:], (order[1],) + order[1:]):
+for bad in (order[:5] + order[6:], order[:5] + order[6:7] + order[6:]):
     try:
         s = attrs.evolve(view, province_order=bad).sample(random.Random(1))
-        print(f"returned a state ({len(tm.check_state(s)) if hasattr(tm, 'check_state') else '?'} problems)", end="; ")
+        print(f"returned a state of {len(s.province_order)} visits", end="; ")
     except Exception as exc:
         print(type(exc).__name__, end="; ")
 print()
@@ -425,11 +425,11 @@ os.environ["PYTHONPATH"] += os.pathsep + str(site)
 out = cli("bots").stdout
 print(f"listed as skipped: {'Skipped' in out}; says plugins are trusted: {'trusts' in out}")
 """,
-    "play --load of a save whose opponent thinks 10 hours a move": """
+    "play --load of a save whose opponent thinks an hour a move": """
 path = TMP / "save.json"
 rec = tm.play_match(["random"] * 3, seed=1).record
 path.write_text(tm.dumps(attrs.evolve(rec, moves=rec.moves[:3], scores=None, winners=None,
-    faults=(), times=(), players=("you", "ismcts:time_limit=36000", "random"))))
+    faults=(), times=(), players=("you", "ismcts:time_limit=3600", "random"))))
 try:
     done = cli("play", "--load", str(path), stdin="")
     print(f"exit {done.returncode}: {(done.stdout + done.stderr).strip().splitlines()[-1][:80]}")
