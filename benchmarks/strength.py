@@ -295,7 +295,7 @@ def table(result: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, play, print the table (and/or write JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("players", nargs="+", help="3-5 player specs; the first is the candidate")
+    parser.add_argument("players", nargs="*", help="3-5 player specs; the first is the candidate")
     parser.add_argument("--deals", type=int, default=50, help="deals, each played per rotation")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
