@@ -404,3 +404,67 @@ def test_a_second_writer_of_a_results_file_gets_a_clear_error(tmp_path: Path) ->
     result = tm.tournament.run_tournament(ENTRANTS, games=3, seed=1, backend="serial", out=path,
                                           resume=True)  # fmt: skip
     assert len(result.games) == 3
+
+
+# -------------------------------------------------------------------------- components
+
+
+def dotted_key(shape: str, parts: int) -> str:
+    part = {"bare": "k", "quoted": '"k"', "literal": "'k'", "spaced": " k "}
+    key = ".".join([part.get(shape, "k")] * parts)
+    return {
+        "header": f"[{key}]\nx = 1\n",
+        "array": f"[[{key}]]\nx = 1\n",
+        "inline": f"t = {{ {key} = 1 }}\n",
+    }.get(shape, f"{key} = 1\n")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    shape=st.sampled_from(["bare", "quoted", "literal", "spaced", "header", "array", "inline"]),
+    parts=st.integers(33, 20_000),
+)
+def test_long_dotted_keys_are_refused_in_linear_time(shape: str, parts: int) -> None:
+    from tajmahal.rules.components import parse_components
+
+    text = dotted_key(shape, parts)
+
+    def parse() -> None:
+        with pytest.raises(tm.ComponentsError, match="line 1: a dotted key of more than 32"):
+            parse_components(text, source="keys.toml")
+
+    assert calls(parse) < 2_000  # tomllib alone: quadratic in the parts
+
+
+@pytest.mark.parametrize("text", ['a.b.c = "x.y"', 'x = 1.5\ny = [1.5, 2.5]\n[a.b]\nc = "."'])
+def test_short_dotted_keys_and_dots_in_values_are_still_toml(text: str) -> None:
+    from tajmahal.rules.components import _check_key_parts
+
+    _check_key_parts(text + "\nv = '" + "." * 10_000 + "'\n# " + "." * 100, "ok.toml")
+
+
+def test_caches_stay_bounded_over_many_distinct_components() -> None:
+    import copy
+    import gc
+    import tomllib
+
+    from tajmahal.rules.components import STANDARD_PATH
+
+    standard = tomllib.loads(STANDARD_PATH.read_text(encoding="utf-8"))
+    state = json.loads(dumps(tm.new_game(3, seed=1)))
+
+    def load(number: int) -> int:
+        """Memory blocks in use after loading a document with new components."""
+        data = copy.deepcopy(standard)
+        data["name"] = f"custom-{number}"
+        data["board"]["cities"][0]["name"] = f"Kabul {number}"  # a distinct board too
+        loaded = tm.loads(json.dumps(dict(state, components=data)))
+        assert isinstance(loaded, tm.GameState)
+        loaded.legal_moves()
+        del loaded
+        gc.collect()
+        return sys.getallocatedblocks()
+
+    first = max(load(number) for number in range(70))  # every cache full, once
+    later = max(load(number) for number in range(70, 160))
+    assert later < first + 20_000, (first, later)  # grew by about 1,000 blocks a document
