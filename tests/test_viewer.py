@@ -1,8 +1,9 @@
 """The replay viewer (``tajmahal replay FILE --html OUT``), driven in a real headless Chromium.
 
 Debian's Chromium (``/usr/bin/chromium``, which the Makefile installs) through
-Playwright: one browser for the whole session.  Set ``TAJMAHAL_DOCS_SCREENSHOTS=1``
-to refresh the screenshot the docs show (``docs/images/viewer.png``).
+Playwright: one browser for this module (closed before another module starts its own).
+Set ``TAJMAHAL_DOCS_SCREENSHOTS=1`` to refresh the screenshots the docs show
+(``docs/images/viewer.png``, ``replay-analysis-390.png``, ``replay-analysis-1440.png``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ DOCS_SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "images" / "
 PLAYERS = ["greedy", "random", "random"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # closed before another module starts its own Playwright
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: 'make test' installs Debian's chromium")
