@@ -24,6 +24,7 @@ from tajmahal.cli import main
 from tajmahal.cli._terminal import printable
 from tajmahal.referee import FaultKind
 from tajmahal.render.viewer import fill_template, replay_html
+from tajmahal.rules.problems import InvalidStateError
 from tajmahal.serialize import dumps
 
 RECORD = tm.play_match(["greedy", "random", "random"], seed=2).record
@@ -170,7 +171,7 @@ def test_long_names_are_rejected_at_load(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- typed input
 
 
-def play_session(lines: list[str]) -> Any:
+def play_session(lines: list[Any]) -> Any:
     import argparse
 
     from tajmahal.cli import play_command
@@ -194,7 +195,7 @@ TYPED = st.one_of(
 def test_any_typed_line_gets_a_short_answer_and_the_game_goes_on(text: str) -> None:
     from tajmahal.cli import play_command
 
-    lines: list[str] = []
+    lines: list[Any] = []
     session = play_session(lines)
     before = len(session.game)
     word = text.strip().partition(" ")[0].lower()
@@ -468,3 +469,112 @@ def test_caches_stay_bounded_over_many_distinct_components() -> None:
     first = max(load(number) for number in range(70))  # every cache full, once
     later = max(load(number) for number in range(70, 160))
     assert later < first + 20_000, (first, later)  # grew by about 1,000 blocks a document
+
+
+# ------------------------------------------------------------------------ sampled views
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_sample_of_a_view_with_a_wrong_province_order_is_invalid(data: st.DataObject) -> None:
+    import random
+
+    view = tm.new_game(3, seed=1).view(0)
+    order = list(view.province_order)
+    how = data.draw(st.sampled_from(["drop", "twice", "swap-final", "unknown", "extra"]))
+    k = data.draw(st.integers(0, len(order) - 2))
+    if how == "drop":
+        del order[k]  # 11 provinces
+    elif how == "twice":
+        order[k] = order[k + 1]
+    elif how == "swap-final":
+        order[k], order[-1] = order[-1], order[k]
+    elif how == "unknown":
+        order[k] = "atlantis"
+    else:
+        order.insert(k, order[k])
+    bad = attrs.evolve(view, province_order=tuple(order))
+    with pytest.raises(InvalidStateError, match="province_order"):
+        bad.sample(random.Random(1))
+
+
+# ------------------------------------------------------------------- play --load
+
+
+def ignore(text: object) -> None:
+    """A writer that shows nothing."""
+
+
+@pytest.mark.parametrize("answer", ["", "n", "no", "EOF", "y"])
+def test_play_load_asks_before_opponents_with_options_from_the_file(
+    tmp_path: Path, answer: str
+) -> None:
+    import argparse
+
+    from tajmahal.cli import play_command
+
+    path = tmp_path / "saved.json"
+    players = ("you", "ismcts:time_limit=36000", "random")
+    path.write_text(dumps(attrs.evolve(RECORD, players=players)), encoding="utf-8")
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if answer == "EOF":
+            raise EOFError
+        return answer
+
+    args = argparse.Namespace(opponents=[], load=str(path), seat=None, seed=None,
+                              components=None)  # fmt: skip
+    if answer == "y":
+        session = play_command._session(args, ignore, ask)
+        assert session.players[1] == "ismcts:time_limit=36000"
+    else:
+        with pytest.raises(tm.TajMahalError, match="not started"):
+            play_command._session(args, ignore, ask)
+    assert len(asked) == 1 and "seat 1 ismcts:time_limit=36000" in asked[0]
+    plain = tmp_path / "plain.json"  # default options: nothing to ask
+    plain.write_text(dumps(attrs.evolve(RECORD, players=("you", "greedy", "random"))))
+    play_command._session(argparse.Namespace(**{**vars(args), "load": str(plain)}), ignore, ask)
+    assert len(asked) == 1
+
+
+# ----------------------------------------------------------------------------- plugins
+
+PATCHING_PLUGIN = """
+import tajmahal as tm
+import tajmahal.referee
+tajmahal.referee.PATCHED_BY_PLUGIN = True  # what any code run at import could do
+@tm.hookimpl
+def tajmahal_bots():
+    return 42
+"""
+
+
+def test_a_plugin_whose_code_ran_is_never_listed_as_skipped(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "patching.py").write_text(PATCHING_PLUGIN, encoding="utf-8")
+    info = site / "patching_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: patching-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tajmahal]\npatching = patching\n")
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    script = (
+        "import tajmahal.referee as r\nfrom tajmahal.cli import main\nmain(['bots'])\n"
+        "print('patched:', getattr(r, 'PATCHED_BY_PLUGIN', False))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)  # fmt: skip
+    out = done.stdout
+    assert "patched: True" in out  # its code ran...
+    ran = out[out.index("Loaded with problems") : out.index("Installing a plugin trusts it")]
+    assert "plugin 'patching'" in ran and "Skipped" not in out  # ...and the listing says so
+    assert "TAJMAHAL_DISABLED_PLUGINS" in out
+    env["TAJMAHAL_DISABLED_PLUGINS"] = "patching-plugin"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)  # fmt: skip
+    assert "patched: False" in done.stdout and "patching" not in done.stdout

@@ -16,6 +16,14 @@ plugins offering the same bot name make only that name an error, naming
 both; a plugin cannot take a built-in bot's name (the built-in keeps it).
 The environment variable ``TAJMAHAL_DISABLED_PLUGINS`` lists entry-point or
 package names (comma-separated) not to load at all.
+
+**Installing a plugin trusts it.**  Plugins are Python packages: the default
+registry imports every installed one the first time any bot is looked up, in
+every process that does (the referee of every match, also with ``isolate``),
+since only importing a plugin tells which bots it offers.  A plugin's import
+code can change anything in the process, whatever bots a match names; a
+plugin with a problem (:attr:`PluginProblem.ran`) may have run too.  Install
+only plugins you trust, and list the others in ``TAJMAHAL_DISABLED_PLUGINS``.
 """
 
 from __future__ import annotations
@@ -96,6 +104,9 @@ class PluginProblem:
     plugin: str
     package: str
     error: str
+    #: whether the plugin's code ran (it was imported, at least in part): it could have
+    #: changed anything in the process, though none of its bots are offered
+    ran: bool = True
 
     def __str__(self) -> str:
         return f"plugin {self.plugin!r} (package {self.package}): {self.error}"
@@ -232,9 +243,11 @@ class Registry:
             else:
                 self._problem(name, f"implements none of the hooks ({hooks})")
 
-    def _problem(self, plugin: str, error: str, package: str | None = None) -> None:
+    def _problem(
+        self, plugin: str, error: str, package: str | None = None, *, ran: bool = True
+    ) -> None:
         origin = package if package is not None else self._origins.get(plugin, plugin)
-        self._load_problems.append(PluginProblem(plugin, origin, error))
+        self._load_problems.append(PluginProblem(plugin, origin, error, ran))
 
     def _load_entry_points(self) -> None:
         seen: set[tuple[str, str]] = set()
@@ -254,6 +267,7 @@ class Registry:
                     entry_point.name,
                     f"another plugin is named {entry_point.name!r} already (skipped)",
                     dist,
+                    ran=False,
                 )
                 continue
             done, plugin = _bounded(entry_point.load)

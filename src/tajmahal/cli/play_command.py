@@ -494,7 +494,11 @@ def _save_at_end(session: Session, path: str | None, read: Callable[[str], str])
         session.write(f"Cannot save to {path}: {exc}")
 
 
-def _session(args: argparse.Namespace, write: Callable[[str | Text], None]) -> Session:
+def _session(
+    args: argparse.Namespace,
+    write: Callable[[str | Text], None],
+    ask: Callable[[str], str] = input,
+) -> Session:
     opponents: list[str] = args.opponents
     original: tuple[str, ...] = ()
     if args.load is not None:
@@ -515,6 +519,8 @@ def _session(args: argparse.Namespace, write: Callable[[str | Text], None]) -> S
                     f"{record.num_players - 1} opponents, or none to keep its own"
                 )
             names = opponents[:seat] + [YOU] + opponents[seat:]
+        else:
+            _confirm_saved_opponents(names, seat, ask)
         names[seat] = YOU
     else:
         if not MIN_PLAYERS - 1 <= len(opponents) <= MAX_PLAYERS - 1:
@@ -537,6 +543,24 @@ def _session(args: argparse.Namespace, write: Callable[[str | Text], None]) -> S
     session = Session(game, seat, bots, write, auto=getattr(args, "auto", False))
     session.original_players = original
     return session
+
+
+def _confirm_saved_opponents(names: list[str], seat: int, ask: Callable[[str], str]) -> None:
+    """A saved game names its opponents; one that also sets their options (hours per move,
+    say) starts only when the person agrees, seeing them.  CommandError otherwise."""
+    chosen = [(s, name) for s, name in enumerate(names) if s != seat and ":" in name]
+    if not chosen:
+        return  # built-in names with their default options
+    shown = ", ".join(f"seat {s} {name}" for s, name in chosen)
+    try:
+        answer = ask(f"The saved game sets these opponents' options: {shown}. Start? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise CommandError(
+            "not started: name the opponents yourself after the file "
+            "(tajmahal play --load FILE greedy random)"
+        )
 
 
 def _check_seat(seat: int, seats: int) -> None:
