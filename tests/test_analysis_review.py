@@ -133,7 +133,7 @@ def test_a_saved_analysis_loads_back_and_bad_documents_are_refused(
     document = review.as_dict()
     assert load_analysis(json.dumps(document), record) == review
     other = tm.play_match(["random", "random", "random"], seed=2).record
-    with pytest.raises(AnalysisFormatError, match="moves"):
+    with pytest.raises(AnalysisFormatError):  # its moves, or its decisions, are not this one's
         load_analysis(document, other)
     bad = json.loads(json.dumps(document))
     first = bad["decisions"][0]
