@@ -49,6 +49,7 @@ from tajmahal.protocol.confine import (
     count_user_processes,
     kill_user,
     make_undumpable,
+    python_paths,
     resolve_program,
     sandbox_command,
     sandbox_problem,
@@ -202,12 +203,16 @@ class ChildProcess:
             if env is None:
                 env = bot_environment(self.folder, keep_env)
             launch = absolute_command(command)
+            program = launch[0]
             if self.uid is not None or sandbox:
-                resolve_program(launch[0], env.get("PATH", os.defpath))
+                program = resolve_program(launch[0], env.get("PATH", os.defpath))
             if self.uid is not None:
                 launch = switch_user_command(self.uid) + launch
             if sandbox:
-                launch = sandbox_command(self.folder, memory_limit, self.uid is not None) + launch
+                pythonpath = env.get("PYTHONPATH", "").split(os.pathsep)
+                needs = [program, *launch, *pythonpath, *python_paths()]
+                prefix = sandbox_command(self.folder, memory_limit, self.uid is not None, needs)
+                launch = prefix + launch
             limits = self._limits(memory_limit, cpu_seconds, max_processes)
             if stderr_log is not None:
                 stderr_log.parent.mkdir(parents=True, exist_ok=True)
