@@ -1,13 +1,15 @@
-"""How strong is a bot? Matches against a field, seats rotated, win rates with 95% intervals.
+"""How strong is a bot? Matches against a field, seatings balanced, win rates with 95% intervals.
 
 The first player spec is the candidate, the others its opponents::
 
     python benchmarks/strength.py ismcts:iterations=300 greedy greedy --deals 50
     python benchmarks/strength.py ismcts:iterations=300 random random --deals 20 --jobs 2
 
-Each deal (a game seed) is played once per rotation of the seats, so that
-every player sits in every seat equally often on the same cards: ``--deals
-50`` with 3 players is 150 games.  A game won jointly (G3) counts as a
+Each deal (a game seed) is played once under every arrangement of the
+library's balanced seating (:func:`tajmahal.tournament.arrangements`), so
+that on the same cards every player sits in every seat, and directly after
+every other player, equally often: ``--deals 50`` with 3 players is 300 games
+(6 per deal; 24 with 4 players, 20 with 5).  A game won jointly (G3) counts as a
 fraction of a win for each winner.  The table gives, per player spec: games,
 wins, the win rate with its 95% Wilson interval, the mean score and the
 seconds per decision (the mean over decisions with more than one legal
@@ -85,17 +87,16 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
 
 
-def rotations(specs: Sequence[str]) -> list[list[int]]:
-    """Per rotation, the index into ``specs`` of the player in each seat."""
-    n = len(specs)
-    return [[(seat - r) % n for seat in range(n)] for r in range(n)]
+def arrangements(specs: Sequence[str]) -> tuple[tuple[int, ...], ...]:
+    """Per game of a deal, the index into ``specs`` of the player in each seat."""
+    return tm.tournament.arrangements(len(specs))
 
 
 def play_deal(args: tuple[Sequence[str], int]) -> list[Tally]:
-    """Play one deal under every rotation; a tally per entry of ``specs``."""
+    """Play one deal under every balanced arrangement; a tally per entry of ``specs``."""
     specs, seed = args
     tallies = [Tally() for _ in specs]
-    for order in rotations(specs):
+    for order in arrangements(specs):
         bots = [
             Timed(tm.bots.create(specs[i], seed=bot_seed(seed, seat)))
             for seat, i in enumerate(order)
@@ -179,8 +180,8 @@ def run(
 def table(result: dict[str, Any]) -> str:
     """The results as a Markdown table."""
     out = [
-        f"{result['games']} games ({result['deals']} deals x {len(result['players'])} seat "
-        f"rotations), seed {result['seed']}, {result['seconds']:.0f} s with {result['jobs']} "
+        f"{result['games']} games ({result['deals']} deals x "
+        f"{len(arrangements(result['players']))} balanced seatings), seed {result['seed']}, {result['seconds']:.0f} s with {result['jobs']} "
         "job(s)",
         "",
         "| player | games | wins | win rate | 95% CI | mean score | s/decision | max s | CPU s |",
@@ -200,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, play, print the table (and/or write JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("players", nargs="+", help="3-5 player specs; the first is the candidate")
-    parser.add_argument("--deals", type=int, default=50, help="deals, each played per rotation")
+    parser.add_argument("--deals", type=int, default=50, help="deals, each played under every balanced seating")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
