@@ -181,7 +181,8 @@ def table(result: dict[str, Any]) -> str:
     """The results as a Markdown table."""
     out = [
         f"{result['games']} games ({result['deals']} deals x "
-        f"{len(arrangements(result['players']))} balanced seatings), seed {result['seed']}, {result['seconds']:.0f} s with {result['jobs']} "
+        f"{len(arrangements(result['players']))} balanced seatings), seed {result['seed']}, "
+        f"{result['seconds']:.0f} s with {result['jobs']} "
         "job(s)",
         "",
         "| player | games | wins | win rate | 95% CI | mean score | s/decision | max s | CPU s |",
@@ -201,7 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, play, print the table (and/or write JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("players", nargs="+", help="3-5 player specs; the first is the candidate")
-    parser.add_argument("--deals", type=int, default=50, help="deals, each played under every balanced seating")
+    parser.add_argument("--deals", type=int, default=50,
+                        help="deals, each played under every balanced seating")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")

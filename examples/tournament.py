@@ -23,7 +23,8 @@ from tajmahal.tournament import summarize_file
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("entrants", nargs="*", default=["greedy", "random", "random"])
-    parser.add_argument("--games", type=int, default=30, help="a multiple of the block (6 games for 3 seats)")
+    parser.add_argument("--games", type=int, default=30,
+                        help="a multiple of the block (6 games for 3 seats)")
     args = parser.parse_args()
 
     out = Path(tempfile.mkdtemp()) / "results.jsonl"
