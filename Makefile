@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit clean docs node
+.PHONY: demo test lint typecheck unit clean docs node bwrap
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -53,7 +53,15 @@ node:
 	  || echo "could not install Node.js: the Node.js bot tests will be skipped"; }
 
 
-unit: $(STAMP) $(CHROMIUM) node
+# --sandbox runs bot programs under bubblewrap (tests/test_isolation.py): install it where missing
+bwrap:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  echo "bubblewrap is missing: installing the Debian package bubblewrap (for --sandbox)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null) \
+	  || echo "could not install bubblewrap: the sandbox tests will be skipped"; }
+
+
+unit: $(STAMP) $(CHROMIUM) node bwrap
 	$(BIN)/pytest
 
 test: lint typecheck unit

@@ -8,31 +8,45 @@ over the repetitions is reported.  Rows:
 
 * ``engine``: ``state.legal_moves()`` and ``state.apply(move)``, nothing else;
 * ``engine + encoding``: the same, plus what an RL loop needs per decision:
-  the deciding seat's view, its encoded observation and its action mask;
+  the deciding seat's encoded observation (``IncrementalEncoder``, as the
+  environments encode) and its action mask;
 * ``pettingzoo``: the AEC environment, ``agent_iter``/``last()``/``step``
   (one step per decision, the final ``None`` steps not counted);
 * ``gymnasium``: the agent's ``env.step`` calls per second, three random bots
   playing the other seats inside them (``decisions/s`` counts every seat's);
 * ``openspiel``: ``state.legal_actions()`` / ``state.apply_action()`` on
-  ``python_tajmahal`` (the deal's chance node not counted).
+  ``python_tajmahal``; the setup's chance nodes are dealt before the clock
+  starts, a reshuffle's chance nodes count in the time but not in the steps;
+* ``openspiel + infostate``: the same plus ``information_state_string`` of
+  the deciding seat (what OpenSpiel's ISMCTS asks at every node).
+
+``--baseline DIR`` runs the same benchmark of another checkout (``DIR/src``
+with ``DIR/benchmarks/adapters.py``, e.g. ``git worktree add /tmp/before main``)
+in a child process, one repetition at a time between this checkout's, so
+both see the same machine load, and prints the two side by side.  The load
+average (``os.getloadavg``) is reported at the start and the end.
 
 Usage::
 
     python benchmarks/adapters.py                 # 4 players, a table on stdout
     python benchmarks/adapters.py --quick         # a smoke run of a few seconds
     python benchmarks/adapters.py --json out.json # also the results as JSON ('-': JSON only)
+    python benchmarks/adapters.py --baseline /tmp/before  # before and after, one run
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -57,15 +71,20 @@ def engine(players: int, seeds: Sequence[int]) -> tuple[int, int]:
 
 
 def engine_encoding(players: int, seeds: Sequence[int]) -> tuple[int, int]:
-    """Random games, each decision also building the view, observation and mask."""
+    """Random games, each decision also encoding the observation and the mask."""
     encoder, space = observation_encoder(players), action_space()
+    if hasattr(encoder, "incremental"):
+        encode = encoder.incremental().encode
+    else:  # a checkout from before IncrementalEncoder (--baseline)
+        encode = lambda state, seat: encoder.encode(state.view(seat))  # noqa: E731
     steps = 0
     for seed in seeds:
         rng = random.Random(seed)
         state = tm.new_game(players, seed=seed)
         while not state.is_over:
-            view = state.view(state.current_player)  # type: ignore[arg-type]
-            encoder.encode(view)
+            seat = state.current_player
+            assert seat is not None
+            encode(state, seat)
             mask = space.mask(state)
             action = rng.choice(np.flatnonzero(mask).tolist())
             state = state.apply(space.decode(action))
@@ -118,49 +137,90 @@ def gymnasium(players: int, seeds: Sequence[int]) -> tuple[int, int]:
     return steps, steps + CountingRandom.calls
 
 
-def openspiel(players: int, seeds: Sequence[int]) -> tuple[int, int]:
+def openspiel_setups(players: int, seeds: Sequence[int]) -> list[Any]:
+    """One dealt ``python_tajmahal`` state per seed: its setup's chance nodes played."""
     import pyspiel
 
     import tajmahal.adapters.openspiel_game  # noqa: F401  (registers the game)
 
     game = pyspiel.load_game("python_tajmahal", {"players": players})
-    steps = 0
+    states = []
     for seed in seeds:
         rng = random.Random(seed)
         state = game.new_initial_state()
-        state.apply_action(seed % game.max_chance_outcomes())
+        while state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+        states.append(state)
+    return states
+
+
+def openspiel(
+    players: int, seeds: Sequence[int], states: list[Any], *, information: bool = False
+) -> tuple[int, int]:
+    steps = 0
+    for seed, state in zip(seeds, states, strict=True):
+        rng = random.Random(seed)
         while not state.is_terminal():
+            if state.is_chance_node():  # a reshuffle (D1)
+                actions, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, weights)[0])
+                continue
+            if information:
+                state.information_state_string(state.current_player())  # ISMCTS's node key
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
     return steps, steps
 
 
-ROWS: dict[str, Callable[[int, Sequence[int]], tuple[int, int]]] = {
+def openspiel_information(players: int, seeds: Sequence[int], states: list[Any]) -> tuple[int, int]:
+    return openspiel(players, seeds, states, information=True)
+
+
+ROWS: dict[str, Callable[..., tuple[int, int]]] = {
     "engine": engine,
     "engine + encoding": engine_encoding,
     "pettingzoo": pettingzoo,
     "gymnasium": gymnasium,
     "openspiel": openspiel,
+    "openspiel + infostate": openspiel_information,
+}
+
+
+#: what a row needs made before the clock starts
+PREPARE: dict[str, Callable[[int, Sequence[int]], Any]] = {
+    "openspiel": openspiel_setups,
+    "openspiel + infostate": openspiel_setups,
 }
 
 
 def measure(row: str, players: int, seeds: Sequence[int]) -> tuple[float, float]:
     """(steps/s, decisions/s) of one repetition, per second of CPU time."""
+    extra = (PREPARE[row](players, seeds),) if row in PREPARE else ()
     start = time.process_time()
-    steps, decisions = ROWS[row](players, seeds)
+    steps, decisions = ROWS[row](players, seeds, *extra)
     elapsed = time.process_time() - start
     return steps / elapsed, decisions / elapsed
 
 
-def run(players: int, games: int, reps: int, seed: int) -> dict[str, Any]:
-    """Every row, repetitions interleaved (row by row within a repetition), medians."""
-    samples: dict[str, list[tuple[float, float]]] = {row: [] for row in ROWS}
-    for rep in range(reps + 1):  # repetition 0 is the warm-up
-        seeds = [(seed + 1000 * rep + g) % 65536 for g in range(games)]
-        for row in ROWS:
-            result = measure(row, players, seeds)
-            if rep:
-                samples[row].append(result)
+def load() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def baseline_rows(directory: Path, players: int, games: int, seed: int) -> dict[str, Any]:
+    """One timed repetition of this benchmark on another checkout's ``src``, in a child."""
+    env = {**os.environ, "PYTHONPATH": str(directory / "src")}
+    command = [sys.executable, __file__, "--json", "-", "--players", str(players)]
+    command += ["--games", str(games), "--reps", "1", "--seed", str(seed)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"the baseline run failed:\n{done.stderr}")
+    rows: dict[str, Any] = json.loads(done.stdout)["rows"]
+    return rows
+
+
+def medians(samples: dict[str, list[tuple[float, float]]]) -> dict[str, dict[str, float]]:
     rows = {
         row: {
             "steps_per_s": statistics.median(s for s, _ in values),
@@ -171,27 +231,81 @@ def run(players: int, games: int, reps: int, seed: int) -> dict[str, Any]:
     raw = rows["engine"]["steps_per_s"]
     for values in rows.values():
         values["share_of_engine"] = values["decisions_per_s"] / raw
-    return {
+    return rows
+
+
+def run(
+    players: int, games: int, reps: int, seed: int, baseline: Path | None = None
+) -> dict[str, Any]:
+    """Every row, repetitions interleaved (row by row within a repetition), medians.
+
+    With ``baseline``, each timed repetition also runs once on that checkout.
+    """
+    samples: dict[str, list[tuple[float, float]]] = {row: [] for row in ROWS}
+    before: dict[str, list[tuple[float, float]]] = {row: [] for row in ROWS}
+    start_load = load()
+    for rep in range(reps + 1):  # repetition 0 is the warm-up
+        seeds = [(seed + 1000 * rep + g) % 65536 for g in range(games)]
+        for row in ROWS:
+            sample = measure(row, players, seeds)
+            if rep:
+                samples[row].append(sample)
+        if rep and baseline is not None:  # its timed repetition has the same seeds
+            child = baseline_rows(baseline, players, games, seed + 1000 * (rep - 1))
+            for row, values in child.items():
+                before[row].append((values["steps_per_s"], values["decisions_per_s"]))
+    result: dict[str, Any] = {
         "players": players,
         "games_per_repetition": games,
         "repetitions": reps,
         "seed": seed,
         "python": platform.python_version(),
         "machine": platform.machine(),
-        "rows": rows,
+        "load_average": {"start": start_load, "end": load()},
+        "rows": medians(samples),
     }
+    if baseline is not None:
+        result["baseline"] = {"directory": str(baseline), "rows": medians(before)}
+    return result
 
 
 def table(result: dict[str, Any]) -> str:
     lines = [
         f"{result['players']} players, {result['games_per_repetition']} random games per "
-        f"repetition, median of {result['repetitions']} (CPU time)",
-        f"{'':20} {'steps/s':>10} {'decisions/s':>12} {'vs engine':>10}",
+        f"repetition, median of {result['repetitions']} (CPU time); load average "
+        f"{result['load_average']['start']} at the start, {result['load_average']['end']} "
+        "at the end",
     ]
-    for row, values in result["rows"].items():
+    rows = result["rows"]
+    old = result.get("baseline", {}).get("rows")
+    if old is None:
+        lines.append(f"{'':20} {'steps/s':>10} {'decisions/s':>12} {'vs engine':>10}")
+        for row, values in rows.items():
+            lines.append(
+                f"{row:20} {values['steps_per_s']:10.0f} {values['decisions_per_s']:12.0f} "
+                f"{values['share_of_engine']:10.3f}"
+            )
+        return "\n".join(lines)
+    lines.append(f"before: {result['baseline']['directory']}; after: this checkout")
+    lines.append(
+        f"{'':20} {'steps/s before':>15} {'after':>9} {'vs engine before':>17} {'after':>7}"
+    )
+    for row, values in rows.items():
+        was = old[row]
         lines.append(
-            f"{row:20} {values['steps_per_s']:10.0f} {values['decisions_per_s']:12.0f} "
-            f"{values['share_of_engine']:10.3f}"
+            f"{row:20} {was['steps_per_s']:15.0f} {values['steps_per_s']:9.0f} "
+            f"{was['share_of_engine']:17.3f} {values['share_of_engine']:7.3f}"
+        )
+
+    def adapter_cost(table: dict[str, Any], row: str) -> float:
+        """Microseconds per OpenSpiel step beyond the bare engine's."""
+        return float(1e6 / table[row]["steps_per_s"] - 1e6 / table["engine"]["steps_per_s"])
+
+    for row in ("openspiel", "openspiel + infostate"):
+        was, now = adapter_cost(old, row), adapter_cost(rows, row)
+        lines.append(
+            f"{row}: cost per step beyond the engine {was:.1f} µs before, "
+            f"{now:.1f} µs after ({now / was:.2f}x)"
         )
     return "\n".join(lines)
 
@@ -204,12 +318,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--quick", action="store_true", help="1 game, 1 repetition")
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
+    parser.add_argument(
+        "--baseline", metavar="DIR", type=Path, help="also time the checkout DIR (before/after)"
+    )
     args = parser.parse_args(argv)
+    if args.baseline is not None and not (args.baseline / "src" / "tajmahal").is_dir():
+        parser.error(f"--baseline: {args.baseline} has no src/tajmahal")
     if args.quick:
         args.games, args.reps = 1, 1
     if args.games < 1 or args.reps < 1:
         parser.error("--games and --reps must be at least 1")
-    result = run(args.players, args.games, args.reps, args.seed)
+    result = run(args.players, args.games, args.reps, args.seed, args.baseline)
     if args.json == "-":
         print(json.dumps(result, indent=2))
         return 0

@@ -172,6 +172,44 @@ def test_encoder_rejects_other_player_counts_and_non_views() -> None:
         ObservationEncoder(6)
 
 
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_the_incremental_encoder_equals_the_views_encoding(num_players: int) -> None:
+    """Step by step for every seat, and jumping between states of two games."""
+    encoder = observation_encoder(num_players)
+    fast, jumping = encoder.incremental(), encoder.incremental()
+    both = [*states(num_players, 1), *states(num_players, 2)]
+    for state in both[: len(both) // 2]:
+        for seat in range(num_players):
+            assert (fast.encode(state, seat) == encoder.encode(state.view(seat))).all()
+    rng = random.Random(num_players)
+    for state in rng.sample(both, 60):
+        seat = rng.randrange(num_players)
+        values = jumping.encode(state, seat)
+        assert values.dtype == np.float32 and (values == encoder.encode(state.view(seat))).all()
+    again = jumping.encode(both[-1], 0)
+    again[:] = 7  # a new array each call: the encoder's own stays as it was
+    assert (jumping.encode(both[-1], 0) == encoder.encode(both[-1].view(0))).all()
+
+
+def test_the_incremental_encoder_with_custom_components() -> None:
+    comps = line_components()
+    encoder = ObservationEncoder(3, comps)
+    fast = encoder.incremental()
+    for state in states(3, 4, comps):
+        assert (fast.encode(state, 1) == encoder.encode(state.view(1))).all()
+
+
+def test_the_incremental_encoder_rejects_what_it_cannot_encode() -> None:
+    fast = observation_encoder(3).incremental()
+    with pytest.raises(AdapterError, match="3 players"):
+        fast.encode(tm.new_game(4, seed=1), 0)
+    with pytest.raises(AdapterError, match=r"expected a tajmahal\.GameState"):
+        fast.encode(tm.new_game(3, seed=1).view(0), 0)  # type: ignore[arg-type]
+    for seat in (-1, 3, True, "0"):
+        with pytest.raises(AdapterError, match=r"seat must be 0\.\.2"):
+            fast.encode(tm.new_game(3, seed=1), seat)  # type: ignore[arg-type]
+
+
 def test_the_docs_list_every_field_in_order_with_its_shape() -> None:
     text = DOCS.read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \|", text, re.M)

@@ -90,12 +90,23 @@ def test_openspiel_ismcts_plays_a_full_game_against_random() -> None:
         max_simulations=4,
         random_state=random_state,
     )
+    worlds: set[tuple[tuple[int, ...], ...]] = set()
+
+    def resample(state: pyspiel.State, player: int) -> pyspiel.State:
+        world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.information_state_string(player) == state.information_state_string(player)
+        worlds.add(world.game_state.hands[1:])
+        return world
+
+    bot.set_resampler(resample)
     state = game.new_initial_state()
-    state.apply_action(int(random_state.randint(game.max_chance_outcomes())))
     decisions = 0
     while not state.is_terminal():
         legal = state.legal_actions()
-        if state.current_player() == 0:
+        if state.is_chance_node():  # the setup, and any reshuffle (D1)
+            actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+            action = int(random_state.choice(actions, p=probabilities))
+        elif state.current_player() == 0:  # its search resamples what seat 0 has not seen
             action = bot.step(state)
             decisions += 1
         else:
@@ -103,6 +114,7 @@ def test_openspiel_ismcts_plays_a_full_game_against_random() -> None:
         assert action in legal
         state.apply_action(action)
     assert decisions > 10
+    assert len(worlds) > decisions  # the search saw other hands than the real ones
     assert state.game_state.is_over
     assert state.returns() == list(final_rewards(state.game_state.scores, "rank"))
 
@@ -116,7 +128,33 @@ def test_adapters_benchmark_quick_run() -> None:
     )
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)["rows"]
-    assert list(rows) == ["engine", "engine + encoding", "pettingzoo", "gymnasium", "openspiel"]
+    assert list(rows) == [
+        "engine",
+        "engine + encoding",
+        "pettingzoo",
+        "gymnasium",
+        "openspiel",
+        "openspiel + infostate",
+    ]
     assert all(row["steps_per_s"] > 0 for row in rows.values())
     assert rows["gymnasium"]["decisions_per_s"] > rows["gymnasium"]["steps_per_s"]  # bots too
     assert rows["engine"]["share_of_engine"] == 1.0
+
+
+def test_adapters_benchmark_compares_a_baseline_checkout_in_one_run() -> None:
+    """--baseline times another checkout (here this one) in the same run, with the load."""
+    root = Path(__file__).resolve().parent.parent
+    script = str(root / "benchmarks" / "adapters.py")
+    done = subprocess.run(
+        [sys.executable, script, "--quick", "--json", "-", "--baseline", str(root)],
+        capture_output=True, text=True, timeout=300, cwd=root,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result["baseline"]["rows"]) == set(result["rows"])
+    assert len(result["load_average"]["start"]) == 3
+    refused = subprocess.run(
+        [sys.executable, script, "--quick", "--baseline", str(root / "docs")],
+        capture_output=True, text=True, timeout=60, cwd=root,
+    )
+    assert refused.returncode == 2 and "has no src/tajmahal" in refused.stderr

@@ -1,6 +1,12 @@
-"""The OpenSpiel game python_tajmahal: chance, information states, resampling, serialisation."""
+"""python_tajmahal: the chance model, information states, resampling, serialisation."""
 
 from __future__ import annotations
+
+import base64
+import math
+import pickle
+from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -9,19 +15,52 @@ import pytest
 import tajmahal as tm
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.observations import observation_encoder
-from tajmahal.adapters.openspiel_game import GAME_NAME, TajMahalState
+from tajmahal.adapters.openspiel_game import (
+    GAME_NAME,
+    TajMahalState,
+    deserialize_game_and_state,
+    serialize_game_and_state,
+)
+from tajmahal.rules.tables import tables
+
+SETUP_NODES = 11 + 15 + 96  # province tiles, bonus tiles, cards
+FINAL = tables(tm.standard_components()).province_of["agra"]  #: its tile is never drawn
 
 
-def played(game: pyspiel.Game, deal: int, decisions: int, seed: int = 0) -> TajMahalState:
-    """The state after the deal and ``decisions`` random legal actions."""
+def chance(state: TajMahalState, rng: np.random.RandomState) -> None:
+    """Apply one outcome of a chance node, drawn with its probability."""
+    actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+    state.apply_action(int(rng.choice(actions, p=probabilities)))
+
+
+def played(game: pyspiel.Game, decisions: int, seed: int = 0) -> TajMahalState:
+    """The state after a random setup and ``decisions`` random player actions."""
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()
-    state.apply_action(deal)
-    for _ in range(decisions):
-        if state.is_terminal():
-            break
-        state.apply_action(int(rng.choice(state.legal_actions())))
+    while decisions > 0 and not state.is_terminal():
+        if state.is_chance_node():
+            chance(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            decisions -= 1
+    while state.is_chance_node():
+        chance(state, rng)
     return state  # type: ignore[no-any-return]
+
+
+def reshuffling(game: pyspiel.Game) -> TajMahalState:
+    """The first chance node of a reshuffle (D1) in the first random game that has one."""
+    for seed in range(20):
+        rng = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                if len(state.history()) > SETUP_NODES:
+                    return state  # type: ignore[no-any-return]
+                chance(state, rng)
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    raise AssertionError("no reshuffle in 20 games")
 
 
 def test_game_declares_imperfect_information_and_zero_sum() -> None:
@@ -32,46 +71,110 @@ def test_game_declares_imperfect_information_and_zero_sum() -> None:
     assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
     assert kind.provides_information_state_string and kind.provides_observation_tensor
     assert game.num_players() == 4 and game.num_distinct_actions() == action_space().size
+    assert game.max_chance_outcomes() == len(tm.standard_components().card_kinds)
     assert game.observation_tensor_size() == observation_encoder(4).size
     assert game.information_state_tensor_size() == observation_encoder(4).size
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
 
 
-def test_the_chance_outcome_is_the_deal_seed() -> None:
-    game = pyspiel.load_game(GAME_NAME, {"deals": 10})
+def test_the_setup_lays_each_tile_and_deals_each_card_at_a_chance_node() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    comps = tm.standard_components()
+    t = tables(comps)
     state = game.new_initial_state()
-    assert state.is_chance_node()
-    outcomes = state.chance_outcomes()
-    assert [a for a, _ in outcomes] == list(range(10))
-    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 4) == "deal 4"
-    state.apply_action(4)
-    assert state.game_state == tm.new_game(3, seed=4)
-    legal = state.legal_actions()
-    assert [state.action_to_string(0, a) for a in legal] == [
-        str(action_space().decode(a)) for a in legal
-    ]
+    outcomes: list[int] = []
+    rng = np.random.RandomState(4)
+    while state.is_chance_node():
+        pairs = state.chance_outcomes()
+        assert sum(p for _, p in pairs) == pytest.approx(1.0)
+        assert state.legal_actions() == [a for a, _ in pairs]
+        if len(outcomes) >= 26:  # a card: probability = cards of that kind left / cards left
+            left = Counter(t.deck) - Counter(outcomes[26:])
+            assert pairs == [(k, c / sum(left.values())) for k, c in sorted(left.items())]
+        chance(state, rng)
+        outcomes.append(state.history()[-1])
+    assert len(outcomes) == SETUP_NODES and state.current_player() == 0
+    dealt = state.game_state
+    cards = outcomes[26:]
+    assert dealt.hands == tuple(tuple(sorted(cards[6 * s : 6 * s + 6])) for s in range(3))
+    assert dealt.supply == tuple(sorted(cards[18:23]))
+    assert dealt.deck == tuple(reversed(cards[23:]))  # the first card dealt is the top
+    assert dealt.province_order[:11] == tuple(outcomes[:11])
+    assert dealt.province == t.province_ids[outcomes[0]]
+    assert sorted(dealt.province_order) == list(range(12))
+    assert Counter(b for b in dealt.bonus if b >= 0) == Counter(
+        comps.bonus_tiles.index(tile) for tile in comps.bonus_tiles
+    )
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0).startswith("reshuffled deck")
 
 
 def test_information_state_string_shows_own_draws_and_never_other_hands() -> None:
     game = pyspiel.load_game(GAME_NAME)
-    state = game.new_initial_state()
-    state.apply_action(2)
+    state = played(game, decisions=0, seed=2)
+    before = state.information_state_string(0)
     state.apply_action(0)  # seat 0 withdraws before playing: W11, it draws the top card
     own = state.information_state_string(0)
     other = state.information_state_string(1)
     hand1 = " ".join(str(c) for c in state.game_state.hand(1))
     assert "withdraw [drew" in own and "[drew" not in other
     assert f"hand {hand1}" in other and f"hand {hand1}" not in own
-    before = game.new_initial_state()
-    before.apply_action(2)
-    assert own.startswith(before.information_state_string(0))  # perfect recall: it only grows
+    assert own.startswith(before)  # perfect recall: it only grows
+
+
+def test_information_strings_built_step_by_step_equal_those_built_at_once() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 4})
+    rng = np.random.RandomState(6)
+    state = played(game, decisions=0, seed=6)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance(state, rng)
+            continue
+        seat = int(rng.randint(4))
+        state.information_state_string(seat)  # cached now, the next ones extend it
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    record = state._node
+    for seat in range(4):
+        for private in (True, False):
+            assert record.info_string(seat, private) == record._info_string(seat, private)
+
+
+def test_one_information_state_fits_many_deals() -> None:
+    """The attack of issue 19: from seat 0's information state, name seat 1's hand."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 4})
+    state = played(game, decisions=0, seed=5)
+    history = state.history()
+    seen = state.information_state_string(0)
+    # swap a card of seat 1 with a different one of seat 2: seat 0 sees the same, seat 1 not
+    cards = history[26:]
+    i = 6
+    j = next(j for j in range(12, 18) if cards[j] != cards[i])
+    swapped = list(history)
+    swapped[26 + i], swapped[26 + j] = cards[j], cards[i]
+    other = game.new_initial_state()
+    for action in swapped:
+        other.apply_action(action)
+    assert other.information_state_string(0) == seen
+    assert other.information_state_tensor(0) == state.information_state_tensor(0)
+    assert other.game_state.hands[1] != state.game_state.hands[1]
+    # how many setups the chance model has with seat 0's information state: its own six
+    # cards, the tiles and the supply fixed, every arrangement of the unseen cards
+    t = tables(tm.standard_components())
+    unseen = Counter(t.deck) - Counter(state.game_state.hands[0]) - Counter(state.game_state.supply)
+    count = math.factorial(sum(unseen.values())) // math.prod(
+        math.factorial(c) for c in unseen.values()
+    )
+    assert count > 10**100
+    # and the information state does not name seat 1's hand: 30 resamples, 30 hands
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    samples = [state.resample_from_infostate(0, sampler) for _ in range(30)]
+    assert all(s.information_state_string(0) == seen for s in samples)
+    assert len({s.game_state.hands[1] for s in samples}) == 30
 
 
 @pytest.mark.parametrize("decisions", [1, 40, 120])
 def test_resampling_keeps_the_players_information_state(decisions: int) -> None:
     game = pyspiel.load_game(GAME_NAME, {"players": 4})
-    state = played(game, deal=21, decisions=decisions, seed=decisions)
+    state = played(game, decisions=decisions, seed=decisions)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     for player in range(4):
         other = state.resample_from_infostate(player, sampler)
@@ -80,29 +183,142 @@ def test_resampling_keeps_the_players_information_state(decisions: int) -> None:
         assert other.observation_string(player) == state.observation_string(player)
         assert other.current_player() == state.current_player()
         assert other.legal_actions() == state.legal_actions() or state.current_player() != player
-    worlds = {
-        str(state.resample_from_infostate(0, sampler).game_state.hands) for _ in range(5)
-    }
-    assert len(worlds) > 1  # the other hands really are dealt anew
+        assert other.game_state.hands[player] == state.game_state.hands[player]
+    worlds = {state.resample_from_infostate(0, sampler).game_state.deck for _ in range(5)}
+    assert len(worlds) > 1  # the deck really is dealt anew
 
 
-def test_serialisation_round_trips_mid_game() -> None:
+def test_resampling_during_the_setup_redeals_only_unseen_cards() -> None:
     game = pyspiel.load_game(GAME_NAME, {"players": 3})
-    state = played(game, deal=8, decisions=60)
-    text = pyspiel.serialize_game_and_state(game, state)
-    game2, state2 = pyspiel.deserialize_game_and_state(text)
-    assert str(game2) == str(game)
+    rng = np.random.RandomState(8)
+    state = game.new_initial_state()
+    for _ in range(26 + 18 + 3):  # the tiles, the three hands and three supply cards
+        chance(state, rng)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    samples = [state.resample_from_infostate(1, sampler) for _ in range(10)]
+    history = state.history()
+    for sample in samples:
+        assert sample.information_state_string(1) == state.information_state_string(1)
+        assert sample.history()[:26] == history[:26]  # the tiles
+        assert sample.history()[32:38] == history[32:38]  # seat 1's hand
+        assert sample.history()[44:] == history[44:]  # the supply so far
+    assert len({tuple(s.history()[26:32]) for s in samples}) > 1
+
+
+def test_a_reshuffle_is_a_run_of_chance_nodes_dealing_the_pile() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 5})
+    state = reshuffling(game)
+    before = state.game_state
+    pile = {k: p for k, p in state.chance_outcomes()}
+    seen = state.information_state_string(2)
+    assert "[reshuffle 1: 0 of" in seen
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    resampled = state.resample_from_infostate(2, sampler)
+    assert resampled.is_chance_node()
+    assert resampled.information_state_string(2) == seen
+    chosen: list[int] = []
+    rng = np.random.RandomState(3)
+    reshuffles = before.reshuffles
+    while state.is_chance_node():
+        chance(state, rng)
+        chosen.append(state.history()[-1])
+    after = state.game_state
+    assert after.reshuffles == reshuffles + 1
+    counts = Counter(chosen)
+    assert pile == {k: c / len(chosen) for k, c in counts.items()}  # the pile, dealt whole
+    # the deck is the dealt order, less the cards drawn from its top since
+    assert tuple(reversed(after.deck)) == tuple(chosen[len(chosen) - len(after.deck) :])
+
+
+def test_serialisation_round_trips_through_the_librarys_document() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    state = played(game, decisions=60, seed=8)
+    text = state.serialize()
+    assert text.startswith('{"format": "tajmahal/openspiel-state"')
+    state2 = game.deserialize_state(text)
     assert state2.game_state == state.game_state
     assert str(state2) == str(state) and state2.history() == state.history()
     for player in range(3):
         assert state2.information_state_string(player) == state.information_state_string(player)
+    game3, state3 = deserialize_game_and_state(serialize_game_and_state(game, state))
+    assert game3.num_players() == 3 and state3.history() == state.history()
+    # a resampled state: its engine state travels as tm.dumps writes it, then its history
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    resampled = state.resample_from_infostate(1, sampler)
+    resampled.apply_action(resampled.legal_actions()[0])
+    again = game.deserialize_state(resampled.serialize())
+    assert again.game_state == resampled.game_state and again.history() == resampled.history()
+    assert again.information_state_string(1) == resampled.information_state_string(1)
     clone = state.clone()
     assert clone.game_state is state.game_state  # immutable: clones share the engine state
+    # OpenSpiel's own C++ round trip (what random_sim_test runs) keeps working
+    _, state4 = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, resampled)
+    )
+    assert state4.game_state == resampled.game_state
+
+
+def crafted_pickle(marker: Path) -> str:
+    """OpenSpiel's serialised form with a pickle that would create ``marker``."""
+
+    class Payload:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (exec, (f"open({str(marker)!r}, 'w').write('pwned')",))
+
+    blob = base64.b64encode(pickle.dumps({"_node": Payload()})).decode()
+    return f"history=\nmove_number=0\n__dict__={blob}"
+
+
+def test_a_crafted_pickle_is_refused_and_never_run(tmp_path: Path) -> None:
+    game = pyspiel.load_game(GAME_NAME)
+    marker = tmp_path / "pwned"
+    state_text = crafted_pickle(marker)
+    whole = pyspiel.serialize_game_and_state(game, game.new_initial_state())
+    whole = whole[: whole.index("[State]") + len("[State]\n")] + state_text
+    for text in (state_text, whole, base64.b64encode(state_text.encode()).decode()):
+        with pytest.raises(AdapterError, match="not a python_tajmahal state document"):
+            game.deserialize_state(text)
+        with pytest.raises(AdapterError, match="not a python_tajmahal state document"):
+            deserialize_game_and_state(text)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"format": "tajmahal/openspiel-state", "version": 2}', r"\$\.format: expected"),
+        ('{"format": "tajmahal/openspiel-state", "version": 1, "players": 9, "base": null, '
+         '"history": []}', r"\$\.players"),
+        ('{"format": "tajmahal/openspiel-state", "version": 1, "players": 3, "base": null, '
+         f'"history": [{FINAL}]}}', rf"\$\.history\[0\]: {FINAL} is not an outcome"),
+        ('{"format": "tajmahal/openspiel-state", "version": 1, "players": 3, "base": null, '
+         '"history": [-1]}', r"\$\.history\[0\]: expected an integer"),
+        ('{"format": "tajmahal/openspiel-state", "version": 1, "players": 3, "base": {}, '
+         '"history": []}', r"\$\.base: expected an object"),
+        ("[" * 100_000, "not JSON"),
+        ("x" * (5 << 20), "longer than"),
+    ],
+)
+def test_bad_documents_are_clear_errors(text: str, message: str) -> None:
+    game = pyspiel.load_game(GAME_NAME)
+    with pytest.raises(AdapterError, match=message):
+        game.deserialize_state(text)
+
+
+def test_a_forged_engine_state_is_refused() -> None:
+    game = pyspiel.load_game(GAME_NAME)
+    state = played(game, decisions=3, seed=1)
+    resampled = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    text = resampled.serialize().replace('"scores": [', '"scores": [-5, ', 1)
+    with pytest.raises(AdapterError, match=r"\$\.base\.state"):
+        game.deserialize_state(text)
+    with pytest.raises(AdapterError, match="3-player state; this game has 4"):
+        pyspiel.load_game(GAME_NAME, {"players": 4}).deserialize_state(resampled.serialize())
 
 
 def test_terminal_returns_and_observations() -> None:
     game = pyspiel.load_game(GAME_NAME)
-    state = played(game, deal=3, decisions=10_000)
+    state = played(game, decisions=10_000, seed=3)
     assert state.is_terminal() and state.current_player() == pyspiel.PlayerId.TERMINAL
     scores = state.game_state.scores
     returns = state.returns()
@@ -113,7 +329,7 @@ def test_terminal_returns_and_observations() -> None:
 
 def test_public_observer_leaves_the_hand_out() -> None:
     game = pyspiel.load_game(GAME_NAME)
-    state = played(game, deal=5, decisions=3)
+    state = played(game, decisions=3, seed=5)
     public = game.make_py_observer(
         pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
     )
@@ -124,13 +340,15 @@ def test_public_observer_leaves_the_hand_out() -> None:
         pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
     )
     assert recall.string_from(state, 0) == recall.string_from(state, 1).replace("seat 1", "seat 0")
+    setup = game.new_initial_state()
+    public.set_from(setup, 1)
+    assert not public.tensor.any()
+    assert "hand" not in recall.string_from(setup, 1)
 
 
 def test_bad_parameters_and_observers_are_refused() -> None:
     with pytest.raises(AdapterError, match="players must be 3, 4 or 5"):
         pyspiel.load_game(GAME_NAME, {"players": 6})
-    with pytest.raises(AdapterError, match="deals must be"):
-        pyspiel.load_game(GAME_NAME, {"deals": 0})
     game = pyspiel.load_game(GAME_NAME)
     everyone = pyspiel.IIGObservationType(
         perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
@@ -139,21 +357,20 @@ def test_bad_parameters_and_observers_are_refused() -> None:
         game.make_py_observer(everyone)
     with pytest.raises(AdapterError, match="no parameters"):
         game.make_py_observer(None, {"x": 1})
-    with pytest.raises(AdapterError, match="chance node"):
+    with pytest.raises(AdapterError, match="setup is still being dealt"):
         game.new_initial_state().game_state  # noqa: B018
 
 
 def test_impossible_actions_raise_without_changing_the_state() -> None:
-    game = pyspiel.load_game(GAME_NAME, {"deals": 100})
+    game = pyspiel.load_game(GAME_NAME)
     state = game.new_initial_state()
-    with pytest.raises(AdapterError, match="deal 100 does not exist"):
-        state.apply_action(100)
-    assert state.is_chance_node()
-    state.apply_action(99)
-    before = str(state)
+    with pytest.raises(AdapterError, match="not an outcome of this chance node"):
+        state.apply_action(FINAL)  # the final province's tile is never drawn
+    assert state.history() == []
+    state = played(game, decisions=0, seed=9)
+    before, history = str(state), state.history()
     with pytest.raises(tm.IllegalMoveError):
         state.apply_action(action_space().size - 1)  # take a card: not now
     with pytest.raises(AdapterError, match="not in this action space"):
         state.apply_action(action_space().size)
-    assert str(state) == before and state.game_state == tm.new_game(3, seed=99)
-    assert state.history() == [99]
+    assert str(state) == before and state.history() == history

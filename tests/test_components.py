@@ -731,3 +731,11 @@ def test_huge_count_is_rejected_before_allocating() -> None:
     pair = 'symbols = ["elephant", "elephant"]\ncount = '
     text = edited(pair + "2", pair + "1000000000000")
     rejects(text, "cards[0].count", "must be from 1 to 10000")
+
+
+def test_k5_a_province_tile_showing_three_commodities_is_rejected() -> None:
+    text = edited('commodities = ["tea", "jewels"]', 'commodities = ["tea", "jewels", "rice"]')
+    rejects(text, "province_tiles[1].commodities", "province tile 2 shows 3 commodities",
+            "one or two (C9, K5)")
+    every = 'commodities = ["tea", "jewels", "rice", "spices"]'
+    rejects(edited('commodities = ["tea", "jewels"]', every), "shows 4 commodities")

@@ -79,8 +79,10 @@ def test_a_whole_game_typed_move_by_move_ends_with_the_result(tmp_path: Path) ->
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("Taj Mahal, seed 4: you play seat 2; seat 0 random")
-    assert lines[-3].startswith("Final scores: ") and lines[-1].startswith("Winner")
+    assert lines[0].startswith("Taj Mahal: you play seat 2; seat 0 random")
+    assert lines[-4].startswith("Final scores: ") and lines[-2].startswith("Winner")
+    assert lines[-1] == "Seed 4: --seed 4 deals this game again."
+    assert "seed" not in "\n".join(lines[:-1]).lower()  # not shown before the game is over
     assert "the game ends: " in done.stdout and "Visit 12 of 12" in done.stdout
 
 

@@ -36,7 +36,7 @@ from tajmahal.protocol.messages import (
     result_line,
 )
 from tajmahal.protocol.player import match_move
-from tajmahal.referee import FaultKind
+from tajmahal.referee import FaultKind, bot_log_name
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "programs" / "hostile_bot.py"
@@ -202,7 +202,7 @@ def test_stderr_goes_to_a_per_seat_log_of_bounded_size(tmp_path: Path) -> None:
     limits = ProcessLimits(log_dir=tmp_path, log_bytes=300)
     result = tm.play_match([hostile("crash-mid"), "random", "random"], seed=4,
                            process_limits=limits)
-    header, log = (tmp_path / "seed4-seat0.log").read_text().split("\n", 1)
+    header, log = (tmp_path / bot_log_name(4, 0)).read_text().split("\n", 1)
     assert re.fullmatch(r"--- [-\d]+ [:\d]+: \S+python\S* \(pid \d+\)", header), header
     assert log.startswith("Traceback") and log.endswith("the size limit was reached]\n")
     assert len(log) < 400
@@ -229,6 +229,14 @@ def test_every_process_fault_kind_is_a_referee_fault_kind() -> None:
 # ---------------------------------------------------------------- cleanup
 
 
+def pid_file(tmp_path: Path) -> Path:
+    """A file the bot programs may append to (as root, each runs under a user of its own)."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o1777)
+    return folder / "pids"
+
+
 def read_pids(path: Path, count: int, timeout: float = 10.0) -> list[int]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -241,7 +249,7 @@ def read_pids(path: Path, count: int, timeout: float = 10.0) -> list[int]:
 
 
 def test_a_process_the_bot_started_is_killed_with_it(tmp_path: Path) -> None:
-    pids = tmp_path / "pids"
+    pids = pid_file(tmp_path)
     result = tm.play_match([hostile("child-keeps-stdout", pids), "random", "random"], seed=1,
                            time_limit=5)
     assert result.faults[0].kind is FaultKind.CRASH
@@ -255,7 +263,7 @@ def test_no_bot_process_outlives_an_interrupted_referee(
     tmp_path: Path, how: signal.Signals
 ) -> None:
     """The referee is stopped while a bot hangs: the bot's processes are gone soon after."""
-    pids = tmp_path / "pids"
+    pids = pid_file(tmp_path)
     referee = subprocess.Popen(
         [sys.executable, "-m", "tajmahal", "match", hostile("hang", pids), "random", "random",
          "--time-limit", "60", "--quiet"],
@@ -298,7 +306,7 @@ def test_an_isolated_plugin_cannot_find_the_game_state(
     isolated = tm.play_match(["peeker", "random", "random"], seed=8, isolate=True,
                              process_limits=ProcessLimits(log_dir=logs))
     assert isolated.record == inside.record
-    log = (logs / "seed8-seat0.log").read_text()
+    log = (logs / bot_log_name(8, 0)).read_text()
     assert set(re.findall(r"peeker found (\d+) game states", log)) == {"0"}
 
 

@@ -19,7 +19,7 @@ import pytest
 import tajmahal as tm
 from tajmahal.cli import main
 from tajmahal.protocol import ProcessLimits
-from tajmahal.referee import FaultKind
+from tajmahal.referee import FaultKind, bot_log_name
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "programs" / "hostile_bot.py"
@@ -111,9 +111,8 @@ def test_match_command_isolates_and_logs(tmp_path: Path) -> None:
     assert crash, done.stdout
     assert (f"unavailable: the program was stopped earlier (crash at decision {crash[1]})"
             in done.stdout)
-    assert "RuntimeError: boom" in (logs / "seed3-seat0.log").read_text()
-    assert sorted(p.name for p in logs.iterdir()) == ["seed3-seat0.log", "seed3-seat1.log",
-                                                      "seed3-seat2.log"]
+    assert "RuntimeError: boom" in (logs / bot_log_name(3, 0)).read_text()
+    assert sorted(p.name for p in logs.iterdir()) == [bot_log_name(3, s) for s in range(3)]
 
 
 # ---------------------------------------------------------------- hostile programs
@@ -183,5 +182,5 @@ def test_a_flood_on_stderr_is_drained_and_its_log_bounded(tmp_path: Path) -> Non
     result = tm.play_match([hostile("stderr-flood"), "random", "random"], seed=2,
                            time_limit=10, process_limits=limits)
     assert result.faults == ()
-    log = tmp_path / "seed2-seat0.log"
+    log = tmp_path / bot_log_name(2, 0)
     assert 100_000 < log.stat().st_size < 100_400  # the header, the capped log, the note

@@ -5,7 +5,7 @@
 96
 """
 
-from tajmahal import bots, events, protocol, render
+from tajmahal import analysis, bots, events, protocol, render
 from tajmahal.bots import Bot, hookimpl
 from tajmahal.game import Game, GameRecord, replay
 from tajmahal.referee import Fault, MatchResult, play_match
@@ -78,6 +78,7 @@ __all__ = [
     "TournamentError",
     "TournamentResult",
     "Withdraw",
+    "analysis",
     "bots",
     "dumps",
     "events",

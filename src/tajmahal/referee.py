@@ -33,6 +33,8 @@ never releases the GIL.  Run untrusted bots in a separate process:
 ``isolate=True`` runs every bot given by a spec as a child process speaking
 the bot protocol (:class:`~tajmahal.protocol.ProcessSeat`), as ``cmd:PROGRAM``
 specs always do; there, the time limit is hard (a late program is killed).
+``sandbox=True`` runs those programs under bubblewrap as well.  What a bot
+can and cannot do in each mode: docs/trust.md.
 
 **Seeds.**  A game is a pure function of its seed, and the tile layout is
 public: with a small seed, a bot can find it by trying seeds until the layout
@@ -40,7 +42,10 @@ matches, and then knows every hand and the deck order.  ``play_match``
 therefore draws an unguessable 63-bit seed from the operating system unless
 a seed is given (kept in the record, so the match can still be replayed).
 Each bot's seed is a SHA-256 digest of the game seed and its seat
-(:func:`bot_seed`), from which the game seed cannot be recovered.
+(:func:`bot_seed`), from which the game seed cannot be recovered; a bot
+program's log file is named by a keyed digest of the game seed
+(:func:`bot_log_name`), never by the seed.  A seed the caller passes makes the
+deal computable to whoever knows it (docs/reference/records.md).
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ from tajmahal.events import DecisionMade, MatchStarted, explain
 from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
 from tajmahal.observers import Watchers
-from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command
+from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command, check_sandbox
 from tajmahal.record_tags import check_tags, match_tags
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
@@ -68,7 +73,7 @@ from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 from tajmahal.seats import Answer, InProcessSeat, SeatPlayer, check_seconds, watching_interrupts
 
-__all__ = ["Fault", "FaultKind", "MatchResult", "bot_seed", "play_match"]
+__all__ = ["Fault", "FaultKind", "MatchResult", "bot_log_name", "bot_seed", "play_match"]
 
 
 @attrs.frozen(repr=False)
@@ -137,6 +142,22 @@ def bot_seed(seed: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def bot_log_name(seed: int, seat: int) -> str:
+    """The name of the stderr log of the bot program in ``seat`` for a match played with ``seed``.
+
+    A keyed BLAKE2b digest of the seed names the game, so a bot that lists
+    the log folder learns no seed from the names (the digest of a seed nobody
+    knows reveals nothing; the same match always gets the same name).
+
+    >>> bot_log_name(3, 0)
+    'game-eaf926b7323d658b-seat0.log'
+    >>> bot_log_name(3, 1)[:21] == bot_log_name(3, 0)[:21] != bot_log_name(4, 0)[:21]
+    True
+    """
+    digest = hashlib.blake2b(str(seed).encode(), digest_size=8, key=b"tajmahal/bot-log")
+    return f"game-{digest.hexdigest()}-seat{seat}.log"
+
+
 def play_match(
     players: Sequence[str | Bot | ProcessSeat],
     seed: int | None = None,
@@ -147,6 +168,7 @@ def play_match(
     isolate: bool = False,
     process_limits: ProcessLimits | None = None,
     tags: Mapping[str, str] | None = None,
+    sandbox: bool = False,
     observers: Sequence[object] = (),
 ) -> MatchResult:
     """Play one game between 3–5 bots (player specs or instances), seat 0 first.
@@ -166,6 +188,10 @@ def play_match(
     A ``cmd:PROGRAM ARGS`` spec seats a bot program speaking the bot protocol
     (:mod:`tajmahal.protocol`); ``isolate=True`` runs every bot given by a
     spec that way too, each in its own process, with the same results.
+    ``sandbox=True`` implies ``isolate`` and runs every program under
+    bubblewrap (its own PID namespace, no network, a read-only root: see
+    docs/trust.md); where bubblewrap cannot run it raises
+    :class:`~tajmahal.protocol.SandboxError`, naming what is missing.
     ``process_limits`` (:class:`~tajmahal.protocol.ProcessLimits`) caps those
     programs' memory, start-up and exit time (without ``time_limit`` they
     get ``process_limits.decision_timeout`` per decision).  Every program is
@@ -207,6 +233,12 @@ def play_match(
                 f"seat {number}: a {type_name(player)} is neither a player spec nor a bot "
                 "(an object with choose(view, legal_moves))"
             )
+    if not isinstance(sandbox, bool):
+        raise TajMahalError(f"sandbox must be True or False, got {sandbox!r}")
+    if sandbox:
+        check_sandbox()
+        isolate = True
+        process_limits = attrs.evolve(process_limits or ProcessLimits(), sandbox=True)
     given_tags = check_tags(tags)
     watchers = Watchers(observers)
     if seed is None:
@@ -300,7 +332,7 @@ def _build_seats(
         for number, player in enumerate(players):
             spec = check_spec(player) if isinstance(player, str) else None
             if spec is not None and (spec.is_command or isolate):
-                log = f"seed{seed}-seat{number}.log"
+                log = bot_log_name(seed, number)
                 seats.append(ProcessSeat.build(
                     spec, seat=number, num_players=len(players), seed=bot_seed(seed, number),
                     time_limit=limit, limits=process_limits, log_name=log,

@@ -79,6 +79,35 @@ def main():
             hoard = []
             while True:
                 hoard.append(bytearray(16 * 1024 * 1024))
+        if MODE == "shared-memory" and asked == 2:
+            # anonymous shared mappings (not in the data segment), touched page by page
+            import mmap
+            mapped = []
+            try:
+                while len(mapped) < 48:  # 768 MiB at most
+                    chunk = mmap.mmap(-1, 16 << 20, flags=mmap.MAP_SHARED)
+                    for offset in range(0, 16 << 20, 4096):
+                        chunk[offset] = 1
+                    mapped.append(chunk)
+            except (OSError, MemoryError, ValueError):
+                pass
+            print(f"mapped {len(mapped) * 16} MiB", file=sys.stderr, flush=True)
+        if MODE == "spin" and asked == 2:
+            while True:  # never answers: only the CPU cap (or the time limit) stops it
+                pass
+        if MODE == "fork-bomb" and asked == 2:
+            started = 0
+            try:
+                while started < 4096:
+                    pid = os.fork()
+                    if pid == 0:  # the children wait, holding their process slot
+                        time.sleep(1000)
+                        os._exit(0)
+                    started += 1
+                    note_pid(pid)
+            except OSError:
+                pass
+            print(f"started {started} processes", file=sys.stderr, flush=True)
         if MODE == "chatty" and asked == 2:
             send({"type": "move", "decision": message["decision"], "move": move})
             print("debug: I chose", move)

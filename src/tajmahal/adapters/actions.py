@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from tajmahal.rules.components import COLORED, Color, Components, standard_components
 from tajmahal.rules.errors import TajMahalError
+from tajmahal.rules.legal import WITHDRAW
 from tajmahal.rules.moves import (
     Move,
     PlaceCrownPalace,
@@ -34,6 +35,7 @@ from tajmahal.rules.moves import (
     Withdraw,
 )
 from tajmahal.rules.state import GameState
+from tajmahal.rules.tables import tables
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["ActionSpace", "AdapterError", "action_space"]
@@ -81,8 +83,11 @@ class ActionSpace:
         moves.extend(PlacePalace(c) for c in cities)
         moves.extend(PlaceCrownPalace(c) for c in cities)
         moves.extend(TakeCard(k) for k in kinds if k.color is not Color.SPECIAL)
-        self._moves: tuple[Move, ...] = tuple(moves)
+        # the engine's own objects where it has them: apply finds those by identity
+        own = _engine_moves(comps)
+        self._moves: tuple[Move, ...] = tuple(own.get(m, m) for m in moves)
         self._index: dict[Move, int] = {m: i for i, m in enumerate(moves)}
+        self._by_identity: dict[int, tuple[Move, int]] = {}
 
     @property
     def size(self) -> int:
@@ -147,8 +152,7 @@ class ActionSpace:
         >>> ActionSpace().legal_actions(tm.new_game(num_players=3, seed=1))
         [0, 67, 78, 210, 232, 276]
         """
-        index = self._index
-        return sorted(index[m] for m in self.legal_moves(state))
+        return sorted(self._numbers(self.legal_moves(state)))
 
     def mask(self, state: GameState | PlayerView) -> Mask:
         """An int8 array of :attr:`size` entries, 1 where the action is legal.
@@ -165,10 +169,29 @@ class ActionSpace:
         >>> int(space.mask(state.view(1)).sum())
         0
         """
-        mask = np.zeros(len(self._moves), dtype=np.int8)
-        index = self._index
-        mask[[index[m] for m in self.legal_moves(state)]] = 1
-        return mask
+        legal = bytearray(len(self._moves))  # item stores, then one array: faster than numpy's
+        for number in self._numbers(self.legal_moves(state)):
+            legal[number] = 1
+        return np.frombuffer(legal, dtype=np.int8)  # owns nothing else: a new mask each call
+
+    def _numbers(self, moves: Sequence[Move]) -> list[int]:
+        """The action numbers of ``moves``, looking the engine's own move objects up by identity.
+
+        The engine hands out the same move objects again and again (its tables
+        hold them); an identity lookup skips hashing them.
+        """
+        known, index = self._by_identity, self._index
+        numbers = []
+        for move in moves:
+            hit = known.get(id(move))
+            if hit is not None and hit[0] is move:
+                numbers.append(hit[1])
+                continue
+            number = index[move]
+            if len(known) < 4 * len(self._moves):  # bounded: moves made elsewhere are new objects
+                known[id(move)] = (move, number)  # the move is kept alive, so its id stays its own
+            numbers.append(number)
+        return numbers
 
     @staticmethod
     def legal_moves(state: GameState | PlayerView) -> Sequence[Move]:
@@ -192,6 +215,13 @@ class ActionSpace:
         if state.current_player != state.seat:
             return ()
         return state.sample(random.Random(0)).legal_moves()
+
+
+def _engine_moves(components: Components) -> dict[Move, Move]:
+    """The move objects the engine hands out for these components, each by itself."""
+    t = tables(components)
+    own: list[Move] = [WITHDRAW, *t.play.values(), *t.place, *t.crown, *t.take]
+    return {m: m for m in own}
 
 
 @functools.lru_cache(maxsize=8)

@@ -85,6 +85,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = check_render_mode(render_mode)
         self.encoder = observation_encoder(num_players, components)
+        self._observations = self.encoder.incremental()  # the agent's last observation reused
         self.actions = action_space(components)
         self.components = self.encoder.components
         self.observation_space = gymnasium.spaces.Dict(
@@ -196,9 +197,11 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         state = self._state()
-        view = state.view(self.seat)
-        mask = self.actions.mask(state if self.seat == state.current_player else view)
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+        if self.seat == state.current_player:
+            mask = self.actions.mask(state)
+        else:  # the episode is over: nothing is legal
+            mask = np.zeros(self.actions.size, dtype=np.int8)
+        return {"observation": self._observations.encode(state, self.seat), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         state = self._state()

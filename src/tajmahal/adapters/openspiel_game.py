@@ -1,37 +1,68 @@
 """The OpenSpiel game ``python_tajmahal`` (extra ``tajmahal[openspiel]``).
 
 Importing this module registers the game: ``pyspiel.load_game("python_tajmahal",
-{"players": 4})``, played with the standard components.  Parameters: ``players``
-(3 to 5, default 3) and ``deals`` (default 65536), the number of chance outcomes
-described below.
+{"players": 4})``, played with the standard components.  Its one parameter is
+``players`` (3 to 5, default 3).
 
-**Chance model.**  The game starts with one explicit chance node whose
-outcomes are the deal numbers ``0 .. deals - 1``, each with probability
-``1 / deals``; outcome ``d`` is the game ``tm.new_game(players, seed=d)``.
-That seed fixes everything random in Taj Mahal: the tiles laid out at setup,
-the shuffled deck (so every later draw and supply) and every reshuffle of the
-discard pile (D1).  After it, every node is a player's decision, with the
-actions of :class:`~tajmahal.adapters.actions.ActionSpace` (585 for the
-standard components).  So the OpenSpiel game is exactly Taj Mahal played on
-one of ``deals`` equally likely deals.
+**Chance model.**  As in OpenSpiel's card games, the setup is a run of chance
+nodes, each laying one tile or dealing one card, and nothing else is random:
 
-**Information.**  The game is declared imperfect-information.  A player's
-information-state string (perfect recall) is its seat, its first hand, the
-public setup (province order, bonus tiles, supply), then one line per
-decision: the move, the new supply when one was dealt, and the cards this
-player drew into its hand (nobody else sees those).  The observation string
-is the player's :class:`~tajmahal.PlayerView` as ``tm.dumps`` writes it; both
-tensors are the view as :class:`~tajmahal.adapters.observations.ObservationEncoder`
-encodes it (the information-state tensor is therefore not of perfect recall).
-``resample_from_infostate(player, sampler)`` deals the cards the player cannot
-see at random with :meth:`tajmahal.PlayerView.sample`, keeping the player's
-information state, so OpenSpiel's ``ISMCTSBot`` can search the game.  A
-resampled state starts a fresh OpenSpiel history (its ``history()`` is empty)
-and gets a fresh seed for future reshuffles.
+1. 11 nodes lay the province tiles: outcome ``p`` (a province's index in board
+   order) puts the next tile on province ``p``, uniformly among the provinces
+   still bare; the last tile always goes to the final province (S2);
+2. 15 nodes lay the bonus tiles, one per fortress but the Taj Mahal's in board
+   order: outcome ``b`` (an index into the distinct bonus tiles) with
+   probability proportional to how many such tiles are left (S3);
+3. 96 nodes deal the cards, one node per card: outcome ``k`` (a card kind) with
+   probability proportional to the cards of kind ``k`` not yet dealt.  The
+   first six go to seat 0's hand, the next six to seat 1's ..., then the
+   supply, then the draw deck from its top card down (S4–S7).
+4. A move that empties the deck while the discard pile holds cards (D1)
+   becomes a run of chance nodes, one per card of the pile, dealing the new
+   deck from its top card down the same way; then the move takes effect.
+
+Tiles and the supply are public; a seat sees the cards dealt into its own
+hand and nothing of the other hands or the deck, so one information state
+fits every deal that differs only in what the seat cannot see.  Outcome
+numbers are below ``max_chance_outcomes()`` (50, the card kinds).
+
+**Information.**  A player's information-state string (perfect recall) is
+its seat, its first hand and the public setup, then one line per decision:
+the move, the new supply when one was dealt, and the cards this player drew
+into its hand (nobody else sees those).  During the setup it is the tiles
+laid, the player's cards so far and how many cards were dealt; during a
+reshuffle, the line of the move and how many cards of the new deck are dealt.
+The observation string is the player's :class:`~tajmahal.PlayerView` as
+``tm.dumps`` writes it; both tensors are the view as
+:class:`~tajmahal.adapters.observations.ObservationEncoder` encodes it (zeros
+during the setup).  ``resample_from_infostate(player, sampler)`` deals
+everything the player has not seen again, uniformly among the deals the chance
+model allows with the player's information state (the hidden cards of
+:meth:`tajmahal.PlayerView.sample`; during the setup, the other seats' cards
+dealt so far; during a reshuffle, the pile's order from its first card), so
+OpenSpiel's ``ISMCTSBot`` can search the game.  A resampled state's
+``history()`` starts at the resampled point.
 
 **Returns** are paid at the end only: the "rank" rewards of
 :func:`~tajmahal.adapters.rewards.final_rewards`, zero-sum, in [-1, 1].
-Serialisation goes through ``tm.dumps``/``tm.loads``.
+
+**Serialisation.**  ``state.serialize()`` writes a JSON document of this
+library (format ``tajmahal/openspiel-state``): the player count, the actions
+of ``history()`` and, for a resampled state, the engine state it started from
+as ``tm.dumps`` writes it.  ``game.deserialize_state(text)`` and this module's
+:func:`deserialize_game_and_state` read it back by replaying every action
+through the rules (each one checked); anything else, a pickle above all, is an
+:class:`~tajmahal.adapters.actions.AdapterError`.  Nothing is unpickled.
+
+.. warning::
+
+   ``pyspiel.deserialize_game_and_state(text)`` and ``pyspiel.deserialize_state``
+   called from C++ (``random_sim_test(serialize=True)``, C++ algorithms) do not
+   reach this module: OpenSpiel's C++ code reads the Python attributes of a
+   Python game's state with ``pickle.loads``, so a crafted string runs code
+   there.  Pass those functions only strings you wrote yourself; for strings
+   from anywhere else use :func:`deserialize_game_and_state` or
+   ``game.deserialize_state`` from Python.
 """
 
 from __future__ import annotations
@@ -40,7 +71,7 @@ import functools
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -51,17 +82,31 @@ from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.observations import observation_encoder
 from tajmahal.adapters.pictures import state_text
 from tajmahal.adapters.rewards import final_rewards
-from tajmahal.rules.components import Card, Components, standard_components
-from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
-from tajmahal.rules.moves import PlayCards, TakeCard
+from tajmahal.rules.components import BonusKind, Components, standard_components
+from tajmahal.rules.engine import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, new_game
+from tajmahal.rules.errors import TajMahalError
+from tajmahal.rules.moves import Move, PlayCards, TakeCard
+from tajmahal.rules.reshuffles import ordering_reshuffles
+from tajmahal.rules.snapshot import evolve
 from tajmahal.rules.state import GameState
+from tajmahal.rules.tables import tables
 from tajmahal.serialize import dumps, loads
 
-__all__ = ["GAME_NAME", "TajMahalGame", "TajMahalObserver", "TajMahalState"]
+__all__ = [
+    "GAME_NAME",
+    "STATE_FORMAT",
+    "TajMahalGame",
+    "TajMahalObserver",
+    "TajMahalState",
+    "deserialize_game_and_state",
+    "serialize_game_and_state",
+]
 
 GAME_NAME = "python_tajmahal"
-DEFAULT_DEALS = 65536
-_PARAMETERS = {"players": MIN_PLAYERS, "deals": DEFAULT_DEALS}
+STATE_FORMAT = "tajmahal/openspiel-state"  #: the ``format`` of a serialised state
+_STATE_VERSION = 1
+_MAX_DOCUMENT = 4 << 20  #: characters: far above any game's document
+_PARAMETERS = {"players": MIN_PLAYERS}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -81,41 +126,98 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+@attrs.frozen
+class _Setup:
+    """The chance model of the setup for one components set (see the module docstring)."""
+
+    components: Components
+    provinces: tuple[int, ...]  #: provinces the random tiles go to (board order)
+    final_province: int
+    fortresses: tuple[int, ...]  #: city indices of the fortresses that get a random tile
+    taj_city: int
+    taj_tile: int  #: index into components.bonus_tiles
+    bonus_kinds: tuple[int, ...]  #: per distinct random bonus tile, its first index in bonus_tiles
+    bonus_counts: tuple[int, ...]  #: per distinct random bonus tile, how many there are
+    deck_counts: tuple[int, ...]  #: per card kind, how many the deck has
+    cards: int  #: the deck's size
+
+    @property
+    def tiles(self) -> int:
+        return len(self.provinces) + len(self.fortresses)
+
+    @property
+    def nodes(self) -> int:
+        return self.tiles + self.cards
+
+
+@functools.lru_cache(maxsize=4)
+def _setup(components: Components) -> _Setup:
+    board, t = components.board, tables(components)
+    final = t.province_of[board.final_province]
+    taj_index = next(
+        i for i, tile in enumerate(components.bonus_tiles) if tile.kind is BonusKind.TAJ_MAHAL
+    )
+    squares = Counter(
+        components.bonus_tiles.index(tile) for tile in components.bonus_tiles if tile.kind
+        is not BonusKind.TAJ_MAHAL
+    )
+    kinds = tuple(sorted(squares))
+    return _Setup(
+        components=components,
+        provinces=tuple(p for p in range(len(board.provinces)) if p != final),
+        final_province=final,
+        fortresses=tuple(
+            t.city_of[c.id] for c in board.fortresses if c.id != board.taj_mahal_city
+        ),
+        taj_city=t.city_of[board.taj_mahal_city],
+        taj_tile=taj_index,
+        bonus_kinds=kinds,
+        bonus_counts=tuple(squares[k] for k in kinds),
+        deck_counts=t.deck_counts,
+        cards=len(t.deck),
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _blank_state(players: int) -> GameState:
+    """A state whose deal the chance nodes replace (never viewed, so it holds no view memo)."""
+    return new_game(players, seed=0)
+
+
 class TajMahalGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hints
     """Taj Mahal for OpenSpiel; build it with ``pyspiel.load_game``.
 
     >>> import pyspiel
     >>> game = pyspiel.load_game(GAME_NAME, {"players": 4})
     >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
-    (4, 585, 65536)
+    (4, 585, 50)
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_PARAMETERS, **(params or {})}
-        players, deals = params["players"], params["deals"]
+        players = params["players"]
         if isinstance(players, bool) or players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             raise AdapterError(f"players must be 3, 4 or 5, got {players!r}")
-        if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 2**20:
-            raise AdapterError(f"deals must be an int from 1 to {2**20}, got {deals!r}")
         comps = standard_components()
+        setup = _setup(comps)
         cards = len(comps.deck) + len(comps.special_cards)
         info = pyspiel.GameInfo(
             num_distinct_actions=action_space().size,
-            max_chance_outcomes=deals,
+            max_chance_outcomes=max(len(comps.card_kinds), len(comps.board.provinces)),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
             # a seat's turns in one visit: at most one play per card it can hold, then
             # withdraw, palaces, crown and supply cards; far more than any game needs
-            max_game_length=len(comps.board.provinces) * players * (cards + 16),
+            max_game_length=len(comps.board.provinces) * players * (cards + 16) + setup.nodes,
         )
         super().__init__(_GAME_TYPE, info, params)
         self.players: int = players
-        self.deals: int = deals
+        self.setup: _Setup = setup
 
     def new_initial_state(self) -> TajMahalState:
-        """The chance node that draws the deal.
+        """The first chance node of the setup: the first province tile.
 
         >>> import pyspiel
         >>> pyspiel.load_game(GAME_NAME).new_initial_state().is_chance_node()
@@ -140,6 +242,108 @@ class TajMahalGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
             params,
         )
 
+    def deserialize_state(self, text: str) -> TajMahalState:
+        """The state :meth:`TajMahalState.serialize` wrote (never unpickles).
+
+        >>> import pyspiel
+        >>> game = pyspiel.load_game(GAME_NAME)
+        >>> state = game.new_initial_state()
+        >>> state.apply_action(3)
+        >>> game.deserialize_state(state.serialize()).history()
+        [3]
+        >>> game.deserialize_state("gASVAAAA")
+        Traceback (most recent call last):
+        ...
+        tajmahal.adapters.actions.AdapterError: not a python_tajmahal state document: ...
+        """
+        document = _read_document(text)
+        if document["players"] != self.players:
+            raise AdapterError(
+                f"the document holds a {document['players']}-player state; "
+                f"this game has {self.players} players"
+            )
+        return _rebuild(self, document)
+
+
+# ---------------------------------------------------------------------- the nodes
+
+
+@attrs.frozen
+class _Deal:
+    """The setup in progress: the outcomes drawn so far (a chance node)."""
+
+    players: int
+    outcomes: tuple[int, ...]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
+        return self
+
+    def owner(self, setup: _Setup, node: int) -> int | str:
+        """Who gets node ``node``'s outcome: "tile", a seat, "supply" or "deck"."""
+        card = node - setup.tiles
+        if card < 0:
+            return "tile"
+        if card < HAND_SIZE * self.players:
+            return card // HAND_SIZE
+        return "supply" if card < (HAND_SIZE + 2) * self.players - 1 else "deck"
+
+    def outcomes_now(self, setup: _Setup) -> list[tuple[int, float]]:
+        node, drawn = len(self.outcomes), self.outcomes
+        if node < len(setup.provinces):
+            left = [p for p in setup.provinces if p not in drawn]
+            return [(p, 1.0 / len(left)) for p in left]
+        if node < setup.tiles:
+            taken = Counter(drawn[len(setup.provinces) :])
+            counts = [c - taken[i] for i, c in enumerate(setup.bonus_counts)]
+        else:
+            taken = Counter(drawn[setup.tiles :])
+            counts = [c - taken[k] for k, c in enumerate(setup.deck_counts)]
+        total = sum(counts)
+        return [(i, c / total) for i, c in enumerate(counts) if c]
+
+    def state(self, setup: _Setup) -> GameState:
+        """The engine state the complete setup deals."""
+        n, out = self.players, self.outcomes
+        provinces = out[: len(setup.provinces)]
+        bonus = [-1] * len(setup.components.board.cities)
+        bonus[setup.taj_city] = setup.taj_tile
+        for city, b in zip(setup.fortresses, out[len(setup.provinces) : setup.tiles], strict=True):
+            bonus[city] = setup.bonus_kinds[b]
+        cards = out[setup.tiles :]
+        hands = tuple(tuple(sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(n))
+        dealt = HAND_SIZE * n + 2 * n - 1
+        changes = {
+            "province_order": (*provinces, setup.final_province),
+            "bonus": tuple(bonus),
+            "hands": hands,
+            "supply": tuple(sorted(cards[HAND_SIZE * n : dealt])),
+            "deck": tuple(reversed(cards[dealt:])),  # the first card dealt is the top
+        }
+        return evolve(_blank_state(n), changes)
+
+    def info_string(self, setup: _Setup, seat: int, private: bool) -> str:
+        comps, t = setup.components, tables(setup.components)
+        out = self.outcomes
+        laid = out[: len(setup.provinces)]
+        lines = [f"seat {seat}", "setup", "provinces " + " ".join(t.province_ids[p] for p in laid)]
+        tiles = comps.bonus_tiles
+        placed = zip(setup.fortresses, out[len(setup.provinces) : setup.tiles], strict=False)
+        lines.append(
+            "bonus " + " ".join(f"{t.city_ids[c]}={tiles[setup.bonus_kinds[b]]}" for c, b in placed)
+        )
+        mine, supply = [], []
+        for node in range(setup.tiles, len(out)):
+            owner = self.owner(setup, node)
+            if owner == seat:
+                mine.append(out[node])
+            elif owner == "supply":
+                supply.append(out[node])
+        if private:
+            lines.append(f"hand {_cards(comps, sorted(mine))}")
+        lines.append(f"supply {_cards(comps, sorted(supply))}")
+        lines.append(f"cards dealt {max(0, len(out) - setup.tiles)}")
+        return "\n".join(lines)
+
 
 #: the decisions so far, newest first: (earlier steps, action, new supply or "")
 Steps = tuple[Any, int, str] | None
@@ -147,10 +351,9 @@ Steps = tuple[Any, int, str] | None
 
 @attrs.frozen
 class _Record:
-    """What a node knows: the engine state and each seat's information trail.
+    """A decision node or the end: the engine state and each seat's information trail.
 
-    Immutable, so cloning shares it (OpenSpiel deep-copies a state's attributes),
-    and pickled through ``tm.dumps`` (OpenSpiel's serialisation pickles them).
+    Immutable, so cloning shares it (OpenSpiel deep-copies a state's attributes).
     """
 
     state: GameState
@@ -158,44 +361,114 @@ class _Record:
     steps: Steps
     length: int  #: the number of steps
     draws: tuple[tuple[tuple[int, str], ...], ...]  #: per seat, (step, cards it drew)
+    #: the record one step before, whose information strings this one extends
+    parent: _Record | None = attrs.field(default=None, eq=False, repr=False)
     _strings: dict[tuple[int, bool], str] = attrs.field(factory=dict, eq=False, repr=False)
+    _legal: dict[int, Move] = attrs.field(factory=dict, eq=False, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Record:
         return self
 
     def __reduce__(self) -> tuple[Callable[..., _Record], tuple[Any, ...]]:
-        args = (dumps(self.state), self.starts, self.steps, self.length, self.draws)
-        return _restore, args
+        # OpenSpiel's own C++ serialisation pickles a state's attributes: the record
+        # travels as this library's document text (see the module's warning)
+        return _record_from_document, (json.dumps(_record_document(self)),)
+
+    def legal(self) -> dict[int, Move]:
+        """Action number -> the engine's own legal move object (computed once)."""
+        legal = self._legal
+        if not legal and not self.state.is_over:
+            moves = self.state.legal_moves()
+            legal.update(sorted(zip(action_space()._numbers(moves), moves, strict=True)))
+        return legal
 
     def info_string(self, seat: int, private: bool = True) -> str:
-        known = self._strings.get((seat, private))
-        if known is None:
-            known = self._strings[seat, private] = self._info_string(seat, private)
-        return known
+        """The seat's information string: the nearest cached one before, plus the steps since."""
+        key = (seat, private)
+        known = self._strings.get(key)
+        if known is not None:
+            return known
+        later: list[_Record] = []
+        record = self
+        while record.parent is not None and key not in record._strings and len(later) < 64:
+            later.append(record)
+            record = record.parent
+        if key not in record._strings:  # nothing cached near: all at once (linear, not quadratic)
+            text = self._info_string(seat, private)
+        else:
+            text = record._strings[key]
+            for step in reversed(later):
+                text = f"{text}\n{step._last_line(seat, private)}"
+        self._strings[key] = text
+        return text
+
+    def _last_line(self, seat: int, private: bool) -> str:
+        """The line of this record's own step (the newest)."""
+        assert self.steps is not None
+        _, action, supply = self.steps
+        line = _action_text(action) + supply
+        if private and self.draws[seat] and self.draws[seat][-1][0] == self.length - 1:
+            line += f" [drew {self.draws[seat][-1][1]}]"
+        return line
 
     def _info_string(self, seat: int, private: bool) -> str:
-        lines = []
-        steps = self.steps
-        while steps is not None:
-            steps, action, supply = steps
-            lines.append(_action_text(action) + supply)
-        lines.reverse()
+        lines = [_action_text(action) + supply for action, supply in _step_list(self.steps)]
         if private:
             for step, cards in self.draws[seat]:
                 lines[step] += f" [drew {cards}]"
-        start = self.starts[seat] if private else _public_start(self.state)
+        start = self.starts[seat] if private else self.starts[seat].partition("\n")[2]
         return "\n".join([f"seat {seat}", start, *lines])
 
 
-def _restore(text: str, starts: Any, steps: Any, length: Any, draws: Any) -> _Record:
-    state = loads(text)
-    if not isinstance(state, GameState):
-        raise AdapterError("a serialised python_tajmahal state must hold a game state")
-    return _Record(state, starts, steps, length, draws)
+@attrs.frozen
+class _Reshuffle:
+    """A move waiting for the chance nodes that order a reshuffled discard pile (D1)."""
+
+    record: _Record  #: the state before the move
+    action: int
+    orders: tuple[tuple[int, ...], ...]  #: the piles already ordered in this move (top first)
+    pile: tuple[int, ...]  #: the pile being ordered now (sorted kinds)
+    chosen: tuple[int, ...]  #: its cards dealt so far, top first
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Reshuffle:
+        return self
+
+    def outcomes_now(self) -> list[tuple[int, float]]:
+        left = Counter(self.pile)
+        left.subtract(self.chosen)
+        total = len(self.pile) - len(self.chosen)
+        return [(k, c / total) for k, c in sorted(left.items()) if c]
+
+    def info_string(self, seat: int, private: bool) -> str:
+        return (
+            f"{self.record.info_string(seat, private)}\n{_action_text(self.action)} "
+            f"[reshuffle {len(self.orders) + 1}: {len(self.chosen)} of {len(self.pile)} cards]"
+        )
 
 
-def _cards(state: GameState, kinds: Any) -> str:
-    texts = _card_texts(state.components)
+_Node = _Deal | _Record | _Reshuffle
+
+
+class _PileToOrder(Exception):
+    """Raised inside ``apply`` when a reshuffle needs an order no chance node gave yet."""
+
+    def __init__(self, pile: tuple[int, ...]) -> None:
+        super().__init__("a reshuffle waits for its chance nodes")
+        self.pile = pile
+
+
+def _step_list(steps: Steps) -> list[tuple[int, str]]:
+    """The steps oldest first."""
+    out = []
+    while steps is not None:
+        steps, action, supply = steps
+        out.append((action, supply))
+    out.reverse()
+    return out
+
+
+def _cards(components: Components, kinds: Iterable[int]) -> str:
+    texts = _card_texts(components)
     return " ".join([texts[k] for k in kinds]) or "-"
 
 
@@ -209,45 +482,59 @@ def _action_text(action: int) -> str:
     return str(action_space().decode(action))
 
 
-@functools.lru_cache(maxsize=8)
-def _kind_of(components: Components) -> dict[Card, int]:
-    return {card: i for i, card in enumerate(components.card_kinds)}
-
-
 def _public_start(state: GameState) -> str:
     view = state.view(0)
     bonus = " ".join(f"{city}={tile}" for city, tile in view.bonus_tiles.items())
     return (
         f"provinces {' '.join(view.province_order)}\nbonus {bonus}\n"
-        f"supply {_cards(state, state.supply)}"
+        f"supply {_cards(state.components, state.supply)}"
     )
 
 
-def _deal(num_players: int, seed: int) -> _Record:
-    state = new_game(num_players, seed=seed)
+def _first_record(state: GameState) -> _Record:
     public = _public_start(state)
-    starts = tuple(f"hand {_cards(state, state.hands[s])}\n{public}" for s in range(num_players))
-    return _Record(state, starts, None, 0, ((),) * num_players)
+    comps = state.components
+    starts = tuple(f"hand {_cards(comps, hand)}\n{public}" for hand in state.hands)
+    return _Record(state, starts, None, 0, ((),) * state.num_players)
 
 
-def _step(record: _Record, action: int) -> _Record:
+def _play(record: _Record, action: int, orders: tuple[tuple[int, ...], ...] = ()) -> _Node:
+    """The node after ``action``: a record, or the chance nodes of a reshuffle it causes."""
     before = record.state
-    space = action_space()
-    for move in before.legal_moves():  # the engine's own move object: the fastest apply
-        if space.encode(move) == action:
-            break
-    else:
-        move = space.decode(action)  # not legal: apply says why
-    after = before.apply(move)
+    move = record.legal().get(action)
+    if move is None:
+        move = action_space().decode(action)  # not legal: apply says why
+    used = 0
+
+    def order(pile: tuple[int, ...], index: int) -> tuple[int, ...]:
+        nonlocal used
+        if used == len(orders):
+            raise _PileToOrder(pile)
+        used += 1
+        return tuple(reversed(orders[used - 1]))  # top card last, as the engine keeps decks
+
+    try:
+        with ordering_reshuffles(order):
+            after = before.apply(move)
+    except _PileToOrder as waiting:
+        return _Reshuffle(record, action, orders, waiting.pile, ())
+    return _advance(record, action, move, after)
+
+
+def _advance(record: _Record, action: int, move: Move, after: GameState) -> _Record:
+    """The record after ``move``: its step, and who drew what (only when the deck moved)."""
+    before = record.state
+    steps = (record.steps, action, "")
+    if after.deck is before.deck and after.reshuffles == before.reshuffles:
+        return _Record(after, record.starts, steps, record.length + 1, record.draws, record)
+    kind_of = tables(before.components).kind_of
     mover = before.current_player
-    kind_of = _kind_of(before.components)
-    supply = ""
     if after.supply is not before.supply:
         expected = Counter(before.supply)
         if isinstance(move, TakeCard):
             expected[kind_of[move.card]] -= 1
         if +expected != Counter(after.supply):
-            supply = f" [supply {_cards(after, after.supply)}]"
+            steps = (record.steps, action, f" [supply {_cards(after.components, after.supply)}]")
     draws = record.draws
     for seat, (old, new) in enumerate(zip(before.hands, after.hands, strict=True)):
         if old is new:
@@ -259,82 +546,124 @@ def _step(record: _Record, action: int) -> _Record:
             expected[kind_of[move.card]] += 1
         drawn = Counter(new) - expected
         if drawn:
-            entry = (record.length, _cards(after, sorted(drawn.elements())))
+            entry = (record.length, _cards(after.components, sorted(drawn.elements())))
             draws = (*draws[:seat], (*draws[seat], entry), *draws[seat + 1 :])
-    steps = (record.steps, action, supply)
-    return _Record(after, record.starts, steps, record.length + 1, draws)
+    return _Record(after, record.starts, steps, record.length + 1, draws, record)
 
 
 class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hints
-    """One node of ``python_tajmahal``: the deal's chance node, a decision, or the end.
+    """One node of ``python_tajmahal``: a chance node of the setup or a reshuffle, a decision, or the end.
 
     >>> import pyspiel
-    >>> state = pyspiel.load_game(GAME_NAME).new_initial_state()
-    >>> state.apply_action(7)  # deal 7: tm.new_game(3, seed=7)
-    >>> state.current_player(), len(state.legal_actions()), state.game_state.seed
-    (0, 13, 7)
-    """
+    >>> game = pyspiel.load_game(GAME_NAME)
+    >>> state = game.new_initial_state()
+    >>> while state.is_chance_node():  # the setup: always the first outcome here
+    ...     state.apply_action(state.chance_outcomes()[0][0])
+    >>> state.current_player(), len(state.history()), state.game_state.hand(0)[0].color.value
+    (0, 122, 'red')
+    """  # noqa: E501
 
     def __init__(self, game: TajMahalGame) -> None:
         super().__init__(game)
-        self._record: _Record | None = None
+        self._node: _Node = _Deal(game.players, ())
+        self._base: _Record | None = None  #: where history() starts (None: the first node)
 
     @property
     def game_state(self) -> GameState:
-        """The :class:`~tajmahal.GameState` (``AdapterError`` before the deal).
+        """The :class:`~tajmahal.GameState` (before the move, during a reshuffle).
+
+        ``AdapterError`` during the setup.
 
         >>> import pyspiel
         >>> state = pyspiel.load_game(GAME_NAME).new_initial_state()
-        >>> state.apply_action(3)
-        >>> state.game_state.num_players
-        3
+        >>> state.game_state
+        Traceback (most recent call last):
+        ...
+        tajmahal.adapters.actions.AdapterError: the setup is still being dealt: ...
         """
-        if self._record is None:
-            raise AdapterError("the deal has not been drawn yet: this is the chance node")
-        return self._record.state
+        node = self._node
+        if isinstance(node, _Deal):
+            raise AdapterError(
+                f"the setup is still being dealt: {len(node.outcomes)} of "
+                f"{self.get_game().setup.nodes} chance nodes drawn"
+            )
+        return (node.record if isinstance(node, _Reshuffle) else node).state
 
     def current_player(self) -> int:
-        """The seat to decide, ``pyspiel.PlayerId.CHANCE`` before the deal, TERMINAL at the end.
+        """The seat to decide, ``pyspiel.PlayerId.CHANCE`` at chance nodes, TERMINAL at the end.
 
         >>> import pyspiel
         >>> state = pyspiel.load_game(GAME_NAME).new_initial_state()
         >>> state.current_player() == pyspiel.PlayerId.CHANCE
         True
         """
-        if self._record is None:
+        node = self._node
+        if type(node) is not _Record:
             return int(pyspiel.PlayerId.CHANCE)
-        state = self._record.state
-        if state.current_player is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return state.current_player
+        player = node.state.current_player
+        return int(pyspiel.PlayerId.TERMINAL) if player is None else player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return action_space().legal_actions(self.game_state)
+        node = self._node
+        if type(node) is not _Record:
+            return []
+        return list(node.legal())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Every deal number with probability ``1 / deals``.
+        """The outcomes of this chance node with their probabilities (empty elsewhere).
 
         >>> import pyspiel
-        >>> game = pyspiel.load_game(GAME_NAME, {"deals": 4})
-        >>> game.new_initial_state().chance_outcomes()
-        [(0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)]
+        >>> state = pyspiel.load_game(GAME_NAME).new_initial_state()
+        >>> outcomes = state.chance_outcomes()  # the first province tile: 11 provinces
+        >>> len(outcomes), round(sum(p for _, p in outcomes), 9)
+        (11, 1.0)
         """
-        deals = self.get_game().deals
-        return [(d, 1.0 / deals) for d in range(deals)]
+        node = self._node
+        if isinstance(node, _Deal):
+            return node.outcomes_now(self.get_game().setup)
+        if isinstance(node, _Reshuffle):
+            return node.outcomes_now()
+        return []
 
     def _apply_action(self, action: int) -> None:
-        if self._record is None:
-            deals = self.get_game().deals
-            if not 0 <= action < deals:
-                raise AdapterError(f"deal {action} does not exist: the deals are 0 to {deals - 1}")
-            self._record = _deal(self.num_players(), int(action))
+        node, action = self._node, int(action)
+        if isinstance(node, _Record):
+            self._node = _play(node, action)
+            return
+        if action not in dict(self.chance_outcomes()):
+            raise AdapterError(
+                f"{action} is not an outcome of this chance node; the outcomes are "
+                f"{[a for a, _ in self.chance_outcomes()]}"
+            )
+        if isinstance(node, _Deal):
+            setup: _Setup = self.get_game().setup
+            deal = _Deal(node.players, (*node.outcomes, action))
+            self._node = (
+                _first_record(deal.state(setup)) if len(deal.outcomes) == setup.nodes else deal
+            )
+            return
+        chosen = (*node.chosen, action)
+        if len(chosen) < len(node.pile):
+            self._node = attrs.evolve(node, chosen=chosen)
         else:
-            self._record = _step(self._record, int(action))
+            self._node = _play(node.record, node.action, (*node.orders, chosen))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
-        return str(action_space().decode(action))
+        if player != pyspiel.PlayerId.CHANCE:
+            return str(action_space().decode(action))
+        node = self._node
+        comps = self.get_game().setup.components
+        if isinstance(node, _Deal):
+            setup = self.get_game().setup
+            owner = node.owner(setup, len(node.outcomes))
+            if len(node.outcomes) < len(setup.provinces):
+                province = tables(comps).province_ids[action]
+                return f"province tile {len(node.outcomes) + 1}: {province}"
+            if owner == "tile":
+                return f"bonus tile: {comps.bonus_tiles[setup.bonus_kinds[action]]}"
+            where = f"seat {owner}" if isinstance(owner, int) else owner
+            return f"deal to {where}: {comps.card_kinds[action]}"
+        return f"reshuffled deck: {comps.card_kinds[action]}"
 
     def is_terminal(self) -> bool:
         """True once the game is over.
@@ -343,7 +672,8 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         >>> pyspiel.load_game(GAME_NAME).new_initial_state().is_terminal()
         False
         """
-        return self._record is not None and self._record.state.is_over
+        node = self._node
+        return type(node) is _Record and node.state.is_over
 
     def returns(self) -> list[float]:
         """Each seat's "rank" reward at the end, zeros before.
@@ -357,42 +687,246 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         return list(final_rewards(self.game_state.scores, "rank"))
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TajMahalState:
-        """A state ``player_id`` cannot tell from this one, hidden cards dealt at random.
+        """A state ``player_id`` cannot tell from this one, all it has not seen dealt anew.
 
         ``probability_sampler()`` (e.g. ``pyspiel.UniformProbabilitySampler(0., 1.)``)
-        seeds the deal of the unseen cards (:meth:`tajmahal.PlayerView.sample`).
+        seeds the new deal of what the player has not seen (see the module docstring).
 
         >>> import pyspiel
-        >>> state = pyspiel.load_game(GAME_NAME).new_initial_state()
-        >>> state.apply_action(5)
+        >>> game = pyspiel.load_game(GAME_NAME)
+        >>> state = game.new_initial_state()
+        >>> while state.is_chance_node():
+        ...     state.apply_action(state.chance_outcomes()[-1][0])
         >>> state.apply_action(state.legal_actions()[0])
         >>> other = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0., 1.))
         >>> other.information_state_string(1) == state.information_state_string(1)
         True
         """
-        record = self._record
-        if record is None:
-            return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**53))
+        game: TajMahalGame = self.get_game()
+        node = self._node
+        clone: TajMahalState = game.new_initial_state()
+        if isinstance(node, _Deal):
+            for action in _redeal(game.setup, node, player_id, rng):
+                clone.apply_action(action)
+            return clone
+        record = node.record if isinstance(node, _Reshuffle) else node
         sampled = record.state.view(player_id).sample(rng)
-        public = _public_start(record.state)
+        public = record.starts[player_id].partition("\n")[2]  # the setup everybody saw
         starts = tuple(
-            record.starts[s] if s == player_id else f"hand (resampled) "
-            f"{_cards(sampled, sampled.hands[s])}\n{public}"
+            record.starts[s]
+            if s == player_id
+            else f"hand (resampled) {_cards(sampled.components, sampled.hands[s])}\n{public}"
             for s in range(len(record.starts))
         )
         draws = tuple(d if s == player_id else () for s, d in enumerate(record.draws))
-        clone = self.get_game().new_initial_state()
-        clone._record = _Record(sampled, starts, record.steps, record.length, draws)
-        return clone  # type: ignore[no-any-return]
+        clone._node = clone._base = _Record(sampled, starts, record.steps, record.length, draws)
+        if isinstance(node, _Reshuffle):
+            clone.apply_action(node.action)  # the move again: its reshuffle's chance nodes next
+        return clone
+
+    def serialize(self) -> str:
+        """This state as a ``tajmahal/openspiel-state`` JSON document (no pickle).
+
+        >>> import pyspiel
+        >>> state = pyspiel.load_game(GAME_NAME).new_initial_state()
+        >>> state.apply_action(2)
+        >>> state.serialize()
+        '{"format": "tajmahal/openspiel-state", "version": 1, "players": 3, "base": null, "history": [2]}'
+        """  # noqa: E501
+        base = self._base
+        return json.dumps(
+            {
+                "format": STATE_FORMAT,
+                "version": _STATE_VERSION,
+                "players": self.num_players(),
+                "base": None if base is None else _record_document(base),
+                "history": [int(a) for a in self.history()],
+            }
+        )
 
     def __str__(self) -> str:
-        record = self._record
-        if record is None:
-            return "chance node: the deal"
-        state = record.state
-        hands = "\n".join(f"hand {s}: {_cards(state, h)}" for s, h in enumerate(state.hands))
-        return f"{state_text(state)}\n{hands}\ndeck: {_cards(state, state.deck)}"
+        node = self._node
+        if isinstance(node, _Deal):
+            return node.info_string(self.get_game().setup, 0, private=False).partition("\n")[2]
+        state = self.game_state
+        comps = state.components
+        hands = "\n".join(f"hand {s}: {_cards(comps, h)}" for s, h in enumerate(state.hands))
+        text = f"{state_text(state)}\n{hands}\ndeck: {_cards(comps, state.deck)}"
+        if isinstance(node, _Reshuffle):
+            deck = _cards(comps, node.chosen)
+            text += f"\n{_action_text(node.action)}: reshuffling, the new deck from the top: {deck}"
+        return text
+
+
+# ---------------------------------------------------------------------- resampling
+
+
+def _redeal(setup: _Setup, deal: _Deal, seat: int, rng: random.Random) -> list[int]:
+    """The outcomes of ``deal`` with every card ``seat`` has not seen drawn again."""
+    out = list(deal.outcomes)
+    hidden = [
+        node
+        for node in range(setup.tiles, len(out))
+        if deal.owner(setup, node) not in (seat, "supply")
+    ]
+    pool = Counter(dict(enumerate(setup.deck_counts)))
+    pool.subtract(out[node] for node in range(setup.tiles, len(out)) if node not in hidden)
+    cards = list(pool.elements())
+    rng.shuffle(cards)
+    for node, card in zip(hidden, cards, strict=False):
+        out[node] = card
+    return out
+
+
+# ---------------------------------------------------------------------- serialisation
+
+
+def _record_document(record: _Record) -> dict[str, Any]:
+    return {
+        "state": json.loads(dumps(record.state)),
+        "starts": list(record.starts),
+        "steps": [[a, s] for a, s in _step_list(record.steps)],
+        "draws": [[[step, cards] for step, cards in seat] for seat in record.draws],
+    }
+
+
+def _record_from_document(text: str) -> _Record:
+    document = json.loads(text)
+    return _read_record(document, ("record",))
+
+
+def _problem(path: tuple[str | int, ...], message: str) -> AdapterError:
+    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+    return AdapterError(f"not a python_tajmahal state document: {where}: {message}")
+
+
+def _strings(value: Any, path: tuple[str | int, ...]) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _problem(path, "expected a list of strings")
+    return value
+
+
+def _int(value: Any, path: tuple[str | int, ...], below: int) -> int:
+    if type(value) is not int or not 0 <= value < below:
+        raise _problem(path, f"expected an integer from 0 to {below - 1}, got {value!r:.40}")
+    return value
+
+
+def _read_record(document: Any, path: tuple[str | int, ...]) -> _Record:
+    if not isinstance(document, dict) or set(document) != {"state", "starts", "steps", "draws"}:
+        raise _problem(path, "expected an object with state, starts, steps and draws")
+    try:
+        state = loads(json.dumps(document["state"]))
+    except TajMahalError as exc:
+        raise _problem((*path, "state"), str(exc)) from None
+    if not isinstance(state, GameState):
+        raise _problem((*path, "state"), "expected a tajmahal/state document")
+    n, size = state.num_players, action_space().size
+    starts = _strings(document["starts"], (*path, "starts"))
+    if len(starts) != n:
+        raise _problem((*path, "starts"), f"expected {n} strings")
+    steps: Steps = None
+    raw_steps = document["steps"]
+    if not isinstance(raw_steps, list):
+        raise _problem((*path, "steps"), "expected a list")
+    for i, step in enumerate(raw_steps):
+        if not isinstance(step, list) or len(step) != 2 or not isinstance(step[1], str):
+            raise _problem((*path, "steps", i), "expected [action, supply text]")
+        steps = (steps, _int(step[0], (*path, "steps", i, 0), size), step[1])
+    raw_draws = document["draws"]
+    if not isinstance(raw_draws, list) or len(raw_draws) != n:
+        raise _problem((*path, "draws"), f"expected {n} lists")
+    draws = []
+    for s, seat in enumerate(raw_draws):
+        if not isinstance(seat, list):
+            raise _problem((*path, "draws", s), "expected a list")
+        entries = []
+        for i, entry in enumerate(seat):
+            where = (*path, "draws", s, i)
+            if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[1], str):
+                raise _problem(where, "expected [step, cards text]")
+            entries.append((_int(entry[0], (*where, 0), max(1, len(raw_steps))), entry[1]))
+        draws.append(tuple(entries))
+    return _Record(state, tuple(starts), steps, len(raw_steps), tuple(draws))
+
+
+def _read_document(text: Any) -> dict[str, Any]:
+    """The checked JSON object of a serialised state; AdapterError for anything else."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode()
+        except UnicodeDecodeError:
+            raise _problem((), "not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise AdapterError(f"a serialised python_tajmahal state is text, got {type(text).__name__}")
+    if len(text) > _MAX_DOCUMENT:
+        raise _problem((), f"longer than {_MAX_DOCUMENT} characters")
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        raise _problem((), "not JSON (OpenSpiel's pickled form is never read)") from None
+    if not isinstance(document, dict):
+        raise _problem((), "expected a JSON object")
+    if document.get("format") != STATE_FORMAT or document.get("version") != _STATE_VERSION:
+        raise _problem(("format",), f"expected format {STATE_FORMAT!r}, version {_STATE_VERSION}")
+    if set(document) != {"format", "version", "players", "base", "history"}:
+        raise _problem((), "expected the keys format, version, players, base and history")
+    players = document["players"]
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise _problem(("players",), "expected 3, 4 or 5")
+    if not isinstance(document["history"], list):
+        raise _problem(("history",), "expected a list of actions")
+    return document
+
+
+def _rebuild(game: TajMahalGame, document: dict[str, Any]) -> TajMahalState:
+    state: TajMahalState = game.new_initial_state()
+    if document["base"] is not None:
+        base = _read_record(document["base"], ("base",))
+        if base.state.num_players != game.players:
+            raise _problem(("base", "state"), f"expected a {game.players}-player state")
+        state._node = state._base = base
+    limit = max(game.num_distinct_actions(), game.max_chance_outcomes())
+    for i, action in enumerate(document["history"]):
+        _int(action, ("history", i), limit)
+        if state.is_terminal():
+            raise _problem(("history", i), "the game was already over")
+        try:
+            state.apply_action(action)
+        except (TajMahalError, pyspiel.SpielError) as exc:
+            raise _problem(("history", i), str(exc)) from None
+    return state
+
+
+def serialize_game_and_state(game: TajMahalGame, state: TajMahalState) -> str:
+    """The state's document (:meth:`TajMahalState.serialize`); it names the player count.
+
+    >>> import pyspiel
+    >>> game = pyspiel.load_game(GAME_NAME, {"players": 4})
+    >>> text = serialize_game_and_state(game, game.new_initial_state())
+    >>> game2, state2 = deserialize_game_and_state(text)
+    >>> game2.num_players(), state2.is_chance_node()
+    (4, True)
+    """
+    if state.get_game().num_players() != game.num_players():
+        raise AdapterError("the state belongs to another game")
+    return state.serialize()
+
+
+def deserialize_game_and_state(text: str) -> tuple[TajMahalGame, TajMahalState]:
+    """The game and state of a document :func:`serialize_game_and_state` wrote (no pickle).
+
+    Use this, not ``pyspiel.deserialize_game_and_state``, for text from elsewhere.
+
+    >>> deserialize_game_and_state('{"format": "tajmahal/move"}')
+    Traceback (most recent call last):
+    ...
+    tajmahal.adapters.actions.AdapterError: not a python_tajmahal state document: $.format: ...
+    """
+    document = _read_document(text)
+    game = pyspiel.load_game(GAME_NAME, {"players": document["players"]})
+    return game, _rebuild(game, document)
 
 
 class TajMahalObserver:
@@ -405,10 +939,9 @@ class TajMahalObserver:
     >>> import pyspiel
     >>> game = pyspiel.load_game(GAME_NAME)
     >>> state = game.new_initial_state()
-    >>> state.apply_action(1)
     >>> observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
-    >>> observer.string_from(state, 0).splitlines()[0]
-    'seat 0'
+    >>> observer.string_from(state, 0).splitlines()[:2]
+    ['seat 0', 'setup']
     """
 
     def __init__(self, num_players: int, iig_obs_type: Any, params: Any) -> None:
@@ -420,6 +953,7 @@ class TajMahalObserver:
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.encoder = observation_encoder(num_players)
+        self._observations = self.encoder.incremental()  # each seat's last observation reused
         self.tensor = np.zeros(self.encoder.size, np.float32)
         self.dict = {
             f.name: self.tensor[f.offset : f.offset + f.size].reshape(f.shape)
@@ -427,22 +961,24 @@ class TajMahalObserver:
         }
 
     def set_from(self, state: TajMahalState, player: int) -> None:
-        """Write ``player``'s view of ``state`` into ``tensor`` (zeros before the deal).
+        """Write ``player``'s view of ``state`` into ``tensor`` (zeros during the setup).
 
         >>> import pyspiel
         >>> game = pyspiel.load_game(GAME_NAME)
         >>> state = game.new_initial_state()
-        >>> state.apply_action(1)
+        >>> while state.is_chance_node():
+        ...     state.apply_action(state.chance_outcomes()[0][0])
         >>> observer = game.make_py_observer()
         >>> observer.set_from(state, 2)
         >>> int(observer.dict["seat"][2]), int(observer.dict["hand"].sum())
         (1, 6)
         """
-        record = state._record
-        if record is None:
+        node = state._node
+        if isinstance(node, _Deal):
             self.tensor.fill(0)
             return
-        self.tensor[:] = self.encoder.encode(record.state.view(player))
+        record = node.record if isinstance(node, _Reshuffle) else node
+        self.tensor[:] = self._observations.encode(record.state, player)
         if not self.private:
             self.dict["hand"].fill(0)
 
@@ -452,15 +988,17 @@ class TajMahalObserver:
         >>> import pyspiel
         >>> game = pyspiel.load_game(GAME_NAME)
         >>> state = game.new_initial_state()
-        >>> state.apply_action(1)
+        >>> while state.is_chance_node():
+        ...     state.apply_action(state.chance_outcomes()[0][0])
         >>> game.make_py_observer().string_from(state, 0)[:28]
         '{"format": "tajmahal/view", '
         """
-        record = state._record
-        if record is None:
-            return "the deal has not been drawn yet"
+        node = state._node
+        if isinstance(node, _Deal):
+            return node.info_string(state.get_game().setup, player, self.private)
         if self.perfect_recall:
-            return record.info_string(player, self.private)
+            return node.info_string(player, self.private)
+        record = node.record if isinstance(node, _Reshuffle) else node
         text = dumps(record.state.view(player))
         if self.private:
             return text

@@ -65,6 +65,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         if reward not in REWARD_KINDS:
             raise AdapterError(f"reward must be 'rank' or 'score', got {reward!r}")
         self.encoder = observation_encoder(num_players, components)
+        self._observations = self.encoder.incremental()  # each seat's last observation reused
         self.actions = action_space(components)
         self.components = self.encoder.components
         self.reward = reward
@@ -154,9 +155,11 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
                 f"no agent is called {agent!r}; the agents are {', '.join(self.possible_agents)}"
             )
         seat = self.possible_agents.index(agent)
-        view = state.view(seat)
-        mask = self.actions.mask(state if seat == state.current_player else view)
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+        if seat == state.current_player:
+            mask = self.actions.mask(state)
+        else:  # not its decision: nothing is legal for it
+            mask = np.zeros(self.actions.size, dtype=np.int8)
+        return {"observation": self._observations.encode(state, seat), "action_mask": mask}
 
     def state(self) -> npt.NDArray[np.float32]:
         """The global state for centralised training: every seat's encoded view, seat 0's first.
@@ -169,8 +172,8 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         True
         """
         state = self._game()
-        views = [self.encoder.encode(state.view(seat)) for seat in range(state.num_players)]
-        return np.concatenate(views)
+        encode = self._observations.encode
+        return np.concatenate([encode(state, seat) for seat in range(state.num_players)])
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action; after the end, each agent steps ``None`` once.

@@ -25,18 +25,30 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from tajmahal.bots.evaluation import evaluate, heuristic_pick
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout, code_of
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["IsmctsBot"]
+__all__ = ["IsmctsBot", "MoveStatistics"]
 
 ROLLOUTS = ("heuristic", "random")
 MAX_ITERATIONS = 10_000_000
 MAX_TIME_LIMIT = 3600.0
+
+
+class MoveStatistics(NamedTuple):
+    """One root move of the last search: how often it was searched and its mean reward.
+
+    ``value`` is the mean of the deciding seat's rewards after the move (0..1,
+    a smooth chance of beating the best rival: see :mod:`tajmahal.bots.evaluation`).
+    """
+
+    move: Move
+    visits: int
+    value: float
 
 
 class _Node:
@@ -125,6 +137,8 @@ class IsmctsBot:
             self._pick = heuristic_pick if rollout == "heuristic" else None
         self._rng = random.Random(seed)
         self.last_iterations = 0  #: searches run for the last decision (0: answered at once)
+        #: the root moves of the last search, most visited first (empty: answered at once)
+        self.last_statistics: tuple[MoveStatistics, ...] = ()
 
     def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
         """The root move searched most often within the budget.
@@ -136,6 +150,7 @@ class IsmctsBot:
         >>> first == again
         True
         """
+        self.last_statistics = ()
         if len(legal_moves) == 1:
             self.last_iterations = 0
             return legal_moves[0]
@@ -154,7 +169,16 @@ class IsmctsBot:
         searched = [(code, node) for code, node in root.children.items() if code in by_code]
         if not searched:  # only when legal_moves are not the view's own legal moves
             return legal_moves[0]
-        best = max(searched, key=lambda item: (item[1].visits, item[1].total / item[1].visits))
+        def trust(item: tuple[int, _Node]) -> tuple[int, float]:
+            return item[1].visits, item[1].total / item[1].visits
+
+        best = max(searched, key=trust)
+        ranked = sorted(searched, key=trust, reverse=True)  # stable: ties keep the tried order
+        ranked.remove(best)
+        self.last_statistics = tuple(
+            MoveStatistics(by_code[code], node.visits, node.total / node.visits)
+            for code, node in [best, *ranked]
+        )
         return by_code[best[0]]
 
     def _iterate(self, root: _Node, game: Playout, rng: random.Random) -> None:

@@ -1,13 +1,16 @@
 """The command line: ``tajmahal COMMAND ...``, also ``python -m tajmahal COMMAND ...``.
 
 The commands: ``bots``, ``match``, ``replay``, ``check-bot``, ``play``, ``render``,
-``tournament``.
+``tournament``, ``analyse``.
 
 Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
 ``--help`` shows.  Errors a user can cause (an unknown bot, an unreadable
 record) print one line to stderr and exit with status 1; usage errors exit
-with status 2 (argparse).
+with status 2 (argparse).  Everything a command prints goes through
+:func:`~tajmahal.cli._terminal.printable`: text from outside (names, files,
+fault details, bot stderr) cannot move the cursor, retitle the window or
+reorder a line.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 from tajmahal import __version__
 from tajmahal.cli import (
+    analyse_command,
     bots_command,
     check_bot_command,
     match_command,
@@ -27,6 +31,7 @@ from tajmahal.cli import (
     tournament_command,
 )
 from tajmahal.cli._common import CommandError
+from tajmahal.cli._terminal import escaped_output
 from tajmahal.cli.account import account
 from tajmahal.rules.errors import TajMahalError
 
@@ -34,7 +39,7 @@ __all__ = ["COMMANDS", "CommandError", "account", "build_parser", "main"]
 
 COMMANDS = (
     bots_command, match_command, check_bot_command, play_command, render_command,
-    tournament_command,
+    tournament_command, analyse_command,
 )
 
 
@@ -64,6 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     NAME ...
     True
     """
+    with escaped_output():  # whatever a command prints: names, files, faults, bot stderr
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
@@ -88,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as exc:  # a bug: one line, not a traceback
         text = str(exc)[:300]
-        print(f"tajmahal: internal error: {type(exc).__name__}: {text} (please report it)",
-              file=sys.stderr)
+        print(
+            f"tajmahal: internal error: {type(exc).__name__}: {text} (please report it)",
+            file=sys.stderr,
+        )
         return 1

@@ -24,7 +24,13 @@ import attrs
 from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import check_spec
 from tajmahal.cli._common import Commands, add_command, positive_seconds
-from tajmahal.protocol import ProcessLimits, ProcessPlayer, ProcessSeat, check_command
+from tajmahal.protocol import (
+    ProcessLimits,
+    ProcessPlayer,
+    ProcessSeat,
+    check_command,
+    check_sandbox,
+)
 from tajmahal.referee import Fault, MatchResult, bot_seed, play_match
 
 __all__ = ["GAMES", "CheckResult", "register", "run_checks"]
@@ -78,12 +84,18 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                          help="seconds the bot may take per decision (default 5)")
     command.add_argument("--start-timeout", type=positive_seconds, default=10.0, metavar="S",
                          help="seconds from start to the bot's 'ready' (default 10)")
+    command.add_argument("--sandbox", action="store_true",
+                         help="run the bot under bubblewrap (its own PID namespace, no network, "
+                         "a read-only root; see docs/trust.md)")
     command.add_argument("--exit-timeout", type=positive_seconds, default=2.0, metavar="S",
                          help="seconds the bot has to exit after the result (default 2)")
 
 
 def _run(args: argparse.Namespace) -> int:
-    limits = ProcessLimits(start_timeout=args.start_timeout, exit_timeout=args.exit_timeout)
+    if args.sandbox:
+        check_sandbox()
+    limits = ProcessLimits(start_timeout=args.start_timeout, exit_timeout=args.exit_timeout,
+                           sandbox=args.sandbox)
     print(f"Checking {args.spec}")
     results = run_checks(args.spec, seed=args.seed, time_limit=args.time_limit, limits=limits)
     for result in results:

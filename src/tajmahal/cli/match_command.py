@@ -59,6 +59,12 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         help="run each bot given by name in its own process (through the bot protocol)",
     )
     match.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run each bot as a program under bubblewrap (its own PID namespace, no network, "
+        "a read-only root; implies --isolate; see docs/trust.md)",
+    )
+    match.add_argument(
         "--bot-logs", metavar="DIR", help="write each bot program's stderr to a file in DIR"
     )
     add_quiet_option(match)
@@ -99,6 +105,7 @@ def _run_match(args: argparse.Namespace) -> int:
         components=components,
         isolate=args.isolate,
         process_limits=limits,
+        sandbox=args.sandbox,
     )
     if args.record is not None:
         write_record(args.record, result.record)

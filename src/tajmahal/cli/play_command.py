@@ -38,6 +38,7 @@ from tajmahal.rules.moves import Move, parse_move
 __all__ = ["register"]
 
 YOU = "you"
+MAX_TYPED = 300  #: the longest line read as a command (longer ones get a short answer)
 HELP = """\
 Answer with the number of a move, or the move itself (for example 'withdraw',
 'play red:elephant+vizier white:monk', 'palace agra', 'take white:monk'), or:
@@ -69,7 +70,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     play.add_argument(
         "--seed",
         type=int,
-        help="the game's seed (default: an unguessable one from the operating system, printed)",
+        help="the game's seed (default: an unguessable one from the operating system, shown "
+        "when the game is over)",
     )
     play.add_argument(
         "--load", metavar="FILE", help="continue a game saved with 'save FILE' (or any record)"
@@ -149,7 +151,7 @@ class Session:
 def _run(args: argparse.Namespace) -> int:
     session = _session(args, print)
     print(
-        f"Taj Mahal, seed {session.game.initial_state.seed}: you play seat {session.seat}; "
+        f"Taj Mahal: you play seat {session.seat}; "  # the seed only at the end: it deals
         + ", ".join(
             f"seat {s} {name}" for s, name in enumerate(session.players) if s != session.seat
         )
@@ -191,6 +193,9 @@ def _answer(session: Session, text: str) -> str | None:
     write = session.write
     if not text:
         return None
+    if len(text) > MAX_TYPED:
+        write(f"That line has {len(text)} characters: type a number, a move, or 'help'.")
+        return None
     if word in ("quit", "exit"):
         write("Goodbye: the game stops here ('save FILE' first to continue it later).")
         return "quit"
@@ -218,11 +223,11 @@ def _answer(session: Session, text: str) -> str | None:
         except (TajMahalError, OSError) as exc:
             write(f"Cannot {word} to {rest}: {exc}")
         return None
-    if text.isdigit():
-        number = int(text)
-        if not 1 <= number <= len(legal):
-            write(f"No move {number}: choose 1 to {len(legal)}.")
-            return None
+    number = _move_number(text, len(legal))
+    if isinstance(number, str):
+        write(number)
+        return None
+    if number is not None:
         session.decide(legal[number - 1])
         return "moved"
     try:
@@ -233,6 +238,24 @@ def _answer(session: Session, text: str) -> str | None:
         return None
     session.decide(move)
     return "moved"
+
+
+def _move_number(text: str, count: int) -> int | str | None:
+    """The move number (1 to ``count``) a typed line gives, a one-line answer saying why it
+    gives none, or None when the line is not a number (only ASCII digits make one).
+
+    >>> _move_number('2', 3), _move_number('7', 3), _move_number('²', 3), _move_number('x', 3)
+    (2, 'No move 7: choose 1 to 3.', None, None)
+    >>> _move_number('9' * 5000, 3)
+    'No move 9999999999...: choose 1 to 3.'
+    """
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    if len(digits) > 9:  # int() of thousands of digits is slow, then refused
+        return f"No move {digits[:10]}...: choose 1 to {count}."
+    number = int(digits)
+    return number if 1 <= number <= count else f"No move {number}: choose 1 to {count}."
 
 
 def _hint(session: Session, spec: str) -> None:
@@ -272,6 +295,7 @@ def _result(session: Session) -> None:
     ranking = sorted(range(state.num_players), key=lambda s: -state.scores[s])
     session.write(ranking_line(ranking, state.scores, players))
     session.write(winners_line(state.winners, players, state.scores))
+    session.write(f"Seed {state.seed}: --seed {state.seed} deals this game again.")
 
 
 def _session(args: argparse.Namespace, write: Callable[[str], None]) -> Session:

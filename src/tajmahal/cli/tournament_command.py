@@ -69,7 +69,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "--players", type=int, metavar="K",
         help="seats per game, 3 to 5 (default: the number of entrants, 4 if more than 5)",
     )
-    command.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    command.add_argument(
+        "--seed", type=int,
+        help="the tournament's seed, for the same deals again (default: an unguessable one, "
+        "printed; a known seed lets anyone compute the deals)",
+    )
     command.add_argument(
         "--backend", choices=BACKENDS, default="process", help="where games run (default process)"
     )
@@ -97,6 +101,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     command.add_argument(
         "--isolate", action="store_true",
         help="run every bot in its own process, through the bot protocol",
+    )
+    command.add_argument(
+        "--sandbox", action="store_true",
+        help="run every bot as a program under bubblewrap (its own PID namespace, no network, "
+        "a read-only root; implies --isolate; see docs/trust.md)",
     )
     command.add_argument(
         "--seating", choices=SEATINGS,
@@ -139,7 +148,7 @@ def _run(args: argparse.Namespace) -> int:
                 args.entrants, games=args.games, num_players=args.players, seed=args.seed,
                 jobs=args.jobs, backend=args.backend, out=args.out, resume=args.resume,
                 time_limit=args.time_limit, game_time=args.game_time, isolate=args.isolate,
-                components=components_from(args.components),
+                sandbox=args.sandbox, components=components_from(args.components),
                 ray_address=args.ray_address, on_game=advance, seating=args.seating,
                 until_decided=args.until_decided,
             )

@@ -11,6 +11,8 @@ document and the legal moves in move notation) → one ``move``, and a last
   program.  The referee seats one for each ``cmd:PROGRAM`` player spec and,
   with ``isolate=True``, one for every registered bot
   (:func:`runner_command`).
+- How programs are confined (:mod:`tajmahal.protocol.confine`):
+  :func:`check_sandbox` and :class:`SandboxError` for ``sandbox=True``.
 - The bot's side, for Python programs: :class:`BotConnection` and
   :func:`serve`.
 
@@ -24,6 +26,7 @@ document and the legal moves in move notation) → one ``move``, and a last
 from __future__ import annotations
 
 from tajmahal.protocol.bot_side import BotConnection, Hello, Request, Result, serve
+from tajmahal.protocol.confine import SandboxError, check_sandbox
 from tajmahal.protocol.messages import (
     MAX_LINE_BYTES,
     PROTOCOL_NAME,
@@ -49,7 +52,9 @@ __all__ = [
     "Ready",
     "Request",
     "Result",
+    "SandboxError",
     "check_command",
+    "check_sandbox",
     "runner_command",
     "serve",
 ]

@@ -105,6 +105,20 @@ def _memory(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
+def _count(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1 << 20:
+        raise TajMahalError(
+            f"{attribute.name} must be a whole number from 1 to {1 << 20}, or None, got {value!r}"
+        )
+
+
+def _flag(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise TajMahalError(f"{attribute.name} must be True or False, got {value!r}")
+
+
 def _byte_count(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1 << 40:
         raise TajMahalError(f"{attribute.name} must be a whole number of bytes >= 0, got {value!r}")
@@ -114,16 +128,26 @@ def _byte_count(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> N
 class ProcessLimits:
     """The limits on a bot program (the referee's time limit per decision comes on top).
 
-    ``memory_mb`` caps the program's data segment (``RLIMIT_DATA``: heap and
-    private mappings) in MiB, ``None`` for no cap; ``start_timeout`` is the
+    ``memory_mb`` caps the program's memory in MiB, ``None`` for no cap: its
+    address space (``RLIMIT_AS``: heap, stacks, private and shared mappings
+    alike; some runtimes reserve much more than they use: Node.js needs about
+    1024); ``cpu_seconds`` caps the CPU time of each of its processes for the
+    whole game, thinking between turns included (past it the program gets
+    ``SIGXCPU``, then ``SIGKILL``); ``max_processes`` caps the processes and
+    threads it may run at once (``RLIMIT_NPROC``: exact when the referee runs
+    as root, which gives every program a user of its own; otherwise counted on
+    top of what the user runs already); ``sandbox`` runs it under bubblewrap
+    (see docs/trust.md); ``separate_user`` (with a root referee) runs it under
+    a user id of its own; ``start_timeout`` is the
     time from start to the ``ready`` answer; ``decision_timeout`` the time
     limit per decision when the referee has none; ``exit_timeout`` how long
     the program has to exit after the ``result`` message before it is killed.
     ``log_dir``, if set, receives each program's stderr as a file
-    (``seed<SEED>-seat<N>.log``, at most ``log_bytes`` bytes).
+    (named by :func:`tajmahal.referee.bot_log_name`, which holds no seed; at
+    most ``log_bytes`` bytes).
 
-    >>> ProcessLimits().memory_mb, ProcessLimits().decision_timeout
-    (1024, 30.0)
+    >>> ProcessLimits().memory_mb, ProcessLimits().cpu_seconds, ProcessLimits().decision_timeout
+    (1024, 600, 30.0)
     >>> ProcessLimits(start_timeout=0)
     Traceback (most recent call last):
     ...
@@ -131,6 +155,10 @@ class ProcessLimits:
     """  # noqa: E501
 
     memory_mb: int | None = attrs.field(default=1024, validator=_memory)
+    cpu_seconds: int | None = attrs.field(default=600, validator=_count)
+    max_processes: int | None = attrs.field(default=64, validator=_count)
+    sandbox: bool = attrs.field(default=False, validator=_flag)
+    separate_user: bool = attrs.field(default=True, validator=_flag)
     start_timeout: float = attrs.field(default=10.0, validator=_positive)
     decision_timeout: float = attrs.field(default=30.0, validator=_positive)
     exit_timeout: float = attrs.field(default=2.0, validator=_positive)
@@ -146,7 +174,10 @@ class ProcessPlayer:
     seconds (``limits.decision_timeout`` if ``None``).  A program that cannot
     be started is not an error here: its first decision is a ``crash`` fault.
     ``transcript``, if given, receives every line exchanged, as ``('>', line)``
-    for the referee's and ``('<', line)`` for the program's.
+    for the referee's and ``('<', line)`` for the program's.  ``env`` is the
+    program's whole environment (default: a minimal one, see
+    :mod:`tajmahal.protocol.confine`, with the referee's variables named in
+    ``keep_env``).
 
     >>> import sys, tajmahal as tm
     >>> state = tm.new_game(num_players=3, seed=1)
@@ -172,6 +203,7 @@ class ProcessPlayer:
         stderr_log: Path | None = None,
         env: Mapping[str, str] | None = None,
         transcript: list[tuple[str, bytes]] | None = None,
+        keep_env: Sequence[str] = (),
     ) -> None:
         self.limits = limits if limits is not None else ProcessLimits()
         self.name = name if name is not None else "cmd:" + " ".join(command)
@@ -195,9 +227,14 @@ class ProcessPlayer:
             self.child = ChildProcess(
                 command,
                 memory_limit=memory,
+                cpu_seconds=self.limits.cpu_seconds,
+                max_processes=self.limits.max_processes,
+                sandbox=self.limits.sandbox,
+                separate_user=self.limits.separate_user,
                 stderr_log=stderr_log,
                 log_bytes=self.limits.log_bytes,
                 env=None if env is None else dict(env),
+                keep_env=keep_env,
             )
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)

@@ -1,12 +1,17 @@
 """A child process with lines in, lines out, deadlines on both, and a cleanup that leaves nothing.
 
 The child runs in its own session (so its whole process group can be killed,
-and a terminal's Ctrl-C reaches only the referee), with its data segment
-capped (``RLIMIT_DATA``), no core dumps and, on Linux, ``SIGKILL`` as its
-parent-death signal.  Its pipes are non-blocking and read through ``poll``:
-a write or a read never waits past its deadline, stdout lines are bounded
-in length, and stderr is drained whenever the referee waits, into a bounded
-tail (and optionally a log file of bounded size).
+and a terminal's Ctrl-C reaches only the referee), confined as
+:mod:`tajmahal.protocol.confine` says: a minimal environment, a working
+folder of its own, its address space (``RLIMIT_AS``, which counts shared
+mappings too), CPU time (``RLIMIT_CPU``) and processes (``RLIMIT_NPROC``)
+capped, no core dumps, ``SIGKILL`` as its parent-death signal, a user id of
+its own when the referee is root, and optionally a bubblewrap sandbox.  It
+talks over socket pairs, which no other process can open through
+``/proc/<pid>/fd`` (a pipe can be).  They are non-blocking and read through
+``poll``: a write or a read never waits past its deadline, stdout lines are
+bounded in length, and stderr is drained whenever the referee waits, into a
+bounded tail (and optionally a log file of bounded size).
 
 >>> import sys
 >>> child = ChildProcess([sys.executable, '-c', 'print(input().upper())'])
@@ -23,12 +28,13 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import os
 import select
+import shutil
 import signal
+import socket
 import subprocess
-import sys
+import tempfile
 import threading
 import time
 import weakref
@@ -36,6 +42,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from tajmahal.protocol.confine import (
+    PRCTL,
+    absolute_command,
+    bot_environment,
+    count_user_processes,
+    kill_user,
+    make_undumpable,
+    resolve_program,
+    sandbox_command,
+    sandbox_problem,
+    separate_user_id,
+    switch_user_command,
+)
 from tajmahal.protocol.messages import MAX_LINE_BYTES
 
 try:
@@ -68,37 +87,40 @@ class LineTooLong(Exception):
     """The child wrote more than the line limit without a newline."""
 
 
-def _prctl() -> Callable[..., int] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
-        return prctl
-    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
-        return None
+_ONCE = threading.Lock()
+_UNDUMPABLE: list[bool] = []
 
 
-_PRCTL = _prctl()
+def _referee_undumpable() -> None:
+    """Make the referee non-dumpable before its first bot program starts (once)."""
+    with _ONCE:
+        if not _UNDUMPABLE:
+            _UNDUMPABLE.append(make_undumpable())
 
 
-def _child_setup(memory_limit: int | None, parent: int, death_signal: bool) -> Callable[[], None]:
+def _limit(kind: int, wanted: int) -> tuple[int, int]:
+    """The (soft, hard) limit of ``kind`` for ``wanted``, within the hard limit we have."""
+    assert resource is not None
+    _, hard = resource.getrlimit(kind)
+    value = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    return value, value
+
+
+def _child_setup(
+    limits: list[tuple[int, tuple[int, int]]], parent: int, death_signal: bool
+) -> Callable[[], None]:
     """What runs in the child between fork and exec: limits and the parent-death signal.
 
     Only calls prepared in the parent (no imports, no allocation to speak of),
     so that it is safe even when the parent has other threads.
     """
     assert resource is not None
-    setrlimit, core, data = resource.setrlimit, resource.RLIMIT_CORE, resource.RLIMIT_DATA
-    limit = None
-    if memory_limit is not None:
-        _, hard = resource.getrlimit(data)
-        limit = memory_limit if hard == resource.RLIM_INFINITY else min(memory_limit, hard)
-    prctl, getppid, exit_now = _PRCTL, os.getppid, os._exit
+    setrlimit = resource.setrlimit
+    prctl, getppid, exit_now = PRCTL, os.getppid, os._exit
 
     def setup() -> None:
-        setrlimit(core, (0, 0))
-        if limit is not None:
-            setrlimit(data, (limit, limit))
+        for kind, values in limits:
+            setrlimit(kind, values)
         if death_signal and prctl is not None:
             prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             if getppid() != parent:  # the parent died before the signal was set
@@ -110,7 +132,14 @@ def _child_setup(memory_limit: int | None, parent: int, death_signal: bool) -> C
 class ChildProcess:
     """One child process spoken to in lines (see the module docstring).
 
-    ``memory_limit`` is in bytes (``None``: no cap); ``stderr_log`` a file that
+    ``memory_limit`` caps its address space in bytes, ``cpu_seconds`` its CPU
+    time (``SIGXCPU``, then ``SIGKILL`` a second later), ``max_processes``
+    the processes and threads it may run (``None``: no cap, for each);
+    ``sandbox`` runs it under bubblewrap (:func:`~tajmahal.protocol.confine.check_sandbox`
+    first: here a sandbox that cannot start is an ``OSError``);
+    ``separate_user`` (when the referee is root) gives it a user id of its
+    own.  ``env`` is its whole environment (default: a minimal one, with the
+    referee's variables named in ``keep_env``).  ``stderr_log`` is a file that
     receives the child's stderr up to ``log_bytes`` bytes (appended, after a
     line naming the program, its pid and the time).  Starting raises
     ``OSError`` if the program cannot be run.
@@ -121,44 +150,81 @@ class ChildProcess:
         command: Sequence[str],
         *,
         memory_limit: int | None = None,
+        cpu_seconds: int | None = None,
+        max_processes: int | None = None,
+        sandbox: bool = False,
+        separate_user: bool = True,
         stderr_log: Path | None = None,
         log_bytes: int = 1 << 20,
         env: dict[str, str] | None = None,
+        keep_env: Sequence[str] = (),
     ) -> None:
         if resource is None or not hasattr(select, "poll"):
             raise OSError("bot programs need a POSIX system (Linux, macOS)")
+        if sandbox and (problem := sandbox_problem()) is not None:
+            raise OSError(problem)
+        _referee_undumpable()
         # the parent-death signal belongs to the thread that forks: only ask for it
         # from the main thread, which lives as long as the process
         main = threading.current_thread() is threading.main_thread()
+        self.uid = separate_user_id() if separate_user else None
+        self.sandboxed = sandbox
+        self.folder: Path | None = Path(tempfile.mkdtemp(prefix="tajmahal-bot-"))
         self.log: BinaryIO | None = None
-        if stderr_log is not None:
-            stderr_log.parent.mkdir(parents=True, exist_ok=True)
-            self.log = stderr_log.open("ab")  # the same seed and seat may come again
         self.log_room = log_bytes
+        sockets: list[socket.socket] = []
         try:
+            if self.uid is not None:
+                os.chown(self.folder, self.uid, self.uid)
+            if env is None:
+                env = bot_environment(self.folder, keep_env)
+            launch = absolute_command(command)
+            if self.uid is not None or sandbox:
+                resolve_program(launch[0], env.get("PATH", os.defpath))
+            if self.uid is not None:
+                launch = switch_user_command(self.uid) + launch
+            if sandbox:
+                launch = sandbox_command(self.folder, memory_limit, self.uid is not None) + launch
+            limits = self._limits(memory_limit, cpu_seconds, max_processes)
+            if stderr_log is not None:
+                stderr_log.parent.mkdir(parents=True, exist_ok=True)
+                self.log = stderr_log.open("ab")  # the same seed and seat may come again
+            for _ in range(3):
+                sockets += socket.socketpair()
+            ours_in, theirs_in, ours_out, theirs_out, ours_err, theirs_err = sockets
             self.popen = subprocess.Popen(
-                list(command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                launch,
+                stdin=theirs_in.fileno(),
+                stdout=theirs_out.fileno(),
+                stderr=theirs_err.fileno(),
                 start_new_session=True,
                 close_fds=True,
+                cwd=self.folder,
                 env=env,
-                preexec_fn=_child_setup(memory_limit, os.getpid(), main),
+                preexec_fn=_child_setup(limits, os.getpid(), main),
             )
         except BaseException:
+            for each in sockets:
+                each.close()
             if self.log is not None:
                 self.log.close()
+            self._remove_folder()
             raise
+        for theirs in (theirs_in, theirs_out, theirs_err):
+            theirs.close()
+        # one way each: what the child writes to its stdin, or reads from its stdout, fails
+        with contextlib.suppress(OSError):
+            ours_in.shutdown(socket.SHUT_RD)
+            ours_out.shutdown(socket.SHUT_WR)
+            ours_err.shutdown(socket.SHUT_WR)
         _LIVE.add(self)
         self.pid = self.popen.pid
         if self.log is not None:
             started = time.strftime("%Y-%m-%d %H:%M:%S")
             self.log.write(f"--- {started}: {command[0]} (pid {self.pid})\n".encode())
-        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
-        self.fd_in = self.popen.stdin.fileno()
-        self.fd_out = self.popen.stdout.fileno()
-        self.fd_err: int | None = self.popen.stderr.fileno()
+        self.fd_in = ours_in.detach()
+        self.fd_out = ours_out.detach()
+        self.fd_err: int | None = ours_err.detach()
         for fd in (self.fd_in, self.fd_out, self.fd_err):
             os.set_blocking(fd, False)
         self.buffer = bytearray()
@@ -171,6 +237,31 @@ class ChildProcess:
         with contextlib.suppress(AttributeError, OSError):
             self.pidfd = os.pidfd_open(self.pid)
         self.returncode: int | None = None
+
+    def _limits(
+        self, memory_limit: int | None, cpu_seconds: int | None, max_processes: int | None
+    ) -> list[tuple[int, tuple[int, int]]]:
+        """The resource limits to set in the child, as (kind, (soft, hard)) pairs."""
+        assert resource is not None
+        limits = [(resource.RLIMIT_CORE, (0, 0))]
+        if memory_limit is not None:
+            limits.append((resource.RLIMIT_DATA, _limit(resource.RLIMIT_DATA, memory_limit)))
+            limits.append((resource.RLIMIT_AS, _limit(resource.RLIMIT_AS, memory_limit)))
+        if cpu_seconds is not None:
+            soft, hard = _limit(resource.RLIMIT_CPU, cpu_seconds + 1)
+            limits.append((resource.RLIMIT_CPU, (max(1, soft - 1), hard)))
+        nproc = getattr(resource, "RLIMIT_NPROC", None)
+        if max_processes is not None and nproc is not None:
+            # the cap counts every process of the user: exact for a user of its own,
+            # on top of what the user runs already otherwise
+            more = 0 if self.uid is not None else count_user_processes()
+            limits.append((nproc, _limit(nproc, max_processes + more)))
+        return limits
+
+    def _remove_folder(self) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
 
     # ------------------------------------------------------------------ waiting
 
@@ -223,6 +314,8 @@ class ChildProcess:
         if data is None:
             return
         if not data:
+            with contextlib.suppress(OSError):
+                os.close(self.fd_err)
             self.fd_err = None
             return
         self.stderr_bytes += len(data)
@@ -350,8 +443,11 @@ class ChildProcess:
                 self.killed = True
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)  # the group, while its leader's pid is held
+            if self.uid is not None:  # and whatever left the group
+                kill_user(self.uid)
             self.returncode = self.popen.wait()
         self._close_pipes()
+        self._remove_folder()
 
     def close(self, grace: float) -> bool:
         """End the child: close its stdin, give it ``grace`` seconds to exit, then kill the group.
@@ -370,10 +466,11 @@ class ChildProcess:
         if self.fd_err is not None:
             with contextlib.suppress(ProcessEnded):
                 self._wait(0, once=True)  # what is left of stderr, for the tail
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
-            if stream is not None:
+        for fd in (self.fd_in, self.fd_out, self.fd_err):
+            if fd is not None and fd >= 0:
                 with contextlib.suppress(OSError):
-                    stream.close()
+                    os.close(fd)
+        self.fd_out = -1
         if self.log is not None:
             self.log.close()
             self.log = None
@@ -394,6 +491,8 @@ class ChildProcess:
         code = self.returncode
         if code is None:
             return "is still running"
+        if self.sandboxed and code > 128:  # bubblewrap passes on its program's signal so
+            code = 128 - code
         if code >= 0:
             return f"exited with status {code}"
         try:

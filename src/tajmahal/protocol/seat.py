@@ -49,6 +49,11 @@ def check_command(spec: PlayerSpec) -> None:
     )
 
 
+#: what the runner of a registered bot keeps of the referee's environment: where Python
+#: finds the library and the plugins
+RUNNER_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")
+
+
 def runner_command(spec: str) -> list[str]:
     """The command that runs the registered bot ``spec`` as a bot program (for isolation).
 
@@ -125,6 +130,7 @@ class ProcessSeat:
             limits=limits,
             name=spec.text,
             stderr_log=log,
+            keep_env=() if spec.is_command else RUNNER_ENVIRONMENT,
         )
         return cls(player)
 
@@ -146,7 +152,9 @@ class ProcessSeat:
 
         >>> import sys
         >>> from tajmahal.bots import parse_spec
-        >>> spec = parse_spec(f'cmd:{sys.executable} -c "print(42)"')
+        >>> # it sleeps after "42", so it is always still running when it is stopped
+        >>> code = "import time; print(42, flush=True); time.sleep(60)"
+        >>> spec = parse_spec(f'cmd:{sys.executable} -c "{code}"')
         >>> seat = ProcessSeat.build(spec, seat=0, num_players=3, seed=1, time_limit=None)
         >>> seat.setup_fault.kind.value
         'handshake'

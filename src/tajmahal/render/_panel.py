@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from tajmahal.render._draw import _HOUSE, _text
 from tajmahal.render._map_layout import Tiles
@@ -58,11 +59,22 @@ def _facts(view: PlayerView) -> list[tuple[float, str]]:
 
 
 def _seat_label(seat: int, players: Sequence[str]) -> str:
-    name = players[seat] if seat < len(players) else ""
+    return _label(seat, players[seat] if seat < len(players) else "")
+
+
+@lru_cache(maxsize=64)  # a replay draws the same few labels at every step
+def _label(seat: int, name: str) -> str:
     label = f"seat {seat}" + (f" {name}" if name else "")
-    while _text_width(label, 12) > PANEL_WIDTH - 110 and len(label) > 8:
-        label = label[:-2] + "…"
-    return label
+    room = PANEL_WIDTH - 110
+    if _text_width(label, 12) <= room:
+        return label
+    width, kept = _text_width("…", 12), 0  # the longest start that fits with "…" (linear)
+    for char in label:
+        width += _text_width(char, 12)
+        if width > room and kept >= 7:
+            break
+        kept += 1
+    return label[:kept] + "…"
 
 
 def draw_panel(box: Box, view: PlayerView, players: Sequence[str]) -> list[str]:

@@ -4,8 +4,14 @@
 then each decision), the board, the scores, the events of that decision and
 the hands, once as everybody could know them and once per seat as that seat
 could.  The page needs no network: the data, the script and the style are
-inline.  Boards share most of their SVG elements, so each element is stored
-once and each step lists the elements it draws.
+inline.  Steps share what does not change: each SVG element and each sentence
+is stored once, and a step lists its board as runs of consecutive elements, so
+the page grows with the record, not with the board times the steps.
+
+The page is the template ``viewer.html`` (package data) filled in one pass by
+:func:`fill_template`: every ``{{name}}`` placeholder is replaced by its value
+once, and a value is never searched for placeholders (a player named ``{{data}}``
+stays text).
 
 Controls: the buttons or the left/right arrow keys step back and forth,
 Home/End jump to the ends, the slider picks any step, and the menu chooses
@@ -15,8 +21,11 @@ whose knowledge to show.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache
 from html import escape
+from importlib.resources import files
 
 from tajmahal.events import EventKind, explain_views, opening, seat_name
 from tajmahal.game import Game, GameRecord
@@ -25,9 +34,11 @@ from tajmahal.render._panel import state_tiles
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["replay_html"]
+__all__ = ["fill_template", "page_template", "replay_html"]
 
 _HIDDEN = frozenset({EventKind.VISIT_END})
+_KEYFRAME = 32  #: every so many steps, a board that does not refer to the step before
+_PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
 
 
 def replay_html(record: GameRecord, *, title: str | None = None) -> str:
@@ -47,161 +58,95 @@ def replay_html(record: GameRecord, *, title: str | None = None) -> str:
     comps = record.components
     layout_tiles = state_tiles(comps, states[0].view(0))  # every tile: labels stay in place
     elements: dict[str, int] = {}
+    texts: dict[str, int] = {}
     steps = []
     seats = range(record.num_players)
     before_views: list[PlayerView] = []
+    before_board: list[int] = []
     for number, state in enumerate(states):
         views = [state.view(seat) for seat in seats]
         lines = board_elements(comps, None, views[0], players, layout_tiles)
         board = [elements.setdefault(line, len(elements)) for line in lines]
+        runs = _board_runs(board, None if number % _KEYFRAME == 0 else before_board)
+        before_board = board
         if number == 0:
-            start = [event.text for event in opening(state)]
-            events = {"all": start, **{str(s): start for s in seats}}
+            told = [[event.text for event in opening(state)]] * len(seats)
+            mover = 0
             label = "the start"
         else:
             move = record.moves[number - 1]
-            mover = before_views[0].current_player
-            assert mover is not None
+            turn = before_views[0].current_player
+            assert turn is not None
+            mover = turn
             told = [_lines(before_views[s], move, views[s], players) for s in seats]
-            events = {"all": told[mover], **{str(s): told[s] for s in seats}}
             label = f"move {number} of {len(record.moves)}: {seat_name(mover, players)}: {move}"
+        indexed = [[texts.setdefault(line, len(texts)) for line in lines] for lines in told]
         before_views = views
         steps.append(
             {
                 "label": label,
                 "visit": state.visit,
                 "scores": list(state.scores),
-                "board": board,
-                "events": events,
+                "board": runs,
+                "events": {"all": indexed[mover], **{str(s): indexed[s] for s in seats}},
                 "hands": [[str(card) for card in view.hand] for view in views],
             }
         )
     names = [seat_name(s, players) for s in range(record.num_players)]
-    data = {
-        "players": names,
-        "elements": list(elements),
-        "steps": steps,
-    }
+    data = {"players": names, "elements": list(elements), "texts": list(texts), "steps": steps}
     heading = title or f"Taj Mahal, seed {record.seed}: " + ", ".join(names)
     # no "<" at all inside the script element: nothing in the data can end or bend it
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
-    return _PAGE.replace("{title}", escape(heading)).replace("{data}", payload)
+    return fill_template(page_template(), {"title": escape(heading), "data": payload})
+
+
+@cache
+def page_template(name: str = "viewer.html") -> str:
+    """The text of a page template shipped with :mod:`tajmahal.render` (package data)."""
+    return files("tajmahal.render").joinpath(name).read_text(encoding="utf-8")
+
+
+def fill_template(template: str, values: Mapping[str, str]) -> str:
+    """``template`` with each ``{{name}}`` replaced by ``values[name]``, in one pass.
+
+    Values go in as they are (escape them first) and are never searched for
+    placeholders; a placeholder without a value is a :class:`KeyError`.
+
+    >>> fill_template('<p>{{a}} {{b}}</p>', {'a': '{{b}}', 'b': 'x'})
+    '<p>{{b}} x</p>'
+    """
+    return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
+
+
+def _board_runs(indices: Sequence[int], before: Sequence[int] | None) -> list[list[int]]:
+    """A step's board as runs ``[source, first, count]``: ``count`` element indices from
+    ``first`` on (source 0), or ``count`` entries of the step before's board from position
+    ``first`` on (source 1; only given ``before``).  Linear in the board.
+
+    >>> _board_runs([0, 1, 2, 7, 8, 3], None)
+    [[0, 0, 3], [0, 7, 2], [0, 3, 1]]
+    >>> _board_runs([0, 1, 9, 7, 8, 3], [0, 1, 2, 7, 8, 3])
+    [[1, 0, 2], [0, 9, 1], [1, 3, 3]]
+    """
+    previous = before or ()
+    position: dict[int, int] = {}
+    for at, index in enumerate(previous):
+        position.setdefault(index, at)
+    runs: list[list[int]] = []
+    for index in indices:
+        if runs:
+            source, first, count = runs[-1]
+            following = first + count
+            if (source == 0 and index == following) or (
+                source == 1 and following < len(previous) and previous[following] == index
+            ):
+                runs[-1][2] += 1
+                continue
+        found = position.get(index)
+        runs.append([0, index, 1] if found is None else [1, found, 1])
+    return runs
 
 
 def _lines(before: PlayerView, move: Move, after: PlayerView, players: Sequence[str]) -> list[str]:
     decision = explain_views(before, move, after)
     return [e.sentence(players) for e in decision.events if e.kind not in _HIDDEN]
-
-
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>
-body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 0; background: #f3ead3;
-       color: #2f2419; }
-header { padding: 8px 16px; background: #fbf6e9; border-bottom: 1px solid #b59c74;
-         display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
-header h1 { font: bold 18px "DejaVu Serif", Georgia, serif; margin: 0 12px 0 0; }
-button { font-size: 15px; padding: 3px 12px; }
-#step { width: 320px; }
-main { display: flex; gap: 16px; padding: 12px 16px; align-items: flex-start; }
-#board { flex: 1 1 auto; min-width: 0; }
-#board svg { width: 100%; height: auto; }
-aside { flex: 0 0 360px; font-size: 13px; }
-aside h2 { font-size: 14px; margin: 12px 0 4px; }
-#where { font-weight: bold; }
-#scores td { padding: 1px 8px 1px 0; }
-#events li, #hands li { margin: 2px 0; }
-#events { padding-left: 18px; }
-#hands { padding-left: 0; list-style: none; }
-</style>
-</head>
-<body>
-<header>
-<h1>{title}</h1>
-<button id="prev" title="previous decision (left arrow)">&#9664; prev</button>
-<button id="next" title="next decision (right arrow)">next &#9654;</button>
-<input id="step" type="range" min="0" value="0" aria-label="step">
-<label>show <select id="mode"><option value="all">everything</option></select></label>
-</header>
-<main>
-<div id="board"></div>
-<aside>
-<div id="where"></div>
-<h2>Scores</h2>
-<table id="scores"></table>
-<h2>What happened</h2>
-<ul id="events"></ul>
-<h2>Hands</h2>
-<ul id="hands"></ul>
-</aside>
-</main>
-<script type="application/json" id="data">{data}</script>
-<script>
-"use strict";
-const data = JSON.parse(document.getElementById("data").textContent);
-const last = data.steps.length - 1;
-const slider = document.getElementById("step");
-const mode = document.getElementById("mode");
-let current = 0;
-slider.max = String(last);
-data.players.forEach((name, seat) => {
-  const option = document.createElement("option");
-  option.value = String(seat);
-  option.textContent = "only what " + name + " could see";
-  mode.appendChild(option);
-});
-function fill(list, lines) {
-  list.replaceChildren(...lines.map(text => {
-    const item = document.createElement("li");
-    item.textContent = text;
-    return item;
-  }));
-}
-function show(number) {
-  current = Math.max(0, Math.min(last, number));
-  const step = data.steps[current];
-  slider.value = String(current);
-  document.getElementById("board").innerHTML =
-    step.board.map(index => data.elements[index]).join("\\n");
-  document.getElementById("where").textContent =
-    "Step " + current + " of " + last + " (visit " + step.visit + "): " + step.label;
-  const scores = document.getElementById("scores");
-  scores.replaceChildren(...step.scores.map((score, seat) => {
-    const row = document.createElement("tr");
-    row.dataset.seat = String(seat);
-    for (const text of [data.players[seat], String(score)]) {
-      const cell = document.createElement("td");
-      cell.textContent = text;
-      row.appendChild(cell);
-    }
-    return row;
-  }));
-  const who = mode.value;
-  fill(document.getElementById("events"), step.events[who]);
-  const seats = who === "all" ? step.hands.map((_, seat) => seat) : [Number(who)];
-  fill(document.getElementById("hands"), seats.map(seat =>
-    data.players[seat] + ": " + (step.hands[seat].join(", ") || "no cards")));
-  document.getElementById("prev").disabled = current === 0;
-  document.getElementById("next").disabled = current === last;
-}
-document.getElementById("prev").addEventListener("click", () => show(current - 1));
-document.getElementById("next").addEventListener("click", () => show(current + 1));
-slider.addEventListener("input", () => show(Number(slider.value)));
-mode.addEventListener("change", () => show(current));
-document.addEventListener("keydown", event => {
-  if (event.target === mode) return;
-  const moves = {ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last};
-  if (event.key in moves) {
-    event.preventDefault();
-    show(moves[event.key]);
-  }
-});
-show(0);
-</script>
-</body>
-</html>
-"""

@@ -52,8 +52,10 @@ MAX_COUNT = 10_000  #: the most copies one entry may ask for (guards against hug
 MAX_CARDS = 2_000
 MAX_TILES = 1_000
 MAX_PROVINCES = 200
+MAX_TILE_COMMODITIES = 2  #: the most commodities a province tile shows (C9, K5)
 MAX_CITIES = 2_000
 MAX_ROADS = 20_000
+MAX_NAME = 100  #: the longest name or id (of the components, a province, a city)
 MAX_FILE_BYTES = 4_000_000  #: the largest components file :func:`load_components` reads
 _MAX_PROBLEM = 300  #: the most characters of one problem in a ComponentsError
 
@@ -611,7 +613,7 @@ class _Parser:
         version = top.get("version", VERSION)
         if version != VERSION:
             raise self.fail("version", f"only version {VERSION} is known, got {version!r}")
-        file_name = self.typed(top.get("name", "custom"), str, "name")
+        file_name = self.name(top.get("name", "custom"), "name")
         per_symbol = self.typed(
             top.get("influence_tiles_per_symbol", 6), int, "influence_tiles_per_symbol"
         )
@@ -702,6 +704,12 @@ class _Parser:
                 raise self.fail(
                     f"{where}.commodities", "a province tile shows at least one commodity"
                 )
+            if len(commodities) > MAX_TILE_COMMODITIES:  # C9, K5
+                raise self.fail(
+                    f"{where}.commodities",
+                    f"province tile {number} shows {len(commodities)} commodities; a province "
+                    f"tile shows one or two (C9, K5)",
+                )
             twice = next((c for c in commodities if commodities.count(c) > 1), None)
             if twice is not None:  # K5 [DECISION]
                 raise self.fail(
@@ -773,7 +781,7 @@ class _Parser:
             pid = self.ident(entry["id"], f"{where}.id")
             if pid in provinces:
                 raise self.fail(f"{where}.id", f"duplicate province id {pid!r}")
-            provinces[pid] = (pid, self.typed(entry["name"], str, f"{where}.name"))
+            provinces[pid] = (pid, self.name(entry["name"], f"{where}.name"))
         cities: dict[str, City] = {}
         for i, raw in enumerate(self.tables(top["cities"], "board.cities", MAX_CITIES)):
             where = f"board.cities[{i}]"
@@ -786,7 +794,7 @@ class _Parser:
                 raise self.fail(f"{where}.province", f"city {cid!r}: unknown province {province!r}")
             cities[cid] = City(
                 id=cid,
-                name=self.typed(entry["name"], str, f"{where}.name"),
+                name=self.name(entry["name"], f"{where}.name"),
                 province=province,
                 fortress=self.typed(entry.get("fortress", False), bool, f"{where}.fortress"),
                 x=self.coordinate(entry["x"], f"{where}.x"),
@@ -824,8 +832,14 @@ class _Parser:
             raise self.fail(where, f"a drawing coordinate must be a finite number, got {value!r}")
         return number
 
-    def ident(self, value: Any, where: str) -> str:
+    def name(self, value: Any, where: str) -> str:
         text = self.typed(value, str, where)
+        if len(text) > MAX_NAME:
+            raise self.fail(where, f"at most {MAX_NAME} characters, got {len(text)}")
+        return str(text)
+
+    def ident(self, value: Any, where: str) -> str:
+        text = self.name(value, where)
         plain = text.replace("_", "").replace("-", "")
         if not plain.isascii() or not plain.isalnum() or text != text.lower():
             raise self.fail(where, f"ids are lowercase letters, digits, '_' and '-', got {text!r}")

@@ -24,6 +24,7 @@ from tajmahal.rules.moves import (
     TakeCard,
     Withdraw,
 )
+from tajmahal.rules.reshuffles import ordered_pile
 from tajmahal.rules.setup import seeded_rng
 from tajmahal.rules.snapshot import Phase
 from tajmahal.rules.snapshot import evolve as _evolve
@@ -276,6 +277,9 @@ def _reshuffle(
     state: GameState, discard: tuple[int, ...], reshuffles: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """D1, S10: the discard pile shuffled from the game's seed is the new deck."""
+    ordered = ordered_pile(discard, reshuffles)  # a caller's chance model, if any
+    if ordered is not None:
+        return ordered, (), reshuffles + 1
     pile = list(discard)
     seeded_rng(state.seed, f"reshuffle/{reshuffles}").shuffle(pile)
     return tuple(pile), (), reshuffles + 1

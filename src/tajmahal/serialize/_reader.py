@@ -19,6 +19,7 @@ from tajmahal.game import MAX_TAGS, GameRecord, ReplayError, replay_states, tag_
 from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,
+    MAX_NAME,
     BonusKind,
     Commodity,
     Components,
@@ -266,6 +267,9 @@ def read_record(doc: RecordDoc) -> GameRecord:
         r.fail(("first_player",), f"a seat is 0..{n - 1}, got {doc.first_player}")
     if doc.players and len(doc.players) != n:
         r.fail(("players",), f"one name per seat ({n}), or none, got {len(doc.players)}")
+    for seat, player in enumerate(doc.players):
+        if len(player) > MAX_NAME:
+            r.fail(("players", seat), f"a name is at most {MAX_NAME} characters, got {len(player)}")
     moves: list[Move] = []
     for i, text in enumerate(doc.moves):
         try:

@@ -7,7 +7,8 @@ returns the statistics (:mod:`~tajmahal.tournament.stats`).
 :func:`summarize_file` recomputes them from a results file alone.
 
 >>> import tajmahal as tm
->>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial')
+>>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial',
+...                            seed=0)
 >>> [row.name for row in result.table], len(result.games)
 (['greedy', 'random', 'random#2'], 6)
 """

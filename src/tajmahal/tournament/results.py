@@ -8,7 +8,8 @@
     {"game": 0, "block": 0, "seed": 81..., "players": ["greedy", "random", "random#2"],
      "scores": [61, 30, 35], "winners": [0], "ranking": [0, 2, 1], "faults": [], "seconds": 0.08}
 
-Version 1 files (written before the balanced seating) have neither
+Version 1 files (written before the balanced seating, and today by a
+tournament seated by rotation without the sequential test) have neither
 ``seating`` nor ``until_decided``: they are read as ``"rotation"`` seating
 (see :mod:`~tajmahal.tournament.seating`) without a sequential test, and can
 still be summarised and resumed.
@@ -112,16 +113,27 @@ class Header:
         return entrant_names(self.entrants)
 
     def to_json(self) -> dict[str, Any]:
-        """The header line's object.
+        """The header line's object (format version 1 when seated by rotation alone).
 
-        >>> Header(('a', 'b', 'c'), num_players=3, games=3, seed=0).to_json()['format']
-        'tajmahal/tournament'
+        >>> Header(('a', 'b', 'c'), num_players=3, games=6, seed=0).to_json()['version']
+        2
+        >>> Header(('a', 'b', 'c'), 3, 3, 0, seating='rotation').to_json()['version']
+        1
         """
         return {"format": FORMAT, "version": VERSION, "entrants": list(self.entrants),
                 "num_players": self.num_players, "games": self.games, "seed": self.seed,
                 "time_limit": self.time_limit, "game_time": self.game_time,
                 "isolate": self.isolate, "seating": self.seating,
-                "until_decided": self.until_decided}
+                "until_decided": self.until_decided} if self._needs_version_2 else {
+                "format": FORMAT, "version": 1, "entrants": list(self.entrants),
+                "num_players": self.num_players, "games": self.games, "seed": self.seed,
+                "time_limit": self.time_limit, "game_time": self.game_time,
+                "isolate": self.isolate}
+
+    @property
+    def _needs_version_2(self) -> bool:
+        """A tournament seated by rotation without the sequential test is a version 1 file."""
+        return self.seating != "rotation" or self.until_decided
 
 
 @attrs.frozen
@@ -415,7 +427,7 @@ def _fault(data: object, seats: int) -> Fault:
         raise TournamentError(f"a fault's detail is a string of at most {MAX_DETAIL} characters")
     return Fault(
         seat=_int(data["seat"], "seat", 0, seats - 1),
-        decision=_int(data["decision"], "decision", 1, 100_000),
+        decision=_int(data["decision"], "decision", 0, 100_000),  # 0: building the bot
         kind=kinds[data["kind"]],
         detail=detail,
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tajmahal.bots.specs import check_spec
+from tajmahal.protocol import check_sandbox
 from tajmahal.rules.components import Components
 from tajmahal.tournament.backends import (
     BACKENDS,
@@ -40,7 +41,7 @@ def run_tournament(
     games: int | None = None,
     num_players: int | None = None,
     *,
-    seed: int | None = 0,
+    seed: int | None = None,
     jobs: int | None = None,
     backend: str = "process",
     out: str | os.PathLike[str] | None = None,
@@ -48,6 +49,7 @@ def run_tournament(
     time_limit: float | None = None,
     game_time: float | None = None,
     isolate: bool = False,
+    sandbox: bool = False,
     components: Components | None = None,
     ray_address: str | None = None,
     observers: Sequence[object] = (),
@@ -68,14 +70,18 @@ def run_tournament(
     games per block at 3 seats, 24 at 4, 20 at 5); ``"rotation"`` only rotates
     the seats (``num_players`` games), as files of format version 1 did.
     ``games`` must be a multiple of the block size (default: 300 rounded up
-    to whole blocks, and to enough blocks for every entrant to play); with more entrants than
-    seats, tables are balanced (see :mod:`tajmahal.tournament.seating`).
+    to whole blocks, and to enough blocks for every entrant to play); with
+    more entrants than seats, tables are balanced (see :mod:`tajmahal.tournament.seating`).
     ``until_decided=True`` stops as soon as a sequential test on the blocks
     has decided which of the first two entrants is stronger (at most
     ``games`` games; see :mod:`tajmahal.tournament.sequential` for its error
     rates); ``result.decision`` says what it found.
-    ``seed`` fixes every deal (``None``: an unguessable one, or the file's when
-    resuming).
+    ``seed`` fixes every deal.  The default, ``None``, draws an unguessable
+    63-bit seed from the operating system (the file's seed when resuming), kept
+    in the results' header; each game's seed is derived from it
+    (:func:`~tajmahal.tournament.deal_seed`).  A seed you pass makes the
+    tournament reproducible, and makes its deals computable to anyone who
+    knows it, bot authors included (docs/reference/records.md).
 
     ``backend`` is ``'serial'``, ``'process'`` (``jobs`` processes, default the
     CPU count) or ``'ray'`` (a local Ray instance with ``jobs`` CPUs, or the
@@ -84,7 +90,8 @@ def run_tournament(
     game as it finishes; ``resume=True`` continues the tournament the file
     holds, playing only the games it lacks.  ``time_limit`` (seconds per
     decision), ``game_time`` (seconds per seat for a whole game), ``isolate``
-    (every bot in its own process, through the bot protocol), ``components``
+    (every bot in its own process, through the bot protocol), ``sandbox``
+    (those processes under bubblewrap: docs/trust.md), ``components``
     and ``match_options`` (further keywords) go to :func:`~tajmahal.play_match`
     for every game, and so do ``observers`` (:mod:`tajmahal.observers`): with
     the ``process`` and ``ray`` backends each worker watches its games with its
@@ -94,7 +101,8 @@ def run_tournament(
     total)`` is called as each game finishes (a progress bar).
 
     >>> import tajmahal as tm
-    >>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial')
+    >>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial',
+    ...                            seed=0)
     >>> [(row.name, row.games, row.wins) for row in result.table]
     [('greedy', 6, 4.0), ('random', 6, 1.0), ('random#2', 6, 1.0)]
     """
@@ -118,6 +126,12 @@ def run_tournament(
     time_limit, game_time = seconds(time_limit, "time_limit"), seconds(game_time, "game_time")
     if not isinstance(isolate, bool):
         raise TournamentError(f"isolate must be True or False, got {isolate!r}")
+    if not isinstance(sandbox, bool):
+        raise TournamentError(f"sandbox must be True or False, got {sandbox!r}")
+    if sandbox:
+        check_sandbox()  # before any game, naming what is missing
+        isolate = True
+        match_options = {**(match_options or {}), "sandbox": True}
     if ray_address is not None and backend != "ray":
         raise TournamentError("ray_address is for the 'ray' backend only")
     if seed is None:

@@ -1,0 +1,299 @@
+"""How a bot program is confined: its environment, folder, limits, user and optional sandbox.
+
+Every bot program (``cmd:`` specs, ``isolate=True``) starts with a minimal
+environment and a working folder of its own (removed afterwards); its
+address space, CPU time and number of processes are capped with resource
+limits.  The referee makes itself non-dumpable before it starts one, so that
+a program of the same user cannot read its ``/proc/<pid>/`` (environment,
+memory, file descriptors).  When the referee runs as root, each program runs
+under a user id of its own (see :func:`separate_user_id`), so that it can
+neither signal nor trace the referee or the other seats.  With ``sandbox``,
+the program runs under bubblewrap: its own PID namespace (the referee's
+``/proc`` is not there), no network, a read-only root and a private ``/tmp``.
+docs/trust.md says what each mode keeps a bot from doing.
+
+>>> env = bot_environment(Path('/tmp/bot'), keep=())
+>>> sorted(env)
+['HOME', 'LANG', 'PATH', 'TMPDIR']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import functools
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from tajmahal.rules.errors import TajMahalError
+
+__all__ = [
+    "SandboxError",
+    "bot_environment",
+    "check_sandbox",
+    "kill_user",
+    "make_undumpable",
+    "resolve_program",
+    "sandbox_command",
+    "sandbox_problem",
+    "separate_user_id",
+    "switch_user_command",
+]
+
+_PR_SET_DUMPABLE = 4
+#: the user ids a root referee gives its bot programs: one each, drawn at random from here
+FIRST_BOT_UID = 2_000_000_000
+BOT_UIDS = 100_000_000
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+#: the namespaces ``--sandbox`` asks bubblewrap for, and what each one keeps away
+_NAMESPACES = {
+    "--unshare-pid": "a PID namespace (the referee's /proc)",
+    "--unshare-net": "a network namespace (no network)",
+    "--unshare-ipc": "an IPC namespace",
+    "--unshare-uts": "a UTS namespace",
+}
+_PROBE_TIMEOUT = 30.0
+
+
+class SandboxError(TajMahalError):
+    """``sandbox=True`` (``--sandbox``) where bubblewrap cannot confine a program.
+
+    >>> issubclass(SandboxError, TajMahalError)
+    True
+    """
+
+
+def _libc_prctl() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+        return prctl
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return None
+
+
+PRCTL = _libc_prctl()
+
+
+def make_undumpable() -> bool:
+    """Make this process non-dumpable (``PR_SET_DUMPABLE`` 0); whether it is now (Linux only).
+
+    Its ``/proc/<pid>/`` files then belong to root, and neither a process of
+    the same user nor one without ``CAP_SYS_PTRACE`` can read its memory,
+    environment or file descriptors or trace it; it leaves no core dump.
+
+    >>> import sys
+    >>> make_undumpable() == sys.platform.startswith('linux')
+    True
+    """
+    if PRCTL is None:
+        return False
+    return PRCTL(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+
+
+def bot_environment(folder: Path, keep: Sequence[str]) -> dict[str, str]:
+    """The environment of a bot program working in ``folder``: nothing of the referee's but
+    ``PATH`` and the variables named in ``keep`` (such as ``PYTHONPATH`` for the runner).
+
+    >>> bot_environment(Path('/tmp/b'), keep=())['HOME']
+    '/tmp/b'
+    """
+    env = {
+        "PATH": os.environ.get("PATH", DEFAULT_PATH),
+        "HOME": str(folder),
+        "TMPDIR": str(folder),
+        "LANG": "C.UTF-8",
+    }
+    for name in keep:
+        if name in os.environ:
+            env[name] = os.environ[name]
+    return env
+
+
+def absolute_command(command: Sequence[str]) -> list[str]:
+    """``command`` with relative paths to existing files made absolute (the program starts
+    in a folder of its own, not in the referee's).
+
+    >>> absolute_command(['python3', 'no/such/file.py', '--fast'])
+    ['python3', 'no/such/file.py', '--fast']
+    >>> absolute_command(['./src'])[0] == os.path.abspath('src')
+    True
+    """
+    result = []
+    for number, word in enumerate(command):
+        names_a_path = number == 0 and os.sep in word
+        if not os.path.isabs(word) and word and (names_a_path or os.path.exists(word)):
+            word = os.path.abspath(word)
+        result.append(word)
+    return result
+
+
+def resolve_program(program: str, path: str) -> str:
+    """The file that runs ``program`` (looked up on ``path`` if it has no ``/``).
+
+    Raises ``OSError`` (no such file, or not executable) as starting it would,
+    before any wrapper (``setpriv``, ``bwrap``) hides why.
+
+    >>> resolve_program('/no/such/bot', DEFAULT_PATH)
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: [Errno 2] No such file or directory: '/no/such/bot'
+    """
+    found = program if os.sep in program else shutil.which(program, path=path)
+    if found is None or not os.path.exists(found):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+    if os.path.isdir(found) or not os.access(found, os.X_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
+    return found
+
+
+def separate_user_id() -> int | None:
+    """A fresh user id for a bot program when the referee runs as root; else None.
+
+    Root's programs would otherwise be root too: able to read every process's
+    ``/proc`` files and to signal every process.  Each program gets an id of
+    its own (no other process has it), so it can signal and trace only itself.
+
+    >>> uid = separate_user_id()
+    >>> uid is None or FIRST_BOT_UID <= uid < FIRST_BOT_UID + BOT_UIDS
+    True
+    """
+    if os.geteuid() != 0:
+        return None
+    return FIRST_BOT_UID + secrets.randbelow(BOT_UIDS)
+
+
+def switch_user_command(uid: int) -> list[str]:
+    """The ``setpriv`` prefix that runs a program as ``uid`` (group ``uid``, no other groups).
+
+    The program keeps one capability, ``CAP_DAC_READ_SEARCH`` (reading files),
+    so that it can reach an interpreter or a program wherever root keeps them
+    (such as under ``/root``); it cannot write root's files, signal or trace
+    other processes, and ``no_new_privs`` keeps setuid programs from raising
+    it again.
+
+    >>> switch_user_command(2_000_000_001)[1:3]
+    ['--reuid=2000000001', '--regid=2000000001']
+    """
+    setpriv = shutil.which("setpriv", path=DEFAULT_PATH + ":/usr/sbin:/sbin") or "setpriv"
+    caps = "-all,+dac_read_search"
+    return [
+        setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+        f"--inh-caps={caps}", f"--ambient-caps={caps}", f"--bounding-set={caps}",
+        "--no-new-privs", "--pdeathsig=KILL", "--",
+    ]  # fmt: skip
+
+
+def _bwrap() -> str | None:
+    return shutil.which("bwrap", path=os.environ.get("PATH", DEFAULT_PATH) + ":" + DEFAULT_PATH)
+
+
+def sandbox_command(folder: Path, tmp_bytes: int | None, as_root: bool) -> list[str]:
+    """The bubblewrap prefix that runs a program in a sandbox working in ``folder``.
+
+    Its own PID, network, IPC and UTS namespaces, the root file system read-only,
+    a private ``/tmp`` (of at most ``tmp_bytes``), ``/proc`` of its own PID
+    namespace, a minimal ``/dev``, ``folder`` writable.  ``as_root`` keeps the
+    capabilities that :func:`switch_user_command` needs inside.
+
+    >>> sandbox_command(Path('/tmp/b'), None, as_root=False)[1:4]
+    ['--die-with-parent', '--new-session', '--unshare-pid']
+    """
+    bwrap = _bwrap() or "bwrap"
+    command = [bwrap, "--die-with-parent", "--new-session", *_NAMESPACES, "--unshare-cgroup-try"]
+    command += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    if tmp_bytes is not None:
+        command += ["--size", str(tmp_bytes)]
+    command += ["--tmpfs", "/tmp", "--bind", str(folder), str(folder), "--chdir", str(folder)]
+    if as_root:
+        for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_DAC_READ_SEARCH"):
+            command += ["--cap-add", cap]
+    return [*command, "--"]
+
+
+@functools.cache
+def sandbox_problem() -> str | None:
+    """Why bubblewrap cannot sandbox a program here (naming what is missing), or None.
+
+    Runs ``bwrap ... true`` once per process, with every namespace
+    ``--sandbox`` uses; if that fails, each namespace alone, to name the
+    ones refused.
+    """
+    bwrap = _bwrap()
+    if bwrap is None:
+        return ("bubblewrap (bwrap) is not installed; on Debian or Ubuntu: "
+                "apt-get install bubblewrap")
+    true = shutil.which("true", path=DEFAULT_PATH) or "/bin/true"
+    folder = Path(os.path.realpath(os.getcwd()))
+    base = sandbox_command(folder, 1 << 20, as_root=os.geteuid() == 0)
+    failed = _probe([*base, true])
+    if failed is None:
+        return None
+    refused = [
+        what for flag, what in _NAMESPACES.items()
+        if _probe([bwrap, flag, "--ro-bind", "/", "/", "--", true]) is not None
+    ]  # fmt: skip
+    missing = f"it cannot create {', '.join(refused)}" if refused else "it fails"
+    return f"bubblewrap cannot sandbox bot programs here: {missing} ({failed})"
+
+
+def _probe(command: list[str]) -> str | None:
+    try:
+        done = subprocess.run(
+            command, stdin=subprocess.DEVNULL, capture_output=True, timeout=_PROBE_TIMEOUT
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+    if done.returncode == 0:
+        return None
+    said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
+    return said[-1][:200] if said else f"exit status {done.returncode}"
+
+
+def check_sandbox() -> None:
+    """Raise :class:`SandboxError` (naming what is missing) if bubblewrap cannot run here.
+
+    >>> try:
+    ...     check_sandbox()
+    ... except SandboxError as error:
+    ...     print(error)  # doctest: +SKIP
+    """
+    problem = sandbox_problem()
+    if problem is not None:
+        raise SandboxError(problem)
+
+
+def kill_user(uid: int) -> None:
+    """Kill every process of ``uid`` (a bot program's own user id), from a process of that user.
+
+    This reaches what a program started in a session or group of its own.
+    """
+    kill = shutil.which("kill", path=DEFAULT_PATH)
+    command = [kill, "-s", "KILL", "--", "-1"] if kill else [
+        sys.executable, "-S", "-c", "import os; os.kill(-1, 9)"
+    ]  # fmt: skip
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            command, user=uid, group=uid, extra_groups=[], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=_PROBE_TIMEOUT,
+        )  # fmt: skip
+
+
+def count_user_processes() -> int:
+    """How many processes (threads included) this user runs now (for ``RLIMIT_NPROC``)."""
+    uid, count = os.getuid(), 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    if entry.stat().st_uid == uid:
+                        count += len(os.listdir(f"/proc/{entry.name}/task"))
+    return count
+

@@ -1,0 +1,144 @@
+"""tm.analysis: hints with reasons and game analysis (cheap searches: strength is benchmarks/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import tajmahal as tm
+from tajmahal.analysis import AnalysisFormatError, analyse_game, hint, load_analysis
+from tajmahal.bots.greedy import GreedyBot
+from tajmahal.bots.ismcts import IsmctsBot
+from tajmahal.cli import main
+
+
+@pytest.fixture(scope="module")
+def record() -> tm.GameRecord:
+    return tm.play_match(["greedy", "ismcts:iterations=20", "random"], seed=11).record
+
+
+def test_ismcts_reports_its_root_statistics_best_first() -> None:
+    state = tm.new_game(3, 2)
+    bot = IsmctsBot(seed=4, iterations=80)
+    move = bot.choose(state.view(0), state.legal_moves())
+    stats = bot.last_statistics
+    assert stats[0].move == move
+    assert {s.move for s in stats} == set(state.legal_moves())  # every root move was tried
+    assert sum(s.visits for s in stats) == 80
+    assert all(0.0 <= s.value <= 1.0 for s in stats)
+    assert [s.visits for s in stats[1:]] == sorted((s.visits for s in stats[1:]), reverse=True)
+    again = IsmctsBot(seed=4, iterations=80)
+    again.choose(state.view(0), state.legal_moves())
+    assert again.last_statistics == stats
+
+
+def test_a_hint_names_the_move_its_effect_and_a_search_bots_estimates() -> None:
+    state = tm.new_game(4, 5)
+    view = state.view(0)
+    advice = hint(IsmctsBot(seed=1, iterations=60), view)
+    assert advice.move in state.legal_moves()
+    assert advice.estimates[0].move == advice.move and len(advice.estimates) == 3
+    assert advice.text.startswith(advice.effect.name + ": ")
+    assert "ismcts " in advice.text and "% vs " in advice.text
+    assert json.loads(json.dumps(advice.as_dict()))["move"] == str(advice.move)
+    plain = hint(GreedyBot(seed=1), view)
+    assert plain.estimates == () and "%" not in plain.text
+    with pytest.raises(tm.TajMahalError, match="not seat 1's turn"):
+        hint(GreedyBot(seed=1), state.view(1))
+
+
+def test_analysis_rates_every_decision_of_the_seat_and_totals_its_losses(
+    record: tm.GameRecord,
+) -> None:
+    review = analyse_game(record, seats=[0], iterations=12, seed=3)
+    states = tm.Game.from_record(record).states
+    mine = [i for i, s in enumerate(states[:-1]) if s.current_player == 0]
+    assert [d.index for d in review.decisions] == mine
+    for d in review.decisions:
+        legal = states[d.index].legal_moves()
+        assert {r.move for r in d.ratings} == set(legal)
+        assert d.played == record.moves[d.index] and d.best == d.ratings[0].move
+        assert d.loss == pytest.approx(max(0.0, d.ratings[0].value - d.played_value))
+        assert d.mistake == (d.loss > 0 and d.loss >= review.threshold)
+    assert review.lost(0) == pytest.approx(sum(d.loss for d in review.decisions))
+    assert review.worst(0) == tuple(
+        sorted((d for d in review.decisions if d.loss > 0), key=lambda d: (-d.loss, d.index))[:3]
+    )
+    document = json.loads(json.dumps(review.as_dict()))
+    assert document["format"] == "tajmahal/analysis" and len(document["decisions"]) == len(mine)
+
+
+def test_analysis_is_deterministic_for_a_seed_with_any_number_of_jobs(
+    record: tm.GameRecord,
+) -> None:
+    short = tm.GameRecord(
+        record.num_players, record.seed, record.moves[:40], record.first_player,
+        players=record.players,
+    )  # fmt: skip
+    done: list[tuple[int, int]] = []
+    one = analyse_game(
+        short, seats=[1], iterations=10, seed=9, progress=lambda d, t: done.append((d, t))
+    )
+    two = analyse_game(short, seats=[1], iterations=10, seed=9, jobs=2)
+    assert one == two and one.decisions
+    assert done[-1] == (len(one.decisions), len(one.decisions))
+    other = analyse_game(short, seats=[1], iterations=10, seed=10)
+    assert [d.index for d in other.decisions] == [d.index for d in one.decisions]
+
+
+@pytest.mark.parametrize(
+    ("keywords", "message"),
+    [
+        ({"seats": [3]}, "seat must be 0..2, got 3"),
+        ({"seats": ["0"]}, "seat must be 0..2"),
+        ({"iterations": 0}, "iterations must be a positive int"),
+        ({"jobs": 0}, "jobs must be an int from 1"),
+    ],
+)
+def test_analysis_rejects_bad_arguments_clearly(
+    record: tm.GameRecord, keywords: dict[str, object], message: str
+) -> None:
+    with pytest.raises(tm.TajMahalError, match=message):
+        analyse_game(record, **keywords)  # type: ignore[arg-type]
+
+
+def test_a_saved_analysis_loads_back_and_bad_documents_are_refused(
+    record: tm.GameRecord,
+) -> None:
+    review = analyse_game(record, seats=[2], iterations=10, seed=1)
+    document = review.as_dict()
+    assert load_analysis(json.dumps(document), record) == review
+    other = tm.play_match(["random", "random", "random"], seed=2).record
+    with pytest.raises(AnalysisFormatError, match="moves"):
+        load_analysis(document, other)
+    bad = json.loads(json.dumps(document))
+    first = bad["decisions"][0]
+    first["played"] = "withdraw" if first["played"] != "withdraw" else "take red:monk"
+    with pytest.raises(AnalysisFormatError, match=r"decisions\[0\]\.played"):
+        load_analysis(bad, record)
+    bad = json.loads(json.dumps(document))
+    bad["decisions"][0]["ratings"][0]["value"] = float("nan")
+    with pytest.raises(AnalysisFormatError, match=r"ratings\[0\]\.value"):
+        load_analysis(bad, record)
+    for text in ("[", "[]", '{"format": "tajmahal/analysis", "version": 9}', "1e999999"):
+        with pytest.raises(AnalysisFormatError):
+            load_analysis(text, record)
+
+
+def test_the_analyse_command_prints_the_worst_decisions_and_saves_json(
+    record: tm.GameRecord, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(tm.dumps(record))
+    out = tmp_path / "game.analysis.json"
+    assert main(["analyse", str(path), "--seat", "0", "--iterations", "10", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "seat 0 (greedy):" in printed and "  move " in printed and "    best   " in printed
+    saved = load_analysis(out.read_text(), record)
+    assert saved == analyse_game(record, seats=[0], iterations=10)
+    assert main(["analyse", str(path), "--seat", "0", "--iterations", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == saved.as_dict()
+    assert main(["analyse", str(path), "--seat", "7"]) == 1
+    assert "seat must be 0..2, got 7" in capsys.readouterr().err

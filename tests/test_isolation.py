@@ -1,0 +1,189 @@
+"""Isolation of bot programs: the /proc attacker in each mode; the caps on memory, CPU, processes.
+
+tests/programs/proc_attacker.py looks for the referee and the other seats
+through /proc and tries to read their environment, file descriptors and
+memory, to write into their channels and to kill them; docs/trust.md says
+what each mode prevents, and these tests check it, in the real thing (a
+``tajmahal match`` process, real bubblewrap).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tajmahal as tm
+from tajmahal.protocol import ProcessLimits, SandboxError
+from tajmahal.protocol.confine import sandbox_problem
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+ATTACKER = PROGRAMS / "proc_attacker.py"
+HOSTILE = PROGRAMS / "hostile_bot.py"
+PALACE = ROOT / "examples" / "bots" / "palace_lover.py"
+SECRET = "referee-secret-3c9f"
+AS_ROOT = os.geteuid() == 0
+SANDBOX_PROBLEM = sandbox_problem()
+needs_sandbox = pytest.mark.skipif(SANDBOX_PROBLEM is not None, reason=str(SANDBOX_PROBLEM))
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    """A listening TCP port on 127.0.0.1 (connecting needs no accept)."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        yield listener.getsockname()[1]
+
+
+def run_attack(tmp_path: Path, port: int, mode: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Play attacker, random (registered), palace_lover (a program) in a ``tajmahal match``.
+
+    Returns the attacker's report and the game record.
+    """
+    logs, record = tmp_path / "logs", tmp_path / "record.json"
+    env = dict(os.environ, TAJMAHAL_REFEREE_SECRET=SECRET)
+    if mode == "in-process":
+        script = (
+            "import json, os, sys; sys.path.insert(0, sys.argv[1]); import proc_attacker\n"
+            "import tajmahal as tm\n"
+            "class Attacker:\n"
+            "    report = None\n"
+            "    def choose(self, view, legal):\n"
+            "        if Attacker.report is None:\n"
+            "            Attacker.report = proc_attacker.attack(int(sys.argv[2]), "
+            "secret=os.environ['TAJMAHAL_REFEREE_SECRET'])\n"
+            "        return legal[0]\n"
+            "result = tm.play_match([Attacker(), 'random', sys.argv[3]], seed=5)\n"
+            "print('ATTACK ' + json.dumps(Attacker.report))\n"
+            "print('RECORD ' + json.dumps({'faults': [f.seat for f in result.faults]}))\n"
+        )
+        palace = f"cmd:{sys.executable} {PALACE}"
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(PROGRAMS), str(port), palace],
+            env=env, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout.split("ATTACK ", 1)[1].splitlines()[0])
+        faults = json.loads(done.stdout.split("RECORD ", 1)[1].splitlines()[0])["faults"]
+        return report, {"faults": [{"seat": seat} for seat in faults]}
+    done = subprocess.run(
+        [sys.executable, "-m", "tajmahal", "match", f"cmd:{sys.executable} {ATTACKER} {port}",
+         "random", f"cmd:{sys.executable} {PALACE}", "--seed", "5", "--quiet",
+         "--bot-logs", str(logs), "--record", str(record), f"--{mode}"],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    text = "".join(path.read_text() for path in sorted(logs.iterdir()))
+    found = re.search(r"^ATTACK (\{.*\})$", text, re.M)
+    assert found, text
+    return json.loads(found.group(1)), json.loads(record.read_text())
+
+
+def test_a_bot_in_the_referee_process_reaches_everything(tmp_path: Path, port: int) -> None:
+    report, record = run_attack(tmp_path, port, "in-process")
+    # in-process is no isolation at all: the referee's process is the bot's
+    assert report["referee_secret"] and report["referee_mem"]
+    assert report["seats_seen"] == 1 and report["seats_killed"] == 1  # the program beside it
+    assert 2 in [fault["seat"] for fault in record["faults"]]
+    assert report["network"] is True
+
+
+def test_an_isolated_bot_cannot_read_or_write_the_referee_or_the_other_seats(
+    tmp_path: Path, port: int
+) -> None:
+    report, record = run_attack(tmp_path, port, "isolate")
+    assert report["seats_seen"] == 2  # the same PID namespace: they are visible
+    assert not report["own_environ_secret"]  # a minimal environment
+    # the referee is non-dumpable: its environment, memory and channels are out of reach
+    assert not report["referee_environ"] and not report["referee_secret"]
+    assert not report["referee_mem"]
+    assert report["referee_fds_opened"] == report["referee_fds_written"] == 0
+    if AS_ROOT:  # each program has a user of its own: the other seats are out of reach too
+        assert report["seats_environ"] == report["seats_mem"] == 0
+        assert report["seats_fds_opened"] == report["seats_fds_written"] == 0
+        assert report["seats_killed"] == 0
+        assert [fault["seat"] for fault in record["faults"]] == []
+    else:  # the same user: the registered bot's runner is non-dumpable, the program is not
+        assert report["seats_killed"] == 2
+    assert report["network"] is True  # isolation does not take the network away
+
+
+@needs_sandbox
+def test_a_sandboxed_bot_sees_no_other_process_and_no_network(tmp_path: Path, port: int) -> None:
+    report, record = run_attack(tmp_path, port, "sandbox")
+    assert report["seats_seen"] == 0 and report["seats_killed"] == 0
+    assert not report["own_environ_secret"]
+    assert not report["referee_secret"] and not report["referee_mem"]
+    assert report["referee_fds_opened"] == report["referee_fds_written"] == 0
+    assert report["network"] is False
+    assert [fault["seat"] for fault in record["faults"]] == []
+
+
+def test_the_sandbox_refuses_clearly_where_bubblewrap_cannot_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    sandbox_problem.cache_clear()
+    try:
+        monkeypatch.setattr("tajmahal.protocol.confine.DEFAULT_PATH", "/nonexistent")
+        with pytest.raises(SandboxError, match=r"bubblewrap \(bwrap\) is not installed"):
+            tm.play_match(["random"] * 3, seed=1, sandbox=True)
+    finally:
+        sandbox_problem.cache_clear()
+
+
+# ---------------------------------------------------------------- the caps
+
+
+def hostile(mode: str) -> str:
+    return f"cmd:{sys.executable} {HOSTILE} {mode}"
+
+
+def fault_of(result: tm.MatchResult, seat: int) -> tm.Fault | None:
+    return next((fault for fault in result.faults if fault.seat == seat), None)
+
+
+@pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_sandbox)])
+def test_the_memory_cap_covers_shared_mappings(tmp_path: Path, sandbox: bool) -> None:
+    limits = ProcessLimits(memory_mb=64, log_dir=tmp_path, sandbox=sandbox)
+    result = tm.play_match([hostile("shared-memory"), "random", "random"], seed=2,
+                           process_limits=limits, time_limit=60)
+    said = "".join(path.read_text() for path in tmp_path.iterdir())
+    mapped = int(re.search(r"mapped (\d+) MiB", said).group(1))  # type: ignore[union-attr]
+    assert mapped < 64  # of the 768 MiB it tried to touch
+    assert fault_of(result, 0) is None  # it went on playing
+
+
+@pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_sandbox)])
+def test_the_cpu_cap_stops_a_program_that_spins(sandbox: bool) -> None:
+    # the time limit alone would wait 600 s: the CPU cap (1 s of CPU) ends it long before
+    limits = ProcessLimits(cpu_seconds=1, sandbox=sandbox)
+    result = tm.play_match([hostile("spin"), "random", "random"], seed=2,
+                           process_limits=limits, time_limit=600)
+    fault = fault_of(result, 0)
+    assert fault is not None and fault.kind.value == "crash", result.faults
+    assert re.search(r"killed by SIG(XCPU|KILL)", fault.detail), fault.detail
+
+
+@pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_sandbox)])
+def test_the_process_cap_bounds_a_fork_bomb(tmp_path: Path, sandbox: bool) -> None:
+    limits = ProcessLimits(max_processes=16, log_dir=tmp_path, sandbox=sandbox)
+    result = tm.play_match([hostile("fork-bomb"), "random", "random"], seed=2,
+                           process_limits=limits, time_limit=120)
+    said = "".join(path.read_text() for path in tmp_path.iterdir())
+    started = int(re.search(r"started (\d+) processes", said).group(1))  # type: ignore[union-attr]
+    if AS_ROOT:  # a user of its own: the cap is exact (the program itself is one)
+        assert started < 16
+    else:  # counted on top of what the user runs already
+        assert started < 4096
+    assert fault_of(result, 0) is None
