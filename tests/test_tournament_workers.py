@@ -168,8 +168,9 @@ def test_a_worker_killed_by_a_signal_is_named(number: int, named: str, tmp_path:
 def test_a_bot_registered_by_hand_from_a_module_plays_in_workers() -> None:
     tm.bots.default_registry().register(_FirstPlugin(), name="first-test")
     try:
-        serial = run_tournament(["first-move", "random", "random"], games=6, backend="serial")
-        process = run_tournament(["first-move", "random", "random"], games=6,
+        serial = run_tournament(["first-move", "random", "random"], games=6, seed=5,
+                                backend="serial")
+        process = run_tournament(["first-move", "random", "random"], games=6, seed=5,
                                  backend="process", jobs=2)
     finally:
         tm.bots.reload()

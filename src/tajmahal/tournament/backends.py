@@ -6,14 +6,14 @@ Results are handed back as games finish (not in game order); at most a few
 games per worker are queued at a time, so stopping early wastes little.
 
 The ``process`` backend starts its workers as fresh interpreters running
-:mod:`~tajmahal.tournament.worker`: they never re-run the caller's main module,
+``tajmahal.tournament.worker``: they never re-run the caller's main module,
 so a script without the ``if __name__ == "__main__":`` guard, a script on
 standard input, ``python -c``, the REPL and notebooks all work.  Workers find
 bots through the installed plugins (entry points), and also through the
 plugins registered by hand in the calling process (``Registry.register``) if
 they can be imported by name; a bot defined in the main module (a script, a
 notebook) cannot, and is a clear error before any game (see
-:func:`check_workers_can_build`).  A worker exits within a second when the
+``check_workers_can_build``).  A worker exits within a second when the
 process that started it dies, even by ``kill -9``.
 """
 
