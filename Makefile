@@ -24,7 +24,7 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml examples/plugin/pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,docs,pettingzoo,gymnasium,openspiel,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs,pettingzoo,gymnasium,openspiel,ray,web]'
 	$(BIN)/python -m pip install --quiet -e examples/plugin  # the tests use its entry point
 	touch $(STAMP)
 

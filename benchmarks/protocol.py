@@ -9,7 +9,9 @@ Three parts, each printed as a table:
    document, request line, pipe, the child's JSON parsing and answer, the
    answer's checks), and the child's **round trip** alone (a prepared
    request line written, the answer line read).
-2. **Start-up** of a program (from the start to its ``ready``), and
+2. **Start-up** of a program (from the start to its ``ready``); per
+   **isolation mode** (isolated, as the referee's user when it is root, and
+   sandboxed under bubblewrap) the start-up, the close and one decision; and
    **whole matches** of four first-legal bots, in-process and as programs:
    time per decision, start-up included.
 3. **Hostile programs** (``tests/programs/hostile_bot.py``), each in seat 0
@@ -23,6 +25,7 @@ Three parts, each printed as a table:
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -56,6 +59,12 @@ HOSTILE_CASES: list[tuple[str, str, dict[str, object]]] = [
     ("child-keeps-stdout", "starts a process that keeps stdout open, then exits", {}),
     ("memory", "allocates without bound (memory cap 64 MiB)",
      {"process_limits": ProcessLimits(memory_mb=64), "time_limit": 20.0}),
+    ("shared-memory", "touches up to 768 MiB of shared mappings (memory cap 64 MiB)",
+     {"process_limits": ProcessLimits(memory_mb=64), "time_limit": 20.0}),
+    ("spin", "spins without answering (CPU cap 1 s, time limit 60 s)",
+     {"process_limits": ProcessLimits(cpu_seconds=1), "time_limit": 60.0}),
+    ("fork-bomb", "starts processes until it cannot (process cap 16)",
+     {"process_limits": ProcessLimits(max_processes=16), "time_limit": 20.0}),
 ]
 
 
@@ -140,6 +149,46 @@ def start_ups(count: int) -> list[tuple[str, float]]:
     return rows
 
 
+def isolation_modes(count: int, decisions: int) -> list[tuple[str, float, float, float]]:
+    """Per mode: median ms to start (to ``ready``) and to close, and µs per decision."""
+    from tajmahal.protocol.confine import sandbox_problem
+
+    modes = [("isolated", ProcessLimits())]
+    if os.geteuid() == 0:
+        modes.append(("isolated, the referee's user (separate_user=False)",
+                      ProcessLimits(separate_user=False)))
+    if sandbox_problem() is None:
+        modes.append(("sandboxed (bubblewrap)", ProcessLimits(sandbox=True)))
+    else:
+        print(f"  (no sandbox: {sandbox_problem()})")
+    state = mid_game()
+    seat = state.current_player
+    assert seat is not None
+    view, legal = state.view(seat), state.legal_moves()
+    rows = []
+    for label, limits in modes:
+        for name, command in [("first_legal_bot.py", FIRST_LEGAL), (
+                "runner", [sys.executable, "-m", "tajmahal.protocol.runner", "random"])]:
+            starts, closes, per_decision = [], [], []
+            for _ in range(count):
+                start = time.perf_counter()
+                player = ProcessPlayer(command, seat=seat, num_players=4, seed=1, time_limit=10,
+                                       limits=limits)
+                player.handshake()
+                started = time.perf_counter()
+                for _ in range(decisions):
+                    player.choose(view, legal)
+                chosen = time.perf_counter()
+                player.close()
+                starts.append((started - start) * 1000)
+                per_decision.append((chosen - started) / decisions * 1e6)
+                closes.append((time.perf_counter() - chosen) * 1000)
+                assert not player.failures, player.failures
+            rows.append((f"{label}: {name}", statistics.median(starts),
+                         statistics.median(closes), statistics.median(per_decision)))
+    return rows
+
+
 def whole_matches(games: int) -> list[tuple[str, float, int]]:
     rows = []
     for label, players in [
@@ -189,6 +238,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nStart-up: from starting the program to its 'ready' (median):")
     for label, millis in start_ups(1 if args.quick else 7):
         print(f"  {label:<58} {millis:10.1f} ms")
+    print("\nIsolation modes (median): start to 'ready', close, one decision (choose):")
+    for label, start, close, micros in isolation_modes(3 if args.quick else 9,
+                                                       20 if args.quick else 200):
+        print(f"  {label:<66} {start:7.1f} ms {close:7.1f} ms {micros:9.1f} µs")
     print(f"\nWhole matches of 4 first-legal bots ({games} games, start-up included):")
     for label, micros, decisions in whole_matches(games):
         print(f"  {label:<58} {micros:10.1f} µs per decision ({decisions} decisions)")

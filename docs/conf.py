@@ -61,6 +61,9 @@ nitpick_ignore_regex = [
     # the adapters' frameworks (numpy, Gymnasium, PettingZoo, OpenSpiel) and their aliases
     ("py:class", r"(numpy|np|npt|gymnasium|pettingzoo|pyspiel)\..*"),
     ("py:class", r"(Array|Mask|Observation|Steps|SupportsFloat|NDArray|AECEnv|Env)(\[.*)?"),
+    # tajmahal.web: Starlette and the standard library's async pieces
+    ("py:class", r"(starlette|asyncio|concurrent)\..*"),
+    ("py:class", r"(Starlette|Executor|Table|Workers|PathLike\[str\])"),
 ]
 
 # -- autodoc: the docstrings are the reference text

@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 import tajmahal as tm
-from tajmahal.analysis import AnalysisFormatError, analyse_game, hint, load_analysis
+from tajmahal.analysis import (
+    AnalysisFormatError,
+    analyse_game,
+    hint,
+    load_analysis,
+    score_breakdown,
+)
 from tajmahal.bots.greedy import GreedyBot
 from tajmahal.bots.ismcts import IsmctsBot
 from tajmahal.cli import main
@@ -142,3 +148,17 @@ def test_the_analyse_command_prints_the_worst_decisions_and_saves_json(
     assert json.loads(capsys.readouterr().out) == saved.as_dict()
     assert main(["analyse", str(path), "--seat", "7"]) == 1
     assert "seat must be 0..2, got 7" in capsys.readouterr().err
+
+
+def test_g1_k_every_seats_points_by_reason_add_up_to_its_score(record: tm.GameRecord) -> None:
+    rows = score_breakdown(record)
+    assert [row.total for row in rows] == list(record.scores or ())
+    state = tm.replay(record)
+    for row in rows:
+        assert sum(n for _, n in row.points) == row.total
+        hand = state.hand(row.seat)
+        special, white, suit = row.final_hand or (0, 0, 0)
+        assert special + white + suit == row.get("final_hand")
+        assert special == sum(1 for c in hand if c.special is not None)
+    half = tm.GameRecord(record.num_players, record.seed, record.moves[:30])
+    assert all(row.final_hand is None for row in score_breakdown(half))

@@ -289,8 +289,8 @@ def test_the_account_names_the_prizes_and_the_points_with_their_rules() -> None:
     assert lines == [
         "  seat 0 (greedy) withdraws",
         "  seat 0 (greedy) wins the vizier majority (2 to 0) and takes the vizier tile (W2, W5)",
-        "  seat 0 (greedy) ties with seat 1 for the general (1 each): "
-        "nobody wins the general tile (W4)",
+        "  seat 0 (greedy) ties with seat 1 for the general (1 each) "
+        "and does not win the general tile (W4)",
         "  seat 0 (greedy) wins the elephant majority (1 to 0) and takes province tile 1 (rice) "
         "(W2, W9)",
     ]

@@ -73,7 +73,7 @@ def test_w2_w4_prizes_won_and_lost_to_a_tie() -> None:
     assert kinds(decision) == ["withdraw", "prize", "tie", "prize"]
     assert texts(decision)[1:] == [
         "wins the vizier majority (2 to 1) and takes the vizier tile (W2, W5)",
-        "ties with seat 1 for the general (1 each): nobody wins the general tile (W4)",
+        "ties with seat 1 for the general (1 each) and does not win the general tile (W4)",
         "wins the elephant majority (1 to 0) and takes province tile 1 (rice) (W2, W9)",
     ]
 

@@ -23,7 +23,7 @@ import pytest
 
 import tajmahal as tm
 from tajmahal.protocol import ProcessLimits, SandboxError
-from tajmahal.protocol.confine import sandbox_problem
+from tajmahal.protocol.confine import FIRST_BOT_UID, sandbox_problem, switch_user_command
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -45,13 +45,24 @@ def port() -> Iterator[int]:
         yield listener.getsockname()[1]
 
 
-def run_attack(tmp_path: Path, port: int, mode: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def run_attack(
+    tmp_path: Path, port: int, mode: str, as_user: int | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play attacker, random (registered), palace_lover (a program) in a ``tajmahal match``.
 
-    Returns the attacker's report and the game record.
+    Returns the attacker's report and the game record.  With ``as_user`` (the
+    tests run as root), the referee runs under that user id instead (keeping
+    only ``CAP_DAC_READ_SEARCH``, to reach this Python), as a referee of an
+    ordinary user would.
     """
     logs, record = tmp_path / "logs", tmp_path / "record.json"
     env = dict(os.environ, TAJMAHAL_REFEREE_SECRET=SECRET)
+    prefix: list[str] = []
+    if as_user is not None:
+        tmp_path.chmod(0o777)
+        prefix = switch_user_command(as_user)
+        prefix.remove("--no-new-privs")
+        prefix.remove("--pdeathsig=KILL")
     if mode == "in-process":
         script = (
             "import json, os, sys; sys.path.insert(0, sys.argv[1]); import proc_attacker\n"
@@ -77,7 +88,8 @@ def run_attack(tmp_path: Path, port: int, mode: str) -> tuple[dict[str, Any], di
         faults = json.loads(done.stdout.split("RECORD ", 1)[1].splitlines()[0])["faults"]
         return report, {"faults": [{"seat": seat} for seat in faults]}
     done = subprocess.run(
-        [sys.executable, "-m", "tajmahal", "match", f"cmd:{sys.executable} {ATTACKER} {port}",
+        [*prefix, sys.executable, "-m", "tajmahal", "match",
+         f"cmd:{sys.executable} {ATTACKER} {port}",
          "random", f"cmd:{sys.executable} {PALACE}", "--seed", "5", "--quiet",
          "--bot-logs", str(logs), "--record", str(record), f"--{mode}"],
         env=env, capture_output=True, text=True, timeout=600,
@@ -116,6 +128,21 @@ def test_an_isolated_bot_cannot_read_or_write_the_referee_or_the_other_seats(
     else:  # the same user: the registered bot's runner is non-dumpable, the program is not
         assert report["seats_killed"] == 2
     assert report["network"] is True  # isolation does not take the network away
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="plays a referee of another user: needs root")
+def test_an_isolated_bot_of_an_ordinary_user_cannot_reach_the_referee(
+    tmp_path: Path, port: int
+) -> None:
+    # without root there is no user per program: the referee and the runner of a
+    # registered bot are non-dumpable, but a cmd: program of the same user is not
+    report, record = run_attack(tmp_path, port, "isolate", as_user=FIRST_BOT_UID - 1)
+    assert report["seats_seen"] == 2 and not report["own_environ_secret"]
+    assert not report["referee_environ"] and not report["referee_mem"]
+    assert report["referee_fds_opened"] == report["referee_fds_written"] == 0
+    assert report["seats_environ"] == report["seats_mem"] == 1  # the program, not the runner
+    assert report["seats_killed"] == 2  # the same user may signal both: docs/trust.md
+    assert {fault["seat"] for fault in record["faults"]} == {1, 2}
 
 
 @needs_sandbox
@@ -187,3 +214,49 @@ def test_the_process_cap_bounds_a_fork_bomb(tmp_path: Path, sandbox: bool) -> No
     else:  # counted on top of what the user runs already
         assert started < 4096
     assert fault_of(result, 0) is None
+
+
+# ---------------------------------------------------------------- environment and folder
+
+
+def test_a_program_gets_a_minimal_environment_and_a_folder_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = ("import json, os, sys; print(json.dumps({'cwd': os.getcwd(), 'env': dict(os.environ),"
+            " 'files': os.listdir('.')}), file=sys.stderr); sys.exit(3)")
+    monkeypatch.setenv("TAJMAHAL_REFEREE_SECRET", SECRET)
+    monkeypatch.chdir(tmp_path)
+    player = tm.protocol.ProcessPlayer([sys.executable, "-c", code], seat=0, num_players=3,
+                                       seed=1)
+    with player:
+        assert player.child is not None and player.child.wait_exit(60)
+        said = json.loads(player.child.stderr_tail(max_chars=4000))
+    assert set(said["env"]) <= {"PATH", "HOME", "TMPDIR", "LANG", "LC_CTYPE"}
+    assert said["cwd"] == said["env"]["HOME"] != str(tmp_path) and said["files"] == []
+    assert not Path(said["cwd"]).exists()  # removed with the program
+
+
+def test_relative_paths_in_a_command_still_name_the_referee_s_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    spec = f"cmd:{sys.executable} {PALACE.relative_to(ROOT)}"
+    result = tm.play_match([spec, "random", "random"], seed=4)
+    assert result.faults == ()
+
+
+@needs_sandbox
+def test_tournament_and_check_bot_take_sandbox(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tajmahal", "tournament", "random", "greedy", "random",
+         "--games", "3", "--seed", "1", "--backend", "serial", "--sandbox", "--quiet", "--json"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["table"]
+    done = subprocess.run(
+        [sys.executable, "-m", "tajmahal", "check-bot", f"cmd:{sys.executable} {PALACE}",
+         "--sandbox"], capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "All " in done.stdout

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 import tajmahal as tm
+from tajmahal.analysis import analyse_game, card_name, move_name
 from tajmahal.cli import main
 from tajmahal.render.viewer import replay_html
 from tajmahal.serialize import dumps
@@ -84,7 +85,7 @@ def test_stepping_through_the_game_shows_each_recorded_state(
         page.click("#next")
     assert page.inner_text("#where").startswith(f"Step 6 of {len(record.moves)}")
     assert f"move 6 of {len(record.moves)}: " in page.inner_text("#where")
-    assert str(record.moves[5]) in page.inner_text("#where")
+    assert move_name(record.moves[5]) in page.inner_text("#where")
     page.keyboard.press("ArrowRight")  # the arrow keys step too
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
@@ -127,7 +128,7 @@ def test_one_seats_view_hides_the_other_hands_and_draws(page: Page, record: tm.G
     assert "draws a card from the deck" in page.inner_text("#events")
     (hand,) = page.locator("#hands li").all_inner_texts()
     assert hand.startswith("seat 1 (random): ")
-    assert hand.endswith(", ".join(str(c) for c in states[drawn].hand(1)))
+    assert hand.endswith(", ".join(card_name(c) for c in states[drawn].hand(1)))
     page.keyboard.press("ArrowRight")  # the choice stays while stepping
     assert page.locator("#hands li").count() == 1
 
@@ -149,3 +150,101 @@ def test_hostile_player_names_stay_text(tmp_path: Path) -> None:
     page = replay_html(attrs.evolve(record, players=(evil, "random", "random")))
     assert evil not in page and page.count("</script>") == 2  # the data's and the code's
     assert "<title>Taj Mahal, seed 2: seat 0 (&lt;/script&gt;&lt;script&gt;" in page
+
+
+# ---------------------------------------------------------------------------- issue 21
+
+
+IMAGES = DOCS_SCREENSHOT.parent
+
+
+@pytest.fixture(scope="module")
+def analysed(tmp_path_factory: pytest.TempPathFactory) -> tuple[tm.GameRecord, Path, int]:
+    """A game of greedy against ismcts, seat 0 analysed (a cheap search), as a page."""
+    record = tm.play_match(["greedy", "ismcts:iterations=30", "random"], seed=7).record
+    folder = tmp_path_factory.mktemp("analysed")
+    (folder / "game.json").write_text(dumps(record), encoding="utf-8")
+    out = folder / "game.html"
+    argv = ["analyse", str(folder / "game.json"), "--seat", "0", "--iterations", "8",
+            "--quiet", "--out", str(folder / "game.analysis.json"), "--html", str(out)]
+    assert main(argv) == 0  # fmt: skip
+    decisions = sum(1 for s in tm.Game.from_record(record).states[:-1] if s.current_player == 0)
+    return record, out, decisions
+
+
+@pytest.mark.parametrize("width", [390, 1024, 1440])
+def test_the_page_reads_at_every_width_with_the_table_and_the_analysis_strip(
+    browser: Browser, analysed: tuple[tm.GameRecord, Path, int], width: int
+) -> None:
+    record, out, decisions = analysed
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    context.route(re.compile(r"^(?!file:).*"), lambda route: route.abort())
+    page = context.new_page()
+    page.goto(out.as_uri())
+    assert page.locator("#strip .mark").count() == decisions  # one per decision of seat 0
+    states = tm.Game.from_record(record).states
+    step = next(k for k, s in enumerate(states) if sum(len(t) for t in s.table) >= 4)
+    page.eval_on_selector(
+        "#step", f"(s) => {{ s.value = '{step}'; s.dispatchEvent(new Event('input')); }}"
+    )
+    board = page.eval_on_selector("#board svg", "e => e.getBoundingClientRect().width")
+    assert board >= 300
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scroll
+    rows = page.locator("#tablepanel li").all_inner_texts()
+    assert len(rows) == record.num_players
+    for seat, row in enumerate(rows):
+        for card in states[step].view(0).table[seat]:
+            assert card_name(card) in row
+    if width == 390:  # the panels go below the board
+        top = page.eval_on_selector("aside", "e => e.getBoundingClientRect().top")
+        bottom = page.eval_on_selector("#board", "e => e.getBoundingClientRect().bottom")
+        assert top >= bottom - 1
+    worst = max(
+        (d for d in analyse_game(record, seats=[0], iterations=8).decisions),
+        key=lambda d: d.loss,
+    )
+    page.click(f'#strip .mark[data-step="{worst.index + 1}"]')
+    assert page.inner_text("#where").startswith(f"Step {worst.index + 1} of ")
+    review = page.inner_text("#review")
+    assert f"best: {worst.best_text}" in review
+    page.keyboard.press("End")
+    final = page.locator("#breakdown tr").all_inner_texts()
+    assert len(final) == record.num_players + 1
+    if os.environ.get("TAJMAHAL_DOCS_SCREENSHOTS") and width in (390, 1440):
+        page.click(f'#strip .mark[data-step="{worst.index + 1}"]')
+        bottom = page.eval_on_selector("#prizes", "e => e.getBoundingClientRect().bottom")
+        height = max(900, int(bottom) + 12)  # down to the table panel
+        clip = {"x": 0, "y": 0, "width": width, "height": height}
+        page.screenshot(path=str(IMAGES / f"replay-analysis-{width}.png"), full_page=True,
+                        clip=clip)  # fmt: skip
+    context.close()
+
+
+def test_the_analysis_screenshots_are_committed() -> None:
+    for width in (390, 1440):
+        image = IMAGES / f"replay-analysis-{width}.png"
+        assert image.exists() and image.stat().st_size > 10_000
+
+
+def test_an_analysis_of_another_game_is_refused(analysed: tuple[tm.GameRecord, Path, int]) -> None:
+    record, _, _ = analysed
+    other = tm.play_match(["random"] * 3, seed=3).record
+    with pytest.raises(tm.TajMahalError, match="another game"):
+        replay_html(other, analysis=analyse_game(record, seats=[0], iterations=4))
+
+
+def test_replay_draws_a_saved_analysis_and_refuses_a_foreign_one(
+    analysed: tuple[tm.GameRecord, Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = analysed
+    folder = out.parent
+    page = tmp_path / "again.html"
+    argv = ["replay", str(folder / "game.json"), "--quiet", "--html", str(page),
+            "--analysis", str(folder / "game.analysis.json")]  # fmt: skip
+    assert main(argv) == 0
+    assert '"marks":[{' in page.read_text(encoding="utf-8")
+    other = tmp_path / "other.json"
+    other.write_text(dumps(tm.play_match(["random"] * 3, seed=3).record), encoding="utf-8")
+    argv[1] = str(other)
+    assert main(argv) == 1
+    assert "analysis" in capsys.readouterr().err

@@ -11,6 +11,7 @@ seat may know), so it never reveals a hidden card:
 - :func:`hint` -- a bot's move with its reasons (a search bot adds its estimates);
 - :func:`analyse_game` -- every decision of a recorded game rated by a search
   from what the deciding seat knew then, mistakes marked, losses totalled;
+- :func:`score_breakdown` -- where each seat's points came from;
 - :func:`display_name` and friends -- plain names for the library's ids.
 
 The rules the texts cite are in ``docs/rules.md``.
@@ -45,6 +46,7 @@ from tajmahal.analysis._review import (
     MoveRating,
     analyse_game,
 )
+from tajmahal.analysis._scoring import SOURCES, ScoreBreakdown, score_breakdown
 from tajmahal.analysis._table import (
     PrizeStanding,
     SeatTable,
@@ -58,6 +60,7 @@ from tajmahal.analysis._table import (
 __all__ = [
     "DEFAULT_ITERATIONS",
     "MISTAKE",
+    "SOURCES",
     "AnalysisFormatError",
     "CityOption",
     "DecisionReview",
@@ -67,6 +70,7 @@ __all__ = [
     "MoveEffect",
     "MoveRating",
     "PrizeStanding",
+    "ScoreBreakdown",
     "SeatTable",
     "TableSummary",
     "Withdrawal",
@@ -83,6 +87,7 @@ __all__ = [
     "move_name",
     "prize_name",
     "province_tile_name",
+    "score_breakdown",
     "search_estimates",
     "summarize",
     "symbol_name",

@@ -124,7 +124,8 @@ def effect(view: PlayerView, move: Move) -> MoveEffect:
         return MoveEffect(move, name, text, points)
     if isinstance(move, PlacePalace | PlaceCrownPalace):
         option = _city_option(view, seat, move.city, crown=isinstance(move, PlaceCrownPalace))
-        return MoveEffect(move, name, option.text, option.points)
+        text = option.text.removeprefix(f"{option.name}: ")  # the name says where
+        return MoveEffect(move, name, text, option.points)
     assert isinstance(move, TakeCard)
     card = move.card
     if card.color.value == "white":

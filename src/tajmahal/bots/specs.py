@@ -7,10 +7,16 @@
                                  (values read as JSON scalars, else as strings)
     cmd:node bots/random.js      an external program speaking the bot protocol
 
-A bad spec (bad syntax, unknown bot, unknown option) is a :class:`SpecError`
-naming the spec, raised before any game starts.  Option *values* are checked
-by the bot's constructor (a ``ValueError`` or ``TypeError`` there is a bad
-value).
+A bad spec (bad syntax, unknown bot, unknown option, a value of the wrong
+type) is a :class:`SpecError` naming the spec, raised before any game starts.
+An option's type is what the bot declares: its ``option_types`` class
+attribute (a mapping from option name to a type or a tuple of types, among
+``int``, ``float``, ``str``, ``bool`` and ``None``) if it has one, else the
+annotations of its constructor's parameters (``enough: float = 4.0``).  An
+``int`` is a ``float`` too; a ``float`` must be finite; a type the spec syntax
+cannot write (a callable, a class of the bot's own) is left to the
+constructor, which judges the value's range (a ``ValueError`` or
+``TypeError`` there is a bad value too).
 
 >>> spec = parse_spec('ismcts:iterations=400,c=0.7,rollout=random')
 >>> spec.name, spec.options
@@ -26,6 +32,9 @@ import json
 import math
 import re
 import shlex
+import types
+import typing
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -35,7 +44,14 @@ from tajmahal.rules.errors import TajMahalError
 if TYPE_CHECKING:
     from tajmahal.bots.registry import Registry
 
-__all__ = ["MAX_SPEC_LENGTH", "PlayerSpec", "SpecError", "check_spec", "parse_spec"]
+__all__ = [
+    "MAX_SPEC_LENGTH",
+    "PlayerSpec",
+    "SpecError",
+    "check_spec",
+    "option_types",
+    "parse_spec",
+]
 
 MAX_SPEC_LENGTH = 4096
 COMMAND_PREFIX = "cmd:"
@@ -43,6 +59,9 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")
 _OPTION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 OptionValue = str | int | float | bool | None
+_SCALARS: dict[str, type] = {
+    "int": int, "float": float, "str": str, "bool": bool, "None": type(None),
+}  # fmt: skip
 
 
 class SpecError(TajMahalError, ValueError):
@@ -156,7 +175,86 @@ def check_spec(spec: str | PlayerSpec, registry: Registry | None = None) -> Play
                     f"player spec {_shown(parsed.text)}: bot {parsed.name!r} has no option "
                     f"{key!r}; its options: {known}"
                 )
+    wanted = option_types(bot_class)
+    for key, value in parsed.options:
+        problem = _type_problem(value, wanted.get(key))
+        if problem:
+            raise SpecError(f"player spec {_shown(parsed.text)}: option {key!r} {problem}")
     return parsed
+
+
+def option_types(bot_class: type[Any]) -> dict[str, tuple[type, ...]]:
+    """The types each option of ``bot_class`` takes, as far as the bot declares them.
+
+    The ``option_types`` class attribute if there is one, else the annotations of the
+    constructor's parameters.  Options missing here take any value.
+
+    >>> from tajmahal.bots.greedy import GreedyBot
+    >>> option_types(GreedyBot)['enough']
+    (<class 'float'>,)
+    >>> class Mine:
+    ...     option_types = {'depth': int, 'style': (str, None)}
+    >>> option_types(Mine)
+    {'depth': (<class 'int'>,), 'style': (<class 'str'>, <class 'NoneType'>)}
+    """
+    declared = getattr(bot_class, "option_types", None)
+    if isinstance(declared, Mapping):
+        return {
+            str(key): tuple(type(None) if t is None else t for t in _as_tuple(kinds))
+            for key, kinds in declared.items()
+        }
+    try:
+        parameters = inspect.signature(bot_class).parameters
+    except (TypeError, ValueError):
+        return {}
+    try:
+        hints = typing.get_type_hints(bot_class.__init__)
+    except Exception:  # names only imported for type checking: read the text
+        hints = {}
+    found = {}
+    for name, parameter in parameters.items():
+        hint = hints.get(name, parameter.annotation)
+        kinds = _scalar_types(hint)
+        if kinds and name != "seed":
+            found[name] = kinds
+    return found
+
+
+def _as_tuple(kinds: Any) -> tuple[Any, ...]:
+    return tuple(kinds) if isinstance(kinds, tuple | list) else (kinds,)
+
+
+def _scalar_types(hint: Any) -> tuple[type, ...]:
+    """The scalar types (int, float, str, bool, None) a hint names; () if it names others."""
+    if isinstance(hint, str):  # an annotation not evaluated: 'float', 'int | None'
+        names = [part.strip() for part in hint.split("|")]
+        members: tuple[Any, ...] = tuple(_SCALARS.get(name, name) for name in names)
+    elif isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        members = typing.get_args(hint)
+    else:
+        members = (type(None) if hint is None else hint,)
+    if not all(member in _SCALARS.values() for member in members):
+        return ()  # a type the spec syntax cannot write: the constructor judges
+    return tuple(members)
+
+
+def _type_problem(value: Any, kinds: tuple[type, ...] | None) -> str | None:
+    """Why ``value`` is not of one of ``kinds`` (None: it is, or nothing is declared)."""
+    if not kinds or not isinstance(value, str | int | float | bool | None):
+        return None  # nothing declared, or an object given in Python: the constructor judges
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"must be a finite number, got {value!r}"
+    if isinstance(value, bool):
+        fits = bool in kinds
+    elif isinstance(value, int):
+        fits = int in kinds or float in kinds
+    else:
+        fits = type(value) in kinds
+    if fits:
+        return None
+    wanted = " or ".join("None" if k is type(None) else k.__name__ for k in kinds)
+    given = f"the string {_shown(value)}" if isinstance(value, str) else repr(value)
+    return f"takes {wanted}, got {given}"
 
 
 def _command(text: str, shown: str) -> tuple[str, ...]:

@@ -1,14 +1,14 @@
 """The command line: ``tajmahal COMMAND ...``, also ``python -m tajmahal COMMAND ...``.
 
 The commands: ``bots``, ``match``, ``replay``, ``check-bot``, ``play``, ``render``,
-``tournament``, ``analyse``.
+``tournament``, ``analyse``, ``serve``.
 
 Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
 ``--help`` shows.  Errors a user can cause (an unknown bot, an unreadable
 record) print one line to stderr and exit with status 1; usage errors exit
 with status 2 (argparse).  Everything a command prints goes through
-:func:`~tajmahal.cli._terminal.printable`: text from outside (names, files,
+``tajmahal.cli._terminal.printable``: text from outside (names, files,
 fault details, bot stderr) cannot move the cursor, retitle the window or
 reorder a line.
 """
@@ -28,6 +28,7 @@ from tajmahal.cli import (
     match_command,
     play_command,
     render_command,
+    serve_command,
     tournament_command,
 )
 from tajmahal.cli._common import CommandError
@@ -39,7 +40,7 @@ __all__ = ["COMMANDS", "CommandError", "account", "build_parser", "main"]
 
 COMMANDS = (
     bots_command, match_command, check_bot_command, play_command, render_command,
-    tournament_command, analyse_command,
+    tournament_command, analyse_command, serve_command,
 )
 
 

@@ -40,6 +40,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     command.add_argument("--json", action="store_true", help="print the analysis as JSON")
     command.add_argument("--out", metavar="FILE",
                          help="save the analysis (JSON) to FILE, e.g. RECORD.analysis.json")
+    command.add_argument("--html", metavar="PAGE",
+                         help="write the replay page with the analysis strip to PAGE")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     # fmt: on
 
@@ -66,10 +68,15 @@ def _run(args: argparse.Namespace) -> int:
     document = review.as_dict()
     if args.out is not None:
         write_text(args.out, json.dumps(document, indent=1) + "\n")
+    if args.html is not None:
+        from tajmahal.render.viewer import replay_html
+
+        write_text(args.html, replay_html(record, analysis=review))
     if args.json:
         print(json.dumps(document, indent=1))
     else:
         print("\n".join(review.lines()))
-        if args.out is not None:
-            print(f"wrote {Path(args.out)}")
+        for path in (args.out, args.html):
+            if path is not None:
+                print(f"wrote {Path(path)}")
     return 0

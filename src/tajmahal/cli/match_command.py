@@ -14,6 +14,7 @@ from tajmahal.cli._common import (
     components_from,
     positive_seconds,
     read_record,
+    read_text,
     write_record,
     write_text,
 )
@@ -85,6 +86,12 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         metavar="OUT.html",
         help="also write a page that steps through the game in a browser (no network needed)",
     )
+    replay.add_argument(
+        "--analysis",
+        metavar="FILE",
+        help="with --html: draw this saved analysis of the game on the page "
+        "(tajmahal analyse RECORD --out FILE)",
+    )
 
 
 _RESULT_LINES = ("Final scores:", "Winner", "The record stops")
@@ -130,6 +137,8 @@ def _print_result(result: MatchResult) -> None:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    if args.analysis is not None and args.html is None:
+        raise CommandError("--analysis needs --html: the analysis is drawn on the page")
     record = read_record(args.file)
     lines = list(account(record))  # checks the whole record before printing
     if args.quiet:
@@ -141,7 +150,12 @@ def _run_replay(args: argparse.Namespace) -> int:
     if args.html is not None:
         from tajmahal.render.viewer import replay_html
 
-        write_text(args.html, replay_html(record))
+        analysis = None
+        if args.analysis is not None:
+            from tajmahal.analysis import load_analysis
+
+            analysis = load_analysis(read_text(args.analysis), record)
+        write_text(args.html, replay_html(record, analysis=analysis))
         print(f"wrote {args.html}")
     return 0
 

@@ -85,6 +85,14 @@ def _symbols(cards: Sequence[Card]) -> Counter[Symbol]:
     return Counter(symbol for card in cards for symbol in card.symbols)
 
 
+def _plain_cards_in_hand(view: PlayerView, seat: int) -> int:
+    """How many cards other than special cards ``seat`` holds in hand (public: hand sizes,
+    special card holders and the table)."""
+    held = sum(1 for holder in view.special_holder.values() if holder == seat)
+    on_table = sum(1 for card in view.table[seat] if card.special is not None)
+    return view.hand_sizes[seat] - (held - on_table)
+
+
 # ---------------------------------------------------------------------------- the narrator
 
 
@@ -95,6 +103,7 @@ class Narrator:
         self.before, self.after, self.seat, self.private = before, after, seat, private
         self.components: Components = before.components
         self.events: list[Event] = []
+        self.reshuffles_told = 0  # reshuffles reported so far (at a draw, or the next supply)
 
     def add(
         self,
@@ -122,22 +131,26 @@ class Narrator:
             self.palace(move)
         elif isinstance(move, TakeCard):
             self.add(
-                EventKind.TAKE, seat, f"takes {move.card} from the supply (F2)", card=move.card
-            )
+                EventKind.TAKE, seat, f"takes {move.card} from the supply" + _rules("F2"),
+                rules=("F2",), card=move.card,
+            )  # fmt: skip
         ended = after.visit != before.visit or (after.is_over and not before.is_over)
         finished = isinstance(move, Withdraw | PlacePalace | PlaceCrownPalace) and not (
             after.phase in (Phase.PALACE, Phase.CROWN) and after.current_player == seat
         )
         if finished and before.table[seat]:
             self.withdrawal_scoring()
-        if after.reshuffles > before.reshuffles:
-            self.add(
-                EventKind.RESHUFFLE,
-                None,
-                "the discard pile is shuffled into a new draw deck" + _rules("D1"),
-            )
         if ended:
             self.visit_end()
+        self.reshuffles()  # any not told yet (none: a move draws once, then the supply)
+
+    def reshuffles(self, most: int | None = None) -> None:
+        """Report the reshuffles of this move not reported yet (at most ``most``)."""
+        left = self.after.reshuffles - self.before.reshuffles - self.reshuffles_told
+        for _ in range(left if most is None else min(left, most)):
+            text = "the discard pile is shuffled into a new draw deck" + _rules("D1")
+            self.add(EventKind.RESHUFFLE, None, text, rules=("D1",))
+            self.reshuffles_told += 1
 
     # -- P
     def play(self, move: PlayCards) -> None:
@@ -178,7 +191,7 @@ class Narrator:
             elif count == best and prize is not None:
                 tied = [s for s, c in others.items() if c[symbol] == count]
                 names = _and([f"seat {s}" for s in tied])
-                text = f"ties with {names} for the {name} ({count} each): nobody wins {prize}"
+                text = f"ties with {names} for the {name} ({count} each) and does not win {prize}"
                 self.add(EventKind.TIE, seat, text + _rules("W4"), rules=("W4",))
 
     def prize_in_court(self, symbol: Symbol) -> str | None:
@@ -223,13 +236,16 @@ class Narrator:
             self.draws("for the +1 card bonus tile", ("K3",))
 
     def draws(self, how: str, rules: tuple[str, ...]) -> None:
-        """A card the mover drew in this move (W11/F3, K3), named only to the seat that drew it."""
+        """A card the mover drew in this move (W11/F3, K3), named only to the seat that drew it.
+
+        Only the draw brings a card other than a special card into the hand in a
+        withdrawal or palace move (played cards are discarded, special cards come
+        back, F1, or change hands, E2), so those cards count the draw.
+        """
         before, after, seat = self.before, self.after, self.seat
-        gained = after.hand_sizes[seat] - before.hand_sizes[seat] - self.specials_gained(seat)
-        if not self.ended_visit():
-            gained -= sum(1 for card in before.table[seat] if card.special is not None)  # F1
-        if gained <= 0:
-            self.add(EventKind.DRAW, seat, "draws nothing: the deck is empty" + _rules("D1"))
+        if _plain_cards_in_hand(after, seat) <= _plain_cards_in_hand(before, seat):
+            text = "draws nothing: the draw deck and the discard pile are empty"
+            self.add(EventKind.DRAW, seat, text + _rules("D1"), rules=("D1",))
             return
         card = None
         if self.sees_hand(seat):
@@ -237,19 +253,11 @@ class Narrator:
             drawn = [c for c in new.elements() if c.special is None]
             card = drawn[0] if drawn else None
         what = str(card) if card is not None else "a card"
-        self.add(EventKind.DRAW, seat, f"draws {what} {how}" + _rules(*rules), card=card)
-
-    def ended_visit(self) -> bool:
-        return self.after.visit != self.before.visit or self.after.is_over
-
-    def specials_gained(self, seat: int) -> int:
-        """Special cards ``seat`` gained minus those it lost at the end of the visit (E2)."""
-        net = 0
-        for special, old in self.before.special_holder.items():
-            new = self.after.special_holder.get(special)
-            if new != old:
-                net += (new == seat) - (old == seat)
-        return net
+        self.add(EventKind.DRAW, seat, f"draws {what} {how}" + _rules(*rules), rules=rules,
+                 card=card)  # fmt: skip
+        # D1: the draw found the deck empty, or took its last card with discards waiting
+        if before.deck_size == 0 or (before.deck_size == 1 and before.discard):
+            self.reshuffles(most=1)
 
     # -- K5-K8
     def withdrawal_scoring(self) -> None:
@@ -296,7 +304,8 @@ class Narrator:
     def visit_end(self) -> None:
         before, after = self.before, self.after
         province = self.components.board.province(before.province)
-        self.add(EventKind.VISIT_END, None, f"visit {before.visit} ({province.name}) ends (V6)")
+        text = f"visit {before.visit} ({province.name}) ends" + _rules("V6")
+        self.add(EventKind.VISIT_END, None, text, rules=("V6",))
         left = [
             f"the {_bonus_name(tile)} in {self.components.board.city(city).name}"
             for city, tile in before.bonus_tiles.items()
@@ -314,6 +323,7 @@ class Narrator:
         if after.is_over:
             self.game_end()
         else:
+            self.reshuffles()  # D1, while the next supply is dealt (E6)
             self.events.extend(visit_start(after))
 
     def took_bonus(self, city: str) -> bool:

@@ -37,6 +37,7 @@ __all__ = [
     "SandboxError",
     "bot_environment",
     "check_sandbox",
+    "executable",
     "kill_user",
     "make_undumpable",
     "resolve_program",
@@ -135,6 +136,17 @@ def absolute_command(command: Sequence[str]) -> list[str]:
     return result
 
 
+def executable(path: str) -> bool:
+    """Whether this process may run the file ``path`` (checked with the effective ids and
+    capabilities, as running it is).
+
+    >>> executable('/no/such/file')
+    False
+    """
+    effective = os.access in os.supports_effective_ids
+    return os.access(path, os.X_OK, effective_ids=effective)
+
+
 def resolve_program(program: str, path: str) -> str:
     """The file that runs ``program`` (looked up on ``path`` if it has no ``/``).
 
@@ -149,13 +161,14 @@ def resolve_program(program: str, path: str) -> str:
     found = program if os.sep in program else shutil.which(program, path=path)
     if found is None or not os.path.exists(found):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
-    if os.path.isdir(found) or not os.access(found, os.X_OK):
+    if os.path.isdir(found) or not executable(found):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
     return found
 
 
 def separate_user_id() -> int | None:
-    """A fresh user id for a bot program when the referee runs as root; else None.
+    """A fresh user id for a bot program when the referee runs as root (on Linux, with
+    ``setpriv``); else None.
 
     Root's programs would otherwise be root too: able to read every process's
     ``/proc`` files and to signal every process.  Each program gets an id of
@@ -165,9 +178,13 @@ def separate_user_id() -> int | None:
     >>> uid is None or FIRST_BOT_UID <= uid < FIRST_BOT_UID + BOT_UIDS
     True
     """
-    if os.geteuid() != 0:
-        return None
+    if os.geteuid() != 0 or not sys.platform.startswith("linux") or _setpriv() is None:
+        return None  # setpriv is part of util-linux, on every Debian and Ubuntu system
     return FIRST_BOT_UID + secrets.randbelow(BOT_UIDS)
+
+
+def _setpriv() -> str | None:
+    return shutil.which("setpriv", path=DEFAULT_PATH + ":/usr/sbin:/sbin")
 
 
 def switch_user_command(uid: int) -> list[str]:
@@ -182,7 +199,7 @@ def switch_user_command(uid: int) -> list[str]:
     >>> switch_user_command(2_000_000_001)[1:3]
     ['--reuid=2000000001', '--regid=2000000001']
     """
-    setpriv = shutil.which("setpriv", path=DEFAULT_PATH + ":/usr/sbin:/sbin") or "setpriv"
+    setpriv = _setpriv() or "setpriv"
     caps = "-all,+dac_read_search"
     return [
         setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
@@ -273,8 +290,11 @@ def check_sandbox() -> None:
 def kill_user(uid: int) -> None:
     """Kill every process of ``uid`` (a bot program's own user id), from a process of that user.
 
-    This reaches what a program started in a session or group of its own.
+    This reaches what a program started in a session or group of its own
+    (nothing is started when no process of ``uid`` is left).
     """
+    if not _runs_as(uid):
+        return
     kill = shutil.which("kill", path=DEFAULT_PATH)
     command = [kill, "-s", "KILL", "--", "-1"] if kill else [
         sys.executable, "-S", "-c", "import os; os.kill(-1, 9)"
@@ -286,14 +306,41 @@ def kill_user(uid: int) -> None:
         )  # fmt: skip
 
 
-def count_user_processes() -> int:
-    """How many processes (threads included) this user runs now (for ``RLIMIT_NPROC``)."""
-    uid, count = os.getuid(), 0
+def _processes_of(uid: int) -> list[str]:
+    """The pids (as in ``/proc``) of the processes of ``uid``; [] where there is no /proc."""
+    found = []
     with contextlib.suppress(OSError):
         for entry in os.scandir("/proc"):
             if entry.name.isdigit():
                 with contextlib.suppress(OSError):
                     if entry.stat().st_uid == uid:
-                        count += len(os.listdir(f"/proc/{entry.name}/task"))
+                        found.append(entry.name)
+    return found
+
+
+def _runs_as(uid: int) -> bool:
+    """Whether a process has the real user id ``uid`` (read from its status: the owner of
+    a non-dumpable process's ``/proc/<pid>`` is root)."""
+    wanted = f"Uid:\t{uid}\t".encode()
+    try:
+        entries = [entry.name for entry in os.scandir("/proc") if entry.name.isdigit()]
+    except OSError:
+        return True  # no /proc: kill to be sure
+    for pid in entries:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"Uid:"):
+                    if line.startswith(wanted):
+                        return True
+                    break
+    return False
+
+
+def count_user_processes() -> int:
+    """How many processes (threads included) this user runs now (for ``RLIMIT_NPROC``)."""
+    count = 0
+    for pid in _processes_of(os.getuid()):
+        with contextlib.suppress(OSError):
+            count += len(os.listdir(f"/proc/{pid}/task"))
     return count
 

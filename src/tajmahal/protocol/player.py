@@ -47,7 +47,7 @@ __all__ = ["BotProcessError", "ProcessFault", "ProcessLimits", "ProcessPlayer"]
 MAX_DETAIL = 420  #: the longest ``detail`` (a fault's adds the fallback move: 500 in all)
 MAX_STDERR = 4000  #: the longest stderr tail kept with a failure
 #: how long the referee waits for a crashed program's exit status, for the fault's detail
-_EXIT_STATUS_WAIT = 0.5
+_EXIT_STATUS_WAIT = 2.0  # returns as soon as it exits; long enough for a loaded machine
 
 
 class ProcessFault(enum.Enum):

@@ -443,9 +443,9 @@ class ChildProcess:
                 self.killed = True
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)  # the group, while its leader's pid is held
+            self.returncode = self.popen.wait()
             if self.uid is not None:  # and whatever left the group
                 kill_user(self.uid)
-            self.returncode = self.popen.wait()
         self._close_pipes()
         self._remove_folder()
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from tajmahal.bots.specs import PlayerSpec, SpecError
 from tajmahal.faults import FaultKind
+from tajmahal.protocol.confine import executable
 from tajmahal.protocol.messages import shorten
 from tajmahal.protocol.player import BotProcessError, ProcessLimits, ProcessPlayer
 from tajmahal.rules.moves import Move
@@ -36,7 +37,7 @@ def check_command(spec: PlayerSpec) -> None:
     if os.sep in program or (os.altsep is not None and os.altsep in program):
         if not os.path.isfile(program):
             problem = "no such file"
-        elif not os.access(program, os.X_OK):
+        elif not executable(program):
             problem = "the file is not executable (chmod +x, or name its interpreter first)"
         else:
             return

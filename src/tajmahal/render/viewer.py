@@ -27,10 +27,13 @@ from functools import cache
 from html import escape
 from importlib.resources import files
 
+from tajmahal.analysis import GameAnalysis, card_name, move_name, score_breakdown
 from tajmahal.events import EventKind, explain_views, opening, seat_name
 from tajmahal.game import Game, GameRecord
 from tajmahal.render import board_elements
 from tajmahal.render._panel import state_tiles
+from tajmahal.render._viewer_data import analysis_data, breakdown_data, owned_data, table_data
+from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
@@ -41,8 +44,17 @@ _KEYFRAME = 32  #: every so many steps, a board that does not refer to the step 
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
 
 
-def replay_html(record: GameRecord, *, title: str | None = None) -> str:
+def replay_html(
+    record: GameRecord, *, title: str | None = None, analysis: GameAnalysis | None = None
+) -> str:
     """The viewer page for ``record`` (an HTML document, as a string).
+
+    Each step also shows the table this visit (each seat's cards and symbol
+    totals, the leaders, what withdrawing would win), the tiles each seat
+    owns and, once the game is over, every seat's points by reason.  With
+    ``analysis`` (:func:`tajmahal.analysis.analyse_game` of this record) the
+    page draws its strip: one mark per rated decision, the mistakes marked,
+    the best move shown.
 
     Raises :class:`~tajmahal.IllegalMoveError` for a record that does not replay.
 
@@ -59,6 +71,7 @@ def replay_html(record: GameRecord, *, title: str | None = None) -> str:
     layout_tiles = state_tiles(comps, states[0].view(0))  # every tile: labels stay in place
     elements: dict[str, int] = {}
     texts: dict[str, int] = {}
+    owneds: dict[str, int] = {}  # the tiles owned: the same for many steps, stored once
     steps = []
     seats = range(record.num_players)
     before_views: list[PlayerView] = []
@@ -79,9 +92,13 @@ def replay_html(record: GameRecord, *, title: str | None = None) -> str:
             assert turn is not None
             mover = turn
             told = [_lines(before_views[s], move, views[s], players) for s in seats]
-            label = f"move {number} of {len(record.moves)}: {seat_name(mover, players)}: {move}"
+            label = (
+                f"move {number} of {len(record.moves)}: {seat_name(mover, players)}: "
+                + move_name(move, comps)
+            )
         indexed = [[texts.setdefault(line, len(texts)) for line in lines] for lines in told]
         before_views = views
+        owned = json.dumps(owned_data(views[0]))
         steps.append(
             {
                 "label": label,
@@ -89,11 +106,22 @@ def replay_html(record: GameRecord, *, title: str | None = None) -> str:
                 "scores": list(state.scores),
                 "board": runs,
                 "events": {"all": indexed[mover], **{str(s): indexed[s] for s in seats}},
-                "hands": [[str(card) for card in view.hand] for view in views],
+                "hands": [[card_name(card) for card in view.hand] for view in views],
+                "table": table_data(views[0]),
+                "owned": owneds.setdefault(owned, len(owneds)),
             }
         )
     names = [seat_name(s, players) for s in range(record.num_players)]
-    data = {"players": names, "elements": list(elements), "texts": list(texts), "steps": steps}
+    data: dict[str, object] = {
+        "players": names, "elements": list(elements), "texts": list(texts), "steps": steps,
+        "owned": [json.loads(text) for text in owneds],
+        "breakdown": breakdown_data(score_breakdown(record)) if states[-1].is_over else None,
+        "analysis": None,
+    }  # fmt: skip
+    if analysis is not None:
+        if analysis.moves != len(record.moves) or analysis.num_players != record.num_players:
+            raise TajMahalError("the analysis is of another game: its moves or seats differ")
+        data["analysis"] = analysis_data(analysis)
     heading = title or f"Taj Mahal, seed {record.seed}: " + ", ".join(names)
     # no "<" at all inside the script element: nothing in the data can end or bend it
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")

@@ -12,6 +12,7 @@ import errno
 import functools
 import math
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
@@ -55,6 +56,7 @@ MAX_PROVINCES = 200
 MAX_TILE_COMMODITIES = 2  #: the most commodities a province tile shows (C9, K5)
 MAX_CITIES = 2_000
 MAX_ROADS = 20_000
+MAX_KEY_PARTS = 32  #: the most parts of a dotted TOML key (``a.b.c`` has 3)
 MAX_NAME = 100  #: the longest name or id (of the components, a province, a city)
 MAX_FILE_BYTES = 4_000_000  #: the largest components file :func:`load_components` reads
 _MAX_PROBLEM = 300  #: the most characters of one problem in a ComponentsError
@@ -358,7 +360,7 @@ class Board:
         return tuple(c for c in self.cities if c.fortress)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=32)  # bounded: loaded documents may carry many boards
 def _board_index(
     board: Board,
 ) -> tuple[dict[str, City], dict[str, Province], dict[str, tuple[str, ...]]]:
@@ -428,7 +430,7 @@ class Components:
         return next(c for c in self.special_cards if c.special is special)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=32)  # bounded, as _board_index
 def _card_kinds(comps: Components) -> tuple[Card, ...]:
     return tuple(sorted(set(comps.deck) | set(comps.special_cards), key=lambda c: c.sort_key))
 
@@ -494,6 +496,45 @@ def read_regular(path: str | Path, limit: int) -> bytes:
     return data
 
 
+# TOML's strings and comments (whose dots are text), its structural characters (which end
+# a key), its dots, and everything else; possessive quantifiers: one linear pass
+_TOML_TOKENS = re.compile(
+    r'''"""(?:[^"\\]++|\\.|"(?!""))*+"""'''
+    r"""|'''(?:[^']++|'(?!''))*+'''"""
+    r'''|"(?:[^"\\\n]++|\\.)*+"|'[^'\n]*+'|#[^\n]*+'''
+    r"|(\n)|([=\[\]{},])|(\.)|[^\"'#=\[\]{},\n.]++|[\"']",
+    re.S,
+)
+
+
+def _check_key_parts(text: str, source: str) -> None:
+    """ComponentsError for a dotted key of more than :data:`MAX_KEY_PARTS` parts.
+
+    tomllib's time is quadratic in a dotted key's parts (a 200 KB key took minutes):
+    such keys are refused before parsing, in time linear in the text.
+
+    >>> _check_key_parts('a.b = 1\\nc = "x.y.z"\\n', 'ok.toml')
+    >>> _check_key_parts('[' + '.'.join('k' * 40) + ']', 'long.toml')
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.ComponentsError: long.toml line 1: a dotted key of more than 32 parts
+    """
+    line, dots = 1, 0
+    for match in _TOML_TOKENS.finditer(text):
+        newline, ends, dot = match.groups()
+        if dot:
+            dots += 1
+            if dots >= MAX_KEY_PARTS:
+                raise ComponentsError(
+                    f"{source[:200]} line {line}: a dotted key of more than {MAX_KEY_PARTS} parts"
+                )
+        elif newline or ends:
+            dots = 0
+            line += 1 if newline else 0
+        else:
+            line += match.group().count("\n")  # a multi-line string
+
+
 def parse_components(text: str, *, source: str = "<string>", name: str | None = None) -> Components:
     """Validate components given as TOML text; raises :class:`ComponentsError`.
 
@@ -502,6 +543,7 @@ def parse_components(text: str, *, source: str = "<string>", name: str | None = 
     ...
     tajmahal.rules.errors.ComponentsError: deep.toml: nested too deeply
     """
+    _check_key_parts(text, source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -71,6 +71,12 @@ class Sampler:
         n, seat = view.num_players, view.seat
         hand = tuple(sorted(map(kind_of, view.hand)))
         known = [tuple(sorted(map(kind_of, cs))) if cs else () for cs in view.known_cards]
+        order = view.province_order
+        if sorted(order) != sorted(t.province_ids):  # also what check_state says of a state
+            self.fail(("province_order",), "must list every province exactly once")
+        elif order[-1] != comps.board.final_province:
+            final = comps.board.final_province
+            self.fail(("province_order",), f"the final province {final!r} comes last (S2)")
         if len(hand) != view.hand_sizes[seat]:
             self.fail(("hand",), f"{len(hand)} cards, but hand_sizes says {view.hand_sizes[seat]}")
         if known[seat] and Counter(known[seat]) - Counter(hand):

@@ -26,8 +26,11 @@ naming the line and the problem.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
+import stat
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -44,8 +47,10 @@ from tajmahal.tournament.seating import (
     MAX_GAMES,
     SEATINGS,
     TournamentError,
+    arrangements,
     block_size,
     check_arguments,
+    deal_seed,
     entrant_names,
     schedule,
 )
@@ -56,7 +61,9 @@ FORMAT = "tajmahal/tournament"
 VERSION = 2
 VERSIONS = (1, 2)  #: the versions this library reads
 MAX_LINE = 1 << 20  #: bytes in one line of a results file
+EXACT_BLOCKS_PER_GAME = 4  #: blocks of the schedule made per game line read (see _check_schedule)
 MAX_SCORE = 10_000
+MAX_GAME_SECONDS = 10_000_000.0  #: the longest a game line may say it took (about 4 months)
 _GAME_KEYS = frozenset(
     {"game", "block", "seed", "players", "scores", "winners", "ranking", "faults", "seconds"}
 )
@@ -221,8 +228,16 @@ class GameResult:
         if not isinstance(data["faults"], list) or len(data["faults"]) > MAX_LINE // 64:
             raise TournamentError("'faults' must be a list")
         seconds = data["seconds"]
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
-            raise TournamentError("'seconds' must be a number of seconds, 0 or more")
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 0 <= seconds <= MAX_GAME_SECONDS
+        ):
+            raise TournamentError(
+                f"'seconds' must be a number of seconds from 0 to {MAX_GAME_SECONDS}"
+            )
+        faults = tuple(_fault(item, seats) for item in data["faults"])
+        _check_outcome(scores, winners_t, ranking, faults)
         return cls(
             game=_int(data["game"], "game", 0, MAX_GAMES - 1),
             block=_int(data["block"], "block", 0, MAX_GAMES - 1),
@@ -231,7 +246,7 @@ class GameResult:
             scores=scores,
             winners=winners_t,
             ranking=ranking,
-            faults=tuple(_fault(item, seats) for item in data["faults"]),
+            faults=faults,
             seconds=float(seconds),
         )
 
@@ -271,10 +286,27 @@ def read_results(path: str | os.PathLike[str]) -> ResultsFile:
     """
     shown = os.fspath(path)
     try:
-        with open(path, "rb") as stream:
+        with open(_open_regular(path, os.O_RDONLY), "rb") as stream:
             return _read(stream, shown)
     except OSError as exc:
         raise TournamentError(f"cannot read {shown}: {exc.strerror or exc}") from None
+
+
+def _open_regular(path: str | os.PathLike[str], flags: int) -> int:
+    """A descriptor of ``path`` opened with ``flags`` if it is a regular file; OSError if not.
+
+    A FIFO is opened without waiting for a writer, then refused, as are directories
+    and devices.
+    """
+    fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a directory, device or pipe)")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def write_line(stream: IO[str], data: Mapping[str, Any]) -> None:
@@ -396,24 +428,82 @@ def seconds(value: object, what: str) -> float | None:
 def _check_schedule(
     header: Header, games: tuple[GameResult, ...], lines: dict[int, int], shown: str
 ) -> None:
+    """Each game is the one the schedule puts at its number.
+
+    The schedule is made block by block, so checking game ``g`` exactly costs ``g``'s
+    block and all before it.  That is done for the first ``EXACT_BLOCKS_PER_GAME`` blocks
+    per game line (more than a tournament ever runs ahead of the games it finished);
+    the games past them (only in a file written by hand) are checked by what each block
+    fixes alone: its deal, and one table whose arrangements the block's games are.  So
+    reading costs time in proportion to the file, not to the game numbers it names.
+    """
     if not games:
         return
+    seats, size = header.num_players, header.block_size
+    design = arrangements(seats, header.seating)
+    exact = min(games[-1].game // size + 1, EXACT_BLOCKS_PER_GAME * len(games) + 64)
+
+    def wrong(game: GameResult, block: int, seed: int, players: tuple[str, ...]) -> None:
+        raise TournamentError(
+            f"{shown} line {lines[game.game]}: game {game.game} should be block "
+            f"{block}, seed {seed}, players {', '.join(players)}; the file "
+            "does not belong to this header's tournament"
+        )
+
     wanted = iter(games)
     game = next(wanted)
-    for job in schedule(
-        header.entrants, header.num_players, header.games, header.seed, header.seating
-    ):
-        if job.game > games[-1].game:
-            return
+    for job in schedule(header.entrants, seats, exact * size, header.seed, header.seating):
+        if job.game > game.game:
+            break
         if job.game != game.game:
             continue
         if (job.block, job.seed, job.players) != (game.block, game.seed, game.players):
-            raise TournamentError(
-                f"{shown} line {lines[game.game]}: game {game.game} should be block "
-                f"{job.block}, seed {job.seed}, players {', '.join(job.players)}; the file "
-                "does not belong to this header's tournament"
-            )
+            wrong(game, job.block, job.seed, job.players)
         game = next(wanted, game)
+    names = set(header.names)
+    tables: dict[int, tuple[str, ...]] = {}
+    for game in games:
+        block = game.game // size
+        if block < exact:
+            continue
+        positions = design[game.game % size]  # the table position of the entrant in each seat
+        found = [""] * seats
+        for seat, position in enumerate(positions):
+            found[position] = game.players[seat]
+        table = tables.setdefault(block, tuple(found))
+        players = tuple(table[position] for position in positions)
+        seed = deal_seed(header.seed, block)
+        valid = names.issuperset(players) and len(set(players)) == seats
+        if not valid or (game.block, game.seed, game.players) != (block, seed, players):
+            wrong(game, block, seed, players)
+
+
+def _check_outcome(
+    scores: tuple[int, ...],
+    winners: tuple[int, ...],
+    ranking: tuple[int, ...],
+    faults: tuple[Fault, ...],
+) -> None:
+    """The ranking and the winners the referee gives for these scores and faults (faulty
+    seats last; ties by seat number), or TournamentError."""
+    faulty = {fault.seat for fault in faults}
+    expected = tuple(sorted(range(len(scores)), key=lambda s: (s in faulty, -scores[s], s)))
+    if ranking != expected:
+        raise TournamentError(
+            f"'ranking' {list(ranking)} contradicts the scores {list(scores)}"
+            + (f" and the faults of seats {sorted(faulty)}" if faulty else "")
+            + f" (expected {list(expected)})"
+        )
+    top = expected[0]
+    best = tuple(sorted(
+        s for s in expected if (s in faulty) == (top in faulty) and scores[s] == scores[top]
+    ))  # fmt: skip
+    if winners != best:
+        raise TournamentError(
+            f"'winners' {list(winners)} contradicts the scores {list(scores)}"
+            + (f" and the faults of seats {sorted(faulty)}" if faulty else "")
+            + f" (expected {list(best)})"
+        )
 
 
 def _fault(data: object, seats: int) -> Fault:
@@ -461,6 +551,8 @@ def open_for_append(path: Path, header: Header, resume: bool) -> tuple[IO[str], 
     A new file (or an empty one) gets the header.  Resuming checks that the
     file's header is this tournament's and cuts off a half-written last line.
     Without ``resume``, a non-empty file is an error: it is never overwritten.
+    The file is locked (``flock``) until the stream is closed: a second
+    tournament writing it at the same time gets a :class:`TournamentError`.
     """
     found: ResultsFile | None = None
     exists = path.exists() and path.stat().st_size > 0
@@ -469,19 +561,37 @@ def open_for_append(path: Path, header: Header, resume: bool) -> tuple[IO[str], 
             f"{path} already holds results: resume it (resume=True, --resume) or choose "
             "another file"
         )
-    if exists:
-        found = read_results(path)
-        if found.header != header:
-            raise TournamentError(
-                f"{path} holds another tournament: {_difference(found.header, header)}"
-            )
     try:
-        if found is not None:
-            with open(path, "r+b") as raw:
-                raw.truncate(found.complete_bytes)  # a half-written last game is played again
-        stream = open(path, "a" if exists else "w", encoding="utf-8")  # noqa: SIM115
+        fd = _open_regular(path, os.O_RDWR | os.O_CREAT | os.O_APPEND)
     except OSError as exc:
         raise TournamentError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise TournamentError(
+                f"{path} is locked: another tournament is writing it; wait for it to end "
+                "or choose another file"
+            ) from None
+        if os.fstat(fd).st_size > 0:  # also one that another run wrote meanwhile
+            if not resume:
+                raise TournamentError(
+                    f"{path} already holds results: resume it (resume=True, --resume) or "
+                    "choose another file"
+                )
+            found = read_results(path)
+            if found.header != header:
+                raise TournamentError(
+                    f"{path} holds another tournament: {_difference(found.header, header)}"
+                )
+            os.ftruncate(fd, found.complete_bytes)  # a half-written game: again
+        stream = open(fd, "a", encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        os.close(fd)
+        raise TournamentError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        os.close(fd)
+        raise
     if found is None:
         write_line(stream, header.to_json())
     return stream, found

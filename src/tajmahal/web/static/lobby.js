@@ -1,0 +1,130 @@
+// tajmahal serve: the lobby. Creates games (3 to 5 seats, people or bots) and lists them.
+"use strict";
+(function () {
+  const $ = id => document.getElementById(id);
+  let bots = ["greedy", "random"];
+  let commands = false;
+
+  function seatRow(number, kind, name) {
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    const label = document.createElement("label");
+    label.textContent = "seat " + (number + 1);
+    const select = document.createElement("select");
+    select.className = "seat-kind";
+    select.setAttribute("aria-label", "who plays seat " + (number + 1));
+    for (const option of ["person", ...bots, "other bot (spec)"]) {
+      const item = document.createElement("option");
+      item.value = option;
+      item.textContent = option === "person" ? "a person" : option;
+      select.appendChild(item);
+    }
+    select.value = kind;
+    const input = document.createElement("input");
+    input.type = "text";
+    input.className = "seat-name";
+    input.maxLength = 200;
+    input.value = name;
+    function sync() {
+      const person = select.value === "person";
+      const other = select.value === "other bot (spec)";
+      input.hidden = !(person || other);
+      input.placeholder = person ? "name" : "e.g. ismcts:iterations=400" + (commands ? " or cmd:PROGRAM" : "");
+    }
+    select.addEventListener("change", sync);
+    sync();
+    row.append(label, select, input);
+    return row;
+  }
+  function addSeat(kind, name) {
+    const seats = $("seats");
+    if (seats.children.length >= 5) return;
+    seats.appendChild(seatRow(seats.children.length, kind, name));
+  }
+  function seats() {
+    return [...document.querySelectorAll("#seats .seat-row")].map(row => {
+      const kind = row.querySelector(".seat-kind").value;
+      const text = row.querySelector(".seat-name").value.trim();
+      if (kind === "person") return {human: true, name: text};
+      return {human: false, name: kind === "other bot (spec)" ? text : kind};
+    });
+  }
+  async function create(event) {
+    event.preventDefault();
+    $("error").textContent = "";
+    const limit = $("time-limit").value;
+    const request = {seats: seats(), hints: $("hints").checked, spectator_delay: $("delay").checked};
+    if (limit) request.time_limit = Number(limit);
+    let reply;
+    try {
+      const response = await fetch("/api/games", {method: "POST", body: JSON.stringify(request),
+                                                   headers: {"Content-Type": "application/json"}});
+      reply = await response.json();
+      if (!response.ok) { $("error").textContent = reply.error || "the server refused"; return; }
+    } catch (e) {
+      $("error").textContent = "the server cannot be reached";
+      return;
+    }
+    const links = $("links");
+    links.replaceChildren();
+    for (const seat of reply.seats) {
+      const item = document.createElement("li");
+      item.dataset.seat = String(seat.seat);
+      if (seat.link) {
+        const link = document.createElement("a");
+        link.href = seat.link;
+        link.className = "seat-link";
+        link.textContent = location.origin + seat.link;
+        item.append("seat " + (seat.seat + 1) + ", " + seat.name + ": ", link);
+      } else {
+        item.textContent = "seat " + (seat.seat + 1) + ": " + seat.name + " (bot)";
+      }
+      links.appendChild(item);
+    }
+    const watch = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = reply.spectator;
+    link.id = "spectator-link";
+    link.textContent = location.origin + reply.spectator;
+    watch.append("spectators: ", link);
+    links.appendChild(watch);
+    $("created").hidden = false;
+    refresh();
+  }
+  async function refresh() {
+    let listed;
+    try { listed = (await (await fetch("/api/games")).json()).games; } catch (e) { return; }
+    const rows = listed.map(game => {
+      const row = document.createElement("tr");
+      const when = new Date(game.created * 1000).toLocaleString();
+      let progress = game.over ? "over" : "unfinished";
+      if (game.visit !== undefined) progress += ", visit " + game.visit + ", scores " + game.scores.join("/");
+      for (const text of [game.id + " (" + when + ")", game.players.join(", "), progress]) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.appendChild(cell);
+      }
+      return row;
+    });
+    document.querySelector("#games tbody").replaceChildren(...rows);
+  }
+  async function start() {
+    try {
+      const reply = await (await fetch("/api/bots")).json();
+      bots = reply.bots;
+      commands = reply.commands;
+    } catch (e) { /* the defaults */ }
+    addSeat("person", "");
+    addSeat("person", "");
+    addSeat(bots.includes("greedy") ? "greedy" : bots[0], "");
+    $("add-seat").addEventListener("click", () => addSeat(bots[0], ""));
+    $("remove-seat").addEventListener("click", () => {
+      const seats = $("seats");
+      if (seats.children.length > 3) seats.lastChild.remove();
+    });
+    $("new-game").addEventListener("submit", create);
+    refresh();
+    setInterval(refresh, 10000);
+  }
+  start();
+})();

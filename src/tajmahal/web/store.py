@@ -1,0 +1,309 @@
+"""Where the server keeps its games: a small storage interface and its SQLite implementation.
+
+Every accepted move is committed before the server acknowledges it, so that a
+server stopped at any moment (even by ``kill -9``) starts again where it stood.
+Seat links are never stored: only the SHA-256 digest of each token is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+
+from tajmahal.rules.errors import TajMahalError
+
+__all__ = [
+    "DuplicateMoveError",
+    "GameStore",
+    "SQLiteStore",
+    "StoreError",
+    "StoredGame",
+    "StoredMove",
+    "TokenEntry",
+    "default_db_path",
+    "token_digest",
+]
+
+
+class StoreError(TajMahalError):
+    """The database cannot be opened or written (a clear message, never a traceback)."""
+
+
+class DuplicateMoveError(StoreError):
+    """A move with this number is already stored for the game (a replayed message)."""
+
+
+@attrs.frozen
+class StoredMove:
+    """One decision as stored: its number (1-based), the seat, the move's text, the time taken
+    and, if the referee played a fallback move for a bot, the fault (a JSON-ready dict)."""
+
+    number: int
+    seat: int
+    move: str
+    elapsed: float = 0.0
+    fault: dict[str, Any] | None = None
+
+
+@attrs.frozen
+class TokenEntry:
+    """What a token opens: a seat of a game, or (``seat`` None) its spectator view."""
+
+    game_id: str
+    seat: int | None
+
+
+@attrs.frozen
+class StoredGame:
+    """A game as stored: its settings (JSON-ready), its secret seed, its moves, its record."""
+
+    id: str
+    config: dict[str, Any]
+    seed: int
+    created: float
+    moves: tuple[StoredMove, ...] = ()
+    record: str | None = None  #: ``tm.dumps`` of the finished game's record, else None
+
+
+class GameStore(Protocol):
+    """What the server needs from a database (SQLite here; a server database can follow).
+
+    Methods are called from one thread at a time (the server's storage thread).
+    """
+
+    def create_game(
+        self, game: StoredGame, tokens: Sequence[tuple[str, int | None]]
+    ) -> None:
+        """Store a new game and its tokens: (token, seat), seat None for the spectator link."""
+        ...
+
+    def add_move(self, game_id: str, move: StoredMove) -> None:
+        """Commit one move; :class:`DuplicateMoveError` if its number is taken."""
+        ...
+
+    def remove_moves(self, game_id: str, first: int) -> None:
+        """Delete the moves numbered ``first`` and later (undo)."""
+        ...
+
+    def finish(self, game_id: str, record: str) -> None:
+        """Keep the finished game's record (``tm.dumps`` of a GameRecord)."""
+        ...
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The game with its moves, or None."""
+        ...
+
+    def find_token(self, token: str) -> TokenEntry | None:
+        """What ``token`` opens, or None."""
+        ...
+
+    def unfinished(self) -> list[str]:
+        """The ids of the games not yet over (resumed when the server starts)."""
+        ...
+
+    def recent(self, limit: int) -> list[StoredGame]:
+        """The newest games (without their moves), newest first."""
+        ...
+
+    def close(self) -> None:
+        """Release the database."""
+        ...
+
+
+def token_digest(token: str) -> str:
+    """The stored form of a token: its SHA-256 digest in hex.
+
+    >>> len(token_digest('abc'))
+    64
+    """
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def default_db_path() -> Path:
+    """The default database file, in the user's data folder.
+
+    ``$XDG_DATA_HOME/tajmahal`` (else ``~/.local/share/tajmahal``) on Linux,
+    ``~/Library/Application Support/tajmahal`` on macOS, ``%APPDATA%\\tajmahal``
+    on Windows.
+
+    >>> default_db_path().name
+    'games.sqlite3'
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "tajmahal" / "games.sqlite3"
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    record TEXT
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    digest TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    number INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    elapsed REAL NOT NULL,
+    fault TEXT,
+    PRIMARY KEY (game_id, number)
+);
+CREATE INDEX IF NOT EXISTS games_created ON games(created);
+"""
+
+
+class SQLiteStore:
+    """A :class:`GameStore` in one SQLite file (the standard library's ``sqlite3``).
+
+    Write-ahead logging with ``synchronous=FULL``: a committed move survives
+    the process being killed and the machine losing power.
+
+    >>> store = SQLiteStore(':memory:')
+    >>> store.create_game(StoredGame('g1', {'seats': []}, 7, 0.0), [('secret', 0)])
+    >>> store.add_move('g1', StoredMove(1, 0, 'withdraw'))
+    >>> store.add_move('g1', StoredMove(1, 0, 'withdraw'))
+    Traceback (most recent call last):
+    ...
+    tajmahal.web.store.DuplicateMoveError: game g1 already has move 1
+    >>> store.find_token('secret'), store.find_token('guess')
+    (TokenEntry(game_id='g1', seat=0), None)
+    >>> [m.move for m in store.load('g1').moves], store.unfinished()
+    (['withdraw'], ['g1'])
+    >>> store.close()
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = str(path)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open the game database {self.path}: {exc}") from exc
+        self._lock = threading.Lock()
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql, values in statements:
+                        self._db.execute(sql, values)
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                raise
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot write the game database {self.path}: {exc}") from exc
+
+    def _read(self, sql: str, values: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, values).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot read the game database {self.path}: {exc}") from exc
+
+    def create_game(self, game: StoredGame, tokens: Sequence[tuple[str, int | None]]) -> None:
+        statements: list[tuple[str, Sequence[Any]]] = [(
+            "INSERT INTO games (id, config, seed, created) VALUES (?, ?, ?, ?)",
+            (game.id, json.dumps(game.config), game.seed, game.created),
+        )]  # fmt: skip
+        for token, seat in tokens:
+            statements.append((
+                "INSERT INTO tokens (digest, game_id, seat) VALUES (?, ?, ?)",
+                (token_digest(token), game.id, seat),
+            ))  # fmt: skip
+        self._write(statements)
+
+    def add_move(self, game_id: str, move: StoredMove) -> None:
+        fault = None if move.fault is None else json.dumps(move.fault)
+        try:
+            self._write([(
+                "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, move.number, move.seat, move.move, move.elapsed, fault),
+            )])  # fmt: skip
+        except sqlite3.IntegrityError as exc:
+            raise DuplicateMoveError(f"game {game_id} already has move {move.number}") from exc
+
+    def remove_moves(self, game_id: str, first: int) -> None:
+        self._write([("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, first))])
+
+    def finish(self, game_id: str, record: str) -> None:
+        self._write([("UPDATE games SET record = ? WHERE id = ?", (record, game_id))])
+
+    def load(self, game_id: str) -> StoredGame | None:
+        rows = self._read(
+            "SELECT id, config, seed, created, record FROM games WHERE id = ?", (game_id,)
+        )
+        if not rows:
+            return None
+        moves = self._read(
+            "SELECT number, seat, move, elapsed, fault FROM moves WHERE game_id = ? "
+            "ORDER BY number",
+            (game_id,),
+        )
+        stored = tuple(
+            StoredMove(n, seat, text, elapsed, None if fault is None else json.loads(fault))
+            for n, seat, text, elapsed, fault in moves
+        )
+        return attrs.evolve(_game(rows[0]), moves=stored)
+
+    def find_token(self, token: str) -> TokenEntry | None:
+        rows = self._read(
+            "SELECT game_id, seat FROM tokens WHERE digest = ?", (token_digest(token),)
+        )
+        return TokenEntry(rows[0][0], rows[0][1]) if rows else None
+
+    def unfinished(self) -> list[str]:
+        rows = self._read("SELECT id FROM games WHERE record IS NULL ORDER BY created")
+        return [row[0] for row in rows]
+
+    def recent(self, limit: int) -> list[StoredGame]:
+        rows = self._read(
+            "SELECT id, config, seed, created, record FROM games ORDER BY created DESC LIMIT ?",
+            (limit,),
+        )
+        return [_game(row) for row in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _game(row: Sequence[Any]) -> StoredGame:
+    game_id, config, seed, created, record = row
+    return StoredGame(game_id, json.loads(config), seed, created, record=record)
+
+
+def now() -> float:
+    """Seconds since the epoch (the games' creation times)."""
+    return time.time()

@@ -1,0 +1,469 @@
+"""One game being played on the server: its history, its bot seats, its open connections.
+
+A :class:`Table` changes only through :meth:`Table.move` (a human's move),
+:meth:`Table.undo` and its bot driver; each change is committed to the store
+before it is applied and announced.  Bots are asked through the referee's
+seat machinery (time limits, faults, bot programs) in worker threads, never
+on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any, TypeVar
+
+from tajmahal.faults import Fault, FaultKind
+from tajmahal.game import Game, GameRecord
+from tajmahal.protocol import ProcessSeat
+from tajmahal.record_tags import match_tags
+from tajmahal.referee import _Referee, bot_seed
+from tajmahal.rules.errors import IllegalMoveError, TajMahalError
+from tajmahal.rules.moves import Move, parse_move
+from tajmahal.rules.state import GameState
+from tajmahal.seats import Answer, InProcessSeat, SeatPlayer
+from tajmahal.serialize import dumps
+from tajmahal.web.advice import hint_for, table_lines
+from tajmahal.web.config import GameConfig, ServerSettings
+from tajmahal.web.frames import (
+    MAX_EVENTS,
+    board_svg,
+    decision_lines,
+    opening_lines,
+    state_frame,
+)
+from tajmahal.web.store import GameStore, StoredGame, StoredMove
+
+__all__ = ["Listener", "Rejected", "Table", "Workers"]
+
+log = logging.getLogger("tajmahal.web")
+T = TypeVar("T")
+
+
+class Rejected(TajMahalError):
+    """A client's request that changes nothing: the message says why (sent to that client)."""
+
+
+class Workers:
+    """The threads a server runs its blocking work in: bots, drawing, and the one store thread."""
+
+    def __init__(self, store: GameStore, bots: Executor, drawing: Executor, storage: Executor):
+        self.store, self.bots, self.drawing, self.storage = store, bots, drawing, storage
+
+    async def stored(self, work: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.storage, work, *args)
+
+    async def drawn(self, work: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.drawing, work, *args)
+
+    async def bot(self, work: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.bots, work, *args)
+
+
+class Listener:
+    """One open connection's mailbox: state changes (coalesced) and direct replies."""
+
+    CHANGED = object()
+    RESEND = object()  #: the client asked for the state (sent even if unchanged)
+
+    def __init__(self, seat: int | None, limit: int = 64) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[object] = asyncio.Queue(limit)
+        self._pending = False
+
+    def changed(self) -> None:
+        if not self._pending:
+            self._pending = True
+            self._put(self.CHANGED)
+
+    def reply(self, message: dict[str, Any]) -> None:
+        self._put(message)
+
+    def resend(self) -> None:
+        self._put(self.RESEND)
+
+    def _put(self, item: object) -> None:
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:  # a client that does not read: it gets the state later
+            if item is self.CHANGED:
+                self._pending = False
+
+    async def next(self) -> object:
+        item = await self.queue.get()
+        if item is self.CHANGED:
+            self._pending = False
+        return item
+
+
+class _HumanSeat:
+    """A human's seat in the referee's list: never asked (humans move through the server)."""
+
+    setup_fault = None
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def choose(self, view: Any, legal: Any, limit: Any, decision: int = 0) -> Answer:
+        return Answer(kind=FaultKind.UNAVAILABLE, detail="a human seat")  # pragma: no cover
+
+    def close(self) -> None:
+        return None
+
+
+class Table:
+    """A game on the server (see the module docs)."""
+
+    def __init__(
+        self,
+        stored: StoredGame,
+        config: GameConfig,
+        settings: ServerSettings,
+        workers: Workers,
+    ) -> None:
+        self.id, self.config, self.settings, self.workers = stored.id, config, settings, workers
+        self._seed = stored.seed
+        game = Game.new(len(config.seats), stored.seed, players=config.players)
+        for stored_move in stored.moves:
+            game.push(parse_move(stored_move.move, game.state))
+        self.game = game
+        self.moves: list[StoredMove] = list(stored.moves)
+        self.version = 0
+        self.listeners: set[Listener] = set()
+        self._lock = asyncio.Lock()
+        self._referee: _Referee | None = None
+        self._seats: list[SeatPlayer] = []
+        self._driver: asyncio.Task[None] | None = None
+        self._frames: dict[tuple[int, int | None], str] = {}
+        #: the board by decision: it shows public facts only, so every seat's is the same
+        self._boards: dict[int, tuple[GameState, str]] = {}
+        self._events: dict[int | None, list[tuple[int, int | None, list[str]]]] = {}
+        self.closed = False
+        self.finished_record: str | None = stored.record
+        self.analysis_page: str | None = None
+        self._rebuild_events()
+
+    # ------------------------------------------------------------------------ reading
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def decision(self) -> int:
+        """How many moves have been made."""
+        return len(self.game)
+
+    def seat_is_human(self, seat: int) -> bool:
+        return self.config.seats[seat].human
+
+    def undo_allowed(self, seat: int) -> bool:
+        """Undo is for a human playing alone against bots, on their turn, after a move of theirs."""
+        others_bots = all(
+            not s.human for n, s in enumerate(self.config.seats) if n != seat
+        )
+        state = self.state
+        return (
+            others_bots
+            and not state.is_over
+            and state.current_player == seat
+            and any(m.seat == seat for m in self.moves)
+        )
+
+    def _shown_index(self, seat: int | None) -> int:
+        """The state a seat sees: the latest; for a delayed spectator, where this visit began."""
+        if seat is not None or not self.config.spectator_delay or self.state.is_over:
+            return len(self.game)
+        states = self.game.states
+        visit = states[-1].visit
+        return next(k for k, s in enumerate(states) if s.visit == visit)
+
+    async def frame(self, seat: int | None) -> str:
+        """The ``state`` message for ``seat`` now, as JSON text (drawn in a worker thread).
+
+        What the message shows is taken here, on the event loop; the worker
+        thread only draws it, so a change meanwhile cannot mix two states.
+        """
+        key = (self.version, seat)
+        cached = self._frames.get(key)
+        if cached is None:
+            shown = self._shown(seat)
+            cached = await self.workers.drawn(_frame_text, shown)
+            if len(self._frames) > 16:
+                self._frames.clear()
+            if key[0] == self.version:
+                self._frames[key] = cached
+        return cached
+
+    def _shown(self, seat: int | None) -> dict[str, Any]:
+        """What :func:`state_frame` needs for ``seat``, taken from the table as it is now."""
+        index = self._shown_index(seat)
+        state = self.game.states[index]
+        legal: list[str] = []
+        if seat is not None and state.current_player == seat and self.seat_is_human(seat):
+            legal = [str(move) for move in state.legal_moves()]
+        result = None
+        if state.is_over:
+            result = {"scores": list(state.scores), "winners": _winners(state),
+                      "faults": [_fault_text(m) for m in self.moves if m.fault is not None]}
+        return {
+            "state": state, "boards": self._boards, "index": index, "seat": seat,
+            "game_id": self.id, "decision": index,
+            "players": self.config.players, "humans": self.config.humans, "legal": legal,
+            "events": [e for e in self._events.get(seat, []) if e[0] <= index],
+            "hints": self.config.hints and seat is not None,
+            "undo": seat is not None and self.undo_allowed(seat), "result": result,
+            "delayed": index != len(self.game),
+        }  # fmt: skip
+
+    def _rebuild_events(self) -> None:
+        players = self.config.players
+        states = self.game.states
+        audiences: list[int | None] = [None, *range(len(self.config.seats))]
+        self._events = {a: [] for a in audiences}
+        start = max(0, len(states) - 1 - MAX_EVENTS)
+        if start == 0:
+            for audience in audiences:
+                view = states[0].view(audience or 0)
+                self._events[audience].append((0, None, opening_lines(view, players)))
+        for k in range(start + 1, len(states)):
+            self._add_events(states[k - 1], self.game.moves[k - 1], states[k], k)
+
+    def _add_events(self, before: GameState, move: Move, after: GameState, number: int) -> None:
+        players = self.config.players
+        mover = before.current_player
+        for audience, lines in self._events.items():
+            looker = audience if audience is not None else 0
+            told = decision_lines(before.view(looker), move, after.view(looker), players,
+                                  private=audience is not None)  # fmt: skip
+            lines.append((number, mover, told))
+            del lines[: -MAX_EVENTS - 1]
+
+    def _changed(self) -> None:
+        self.version += 1
+        for listener in list(self.listeners):
+            listener.changed()
+
+    # ------------------------------------------------------------------------ changing
+
+    async def move(self, seat: int, decision: object, text: object) -> None:
+        """A human's move for decision number ``decision`` (1-based); :class:`Rejected` if not."""
+        async with self._lock:
+            state = self.state
+            if state.is_over:
+                raise Rejected("the game is over")
+            if type(decision) is not int or decision != len(self.game) + 1:
+                raise Rejected(
+                    f"this message is for decision {_shown(decision)}, but the game is at "
+                    f"decision {len(self.game) + 1} (a repeated or stale message)"
+                )
+            if state.current_player != seat:
+                raise Rejected("it is not your turn")
+            if type(text) is not str or len(text) > 200:
+                raise Rejected("a move is the text of one of your legal moves")
+            try:
+                move = parse_move(text, state)
+            except IllegalMoveError as exc:
+                raise Rejected(str(exc).split(": legal moves")[0][:300]) from None
+            await self._commit(StoredMove(decision, seat, str(move)), move)
+        self.drive()
+
+    async def undo(self, seat: int, decision: object) -> None:
+        """Take back this human's last move and the bots' moves after it."""
+        async with self._lock:
+            if type(decision) is not int or decision != len(self.game) + 1:
+                raise Rejected(f"this undo is for decision {_shown(decision)}, not the current one")
+            if not self.undo_allowed(seat):
+                raise Rejected("undo is possible on your turn, after a move of yours, while every "
+                               "other seat is a bot")  # fmt: skip
+            last = max(k for k, m in enumerate(self.moves) if m.seat == seat)
+            await self.workers.stored(self.workers.store.remove_moves, self.id, last + 1)
+            while len(self.game) > last:
+                self.game.pop()
+            del self.moves[last:]
+            self._rebuild_events()
+            log.info("game %s: seat %d took back moves %d and later", self.id, seat, last + 1)
+            self._changed()
+
+    async def hint(self, seat: int, decision: object) -> dict[str, Any]:
+        """A hint for this seat's decision (a search from its view only), if the game allows."""
+        if not self.config.hints:
+            raise Rejected("hints are off in this game")
+        state = self.state
+        if type(decision) is not int or decision != len(self.game) + 1:
+            raise Rejected(f"this hint is for decision {_shown(decision)}, not the current one")
+        if state.is_over or state.current_player != seat:
+            raise Rejected("a hint is for your turn")
+        view, legal = state.view(seat), state.legal_moves()
+        seed = bot_seed(int(self.id[:8], 16), decision)
+        return await self.workers.bot(hint_for, view, legal, seed)
+
+    async def _commit(self, stored: StoredMove, move: Move) -> None:
+        """Store, then apply, then announce one move (the caller holds the lock)."""
+        await self.workers.stored(self.workers.store.add_move, self.id, stored)
+        before = self.state
+        after = self.game.push(move)
+        self.moves.append(stored)
+        self._add_events(before, move, after, len(self.game))
+        if after.is_over:
+            await self._finish()
+        self._changed()
+
+    async def _finish(self) -> None:
+        record = self.record()
+        text = dumps(record)
+        await self.workers.stored(self.workers.store.finish, self.id, text)
+        self.finished_record = text
+        log.info("game %s: over, scores %s", self.id, list(self.state.scores))
+        seats, self._seats = self._seats, []
+        if seats:
+            await self.workers.bot(_finish_seats, seats, self.state)
+
+    def record(self) -> GameRecord:
+        """The game's record (the seed included: only given out once the game is over)."""
+        faults = [] if self._referee is None else [
+            f for f in self._referee.faults if f.decision == 0
+        ]  # fmt: skip
+        for stored in self.moves:
+            if stored.fault is not None:
+                faults.append(_fault(stored.fault))
+        specs = [s.name if not s.human else "human" for s in self.config.seats]
+        tags = match_tags(specs, self.config.time_limit, self.config.game_time)
+        for number in self.config.humans:
+            tags[f"package.{number}"] = "human"
+        tags["event"] = "tajmahal serve"
+        record = self.game.record()
+        return GameRecord(
+            num_players=record.num_players, seed=record.seed, moves=record.moves,
+            first_player=record.first_player, components=record.components,
+            players=self.config.players, scores=record.scores, winners=record.winners,
+            tags=tags, faults=tuple(faults), times=tuple(m.elapsed for m in self.moves),
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------------ bots
+
+    def drive(self) -> None:
+        """Let the bots play while it is a bot's turn (one task per table)."""
+        if self.closed or (self._driver is not None and not self._driver.done()):
+            return
+        state = self.state
+        if state.is_over or self.seat_is_human(state.current_player or 0):
+            return
+        self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def _drive(self) -> None:
+        try:
+            if self._referee is None:
+                self._seats = await self.workers.bot(self._build_seats)
+                limit = self.config.time_limit
+                if limit is None and self.config.game_time is None:
+                    limit = self.settings.default_time_limit
+                self._referee = _Referee(self._seats, limit, self.config.game_time)
+            while not self.closed:
+                state = self.state
+                seat = state.current_player
+                if state.is_over or seat is None or self.seat_is_human(seat):
+                    return
+                number = len(self.game) + 1
+                view, legal = state.view(seat), state.legal_moves()
+                faults = len(self._referee.faults)
+                move = await self.workers.bot(self._referee.decide, seat, number, view, legal)
+                fault = None
+                if len(self._referee.faults) > faults:
+                    made = self._referee.faults[-1]
+                    fault = {"seat": made.seat, "decision": made.decision,
+                             "kind": made.kind.value, "detail": made.detail,
+                             "traceback": made.traceback}  # fmt: skip
+                    log.info("game %s: fault: %s", self.id, made)
+                if self.closed:
+                    return
+                async with self._lock:
+                    if len(self.game) + 1 != number:  # pragma: no cover - humans cannot move now
+                        continue
+                    await self._commit(
+                        StoredMove(number, seat, str(move), self._referee.times[-1], fault), move
+                    )
+        except Exception:  # a bug: logged, the game stays where it stood
+            log.exception("game %s: the bot driver stopped", self.id)
+
+    def _build_seats(self) -> list[SeatPlayer]:
+        """Runs in a worker thread: one seat per bot (humans get a placeholder)."""
+        from tajmahal.bots.specs import check_spec
+
+        limit = self.config.time_limit or self.config.game_time or self.settings.default_time_limit
+        seats: list[SeatPlayer] = []
+        for number, seat in enumerate(self.config.seats):
+            if seat.human:
+                seats.append(_HumanSeat(seat.name))
+                continue
+            spec = check_spec(seat.name)
+            seed = bot_seed(self._seed, number)
+            if spec.is_command or self.settings.isolate:
+                seats.append(ProcessSeat.build(
+                    spec, seat=number, num_players=len(self.config.seats), seed=seed,
+                    time_limit=limit,
+                ))  # fmt: skip
+            else:
+                seats.append(InProcessSeat.build(seat.name, seed, limit))
+        return seats
+
+    async def close(self) -> None:
+        """Stop the bots (the game stays stored as it stands)."""
+        self.closed = True
+        if self._driver is not None:
+            self._driver.cancel()
+        seats, self._seats = self._seats, []
+        for seat in seats:
+            await self.workers.bot(seat.close)
+
+
+def _frame_text(shown: dict[str, Any]) -> str:
+    """Runs in a worker thread: the seat's view, its board and table, as the message's text."""
+    state: GameState = shown.pop("state")
+    boards: dict[int, tuple[GameState, str]] = shown.pop("boards")
+    index: int = shown.pop("index")
+    seat = shown["seat"]
+    view = state.view(0 if seat is None else seat)
+    players = shown["players"]
+    table = None if seat is None else table_lines(view, players)
+    known = boards.get(index)
+    if known is not None and known[0] is state:  # the same state (not one after an undo)
+        board = known[1]
+    else:
+        board = board_svg(view, players)
+        if len(boards) > 8:
+            boards.clear()
+        boards[index] = (state, board)
+    frame = state_frame(view, board=board, table=table, **shown)
+    return json.dumps(frame, separators=(",", ":"))
+
+
+def _finish_seats(seats: Sequence[SeatPlayer], state: GameState) -> None:
+    scores = state.scores
+    winners = _winners(state)
+    ranking = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    for seat in seats:
+        if isinstance(seat, ProcessSeat):
+            seat.finish(scores, winners, ranking)
+        seat.close()
+
+
+def _winners(state: GameState) -> list[int]:
+    return list(state.winners)
+
+
+def _fault(data: dict[str, Any]) -> Fault:
+    return Fault(data["seat"], data["decision"], FaultKind(data["kind"]), data["detail"],
+                 data.get("traceback", ""))  # fmt: skip
+
+
+def _fault_text(stored: StoredMove) -> str:
+    assert stored.fault is not None
+    return str(_fault(stored.fault))
+
+
+def _shown(value: object) -> str:
+    return str(value)[:20] if type(value) is int else f"a {type(value).__name__}"
