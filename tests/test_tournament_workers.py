@@ -80,15 +80,20 @@ def test_every_entry_point_gives_the_serial_games(
 
 
 def test_a_notebook_gives_the_serial_games(serial_games: list[Any], tmp_path: Path) -> None:
-    nbformat = pytest.importorskip("nbformat", reason="the dev extra installs nbformat")
-    nbclient = pytest.importorskip("nbclient", reason="the dev extra installs nbclient")
-    pytest.importorskip("ipykernel", reason="the dev extra installs ipykernel")
-    notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(TOURNAMENT)]
-    nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "".join(out.get("text", "") for out in notebook.cells[0].outputs)
-    assert _games(text) == serial_games
+    for module in ("nbformat", "nbclient", "ipykernel"):
+        pytest.importorskip(module, reason="the dev extra installs nbformat, nbclient, ipykernel")
+    runner = textwrap.dedent(
+        """\
+        import sys, nbclient, nbformat
+        notebook = nbformat.v4.new_notebook()
+        notebook.cells = [nbformat.v4.new_code_cell(sys.stdin.read())]
+        nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
+        print("".join(out.get("text", "") for out in notebook.cells[0].outputs))
+        """
+    )  # in its own process: nbclient's event loop stays out of this one
+    done = _python("-c", runner, stdin=TOURNAMENT, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert _games(done.stdout) == serial_games
 
 
 def test_a_bot_defined_in_the_main_module_is_a_one_line_error(tmp_path: Path) -> None:
