@@ -135,6 +135,7 @@ def test_adapters_benchmark_quick_run() -> None:
         "gymnasium",
         "openspiel",
         "openspiel + infostate",
+        "openspiel, own code",
     ]
     assert all(row["steps_per_s"] > 0 for row in rows.values())
     assert rows["gymnasium"]["decisions_per_s"] > rows["gymnasium"]["steps_per_s"]  # bots too

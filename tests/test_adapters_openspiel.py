@@ -212,6 +212,10 @@ def test_a_reshuffle_is_a_run_of_chance_nodes_dealing_the_pile() -> None:
     pile = {k: p for k, p in state.chance_outcomes()}
     seen = state.information_state_string(2)
     assert "[reshuffle 1: 0 of" in seen
+    absent = next(k for k in range(50) if k not in pile)
+    with pytest.raises(AdapterError, match="not an outcome of this chance node"):
+        state.apply_action(absent)
+    assert state.information_state_string(2) == seen
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     resampled = state.resample_from_infostate(2, sampler)
     assert resampled.is_chance_node()

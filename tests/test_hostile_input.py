@@ -538,3 +538,44 @@ def test_play_load_asks_before_opponents_with_options_from_the_file(
     plain.write_text(dumps(attrs.evolve(RECORD, players=("you", "greedy", "random"))))
     play_command._session(argparse.Namespace(**{**vars(args), "load": str(plain)}), ignore, ask)
     assert len(asked) == 1
+
+
+# ----------------------------------------------------------------------------- plugins
+
+PATCHING_PLUGIN = """
+import tajmahal as tm
+import tajmahal.referee
+tajmahal.referee.PATCHED_BY_PLUGIN = True  # what any code run at import could do
+@tm.hookimpl
+def tajmahal_bots():
+    return 42
+"""
+
+
+def test_a_plugin_whose_code_ran_is_never_listed_as_skipped(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "patching.py").write_text(PATCHING_PLUGIN, encoding="utf-8")
+    info = site / "patching_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: patching-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tajmahal]\npatching = patching\n")
+    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    script = (
+        "import tajmahal.referee as r\nfrom tajmahal.cli import main\nmain(['bots'])\n"
+        "print('patched:', getattr(r, 'PATCHED_BY_PLUGIN', False))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)  # fmt: skip
+    out = done.stdout
+    assert "patched: True" in out  # its code ran...
+    ran = out[out.index("Loaded with problems") : out.index("Installing a plugin trusts it")]
+    assert "plugin 'patching'" in ran and "Skipped" not in out  # ...and the listing says so
+    assert "TAJMAHAL_DISABLED_PLUGINS" in out
+    env["TAJMAHAL_DISABLED_PLUGINS"] = "patching-plugin"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)  # fmt: skip
+    assert "patched: False" in done.stdout and "patching" not in done.stdout

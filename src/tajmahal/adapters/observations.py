@@ -326,6 +326,20 @@ class IncrementalEncoder:
             for c in self._tables.bonus_commodity
         )
         self._spans = {f.name: (f.offset, f.offset + f.size) for f in encoder.layout}
+        self._scalars = tuple(
+            encoder._at[name]
+            for name in (
+                "visit",
+                "phase",
+                "first_player",
+                "current_player",
+                "deck_size",
+                "reshuffles",
+                "court_crown",
+                "court_province_tile",
+                "pending",
+            )
+        )
         self._last: GameState | None = None
         self._onehots: list[int] = []  #: the one-hot entries the last state set
         self._gather = [self._seat_table(seat) for seat in range(n)]
@@ -395,23 +409,19 @@ class IncrementalEncoder:
             for kind in kinds:
                 a[base + kind] += 1.0
 
+        visit, phase, first, current, deck, reshuffles, crown, tile, pending = self._scalars
         for index in self._onehots:
             a[index] = 0.0
-        onehots = [
-            at["visit"] + s.visit - 1,
-            at["phase"] + _PHASES[s.phase],
-            at["first_player"] + s.first_player,
-        ]
+        onehots = [visit + s.visit - 1, phase + _PHASES[s.phase], first + s.first_player]
         if s.current_player is not None:
-            onehots.append(at["current_player"] + s.current_player)
+            onehots.append(current + s.current_player)
         for index in onehots:
             a[index] = 1.0
         self._onehots = onehots
-        a[at["deck_size"]] = len(s.deck)
-        a[at["reshuffles"]] = s.reshuffles
-        a[at["court_crown"]] = s.court_crown
-        a[at["court_province_tile"]] = s.court_province_tile
-        pending = at["pending"]
+        a[deck] = len(s.deck)
+        a[reshuffles] = s.reshuffles
+        a[crown] = s.court_crown
+        a[tile] = s.court_province_tile
         a[pending] = s.pending_palaces
         a[pending + 1] = s.pending_crown
         a[pending + 2] = s.pending_takes

@@ -349,22 +349,33 @@ class _Deal:
 Steps = tuple[Any, int, str] | None
 
 
-@attrs.frozen
 class _Record:
     """A decision node or the end: the engine state and each seat's information trail.
 
-    Immutable, so cloning shares it (OpenSpiel deep-copies a state's attributes).
+    Never changed after it is made (its two dicts are caches), so cloning shares
+    it (OpenSpiel deep-copies a state's attributes).  A plain class with slots:
+    one is made per step, faster than an attrs class.
     """
 
-    state: GameState
-    starts: tuple[str, ...]  #: per seat, its first hand and the public setup
-    steps: Steps
-    length: int  #: the number of steps
-    draws: tuple[tuple[tuple[int, str], ...], ...]  #: per seat, (step, cards it drew)
-    #: the record one step before, whose information strings this one extends
-    parent: _Record | None = attrs.field(default=None, eq=False, repr=False)
-    _strings: dict[tuple[int, bool], str] = attrs.field(factory=dict, eq=False, repr=False)
-    _legal: dict[int, Move] = attrs.field(factory=dict, eq=False, repr=False)
+    __slots__ = ("_legal", "_strings", "draws", "length", "parent", "starts", "state", "steps")
+
+    def __init__(
+        self,
+        state: GameState,
+        starts: tuple[str, ...],
+        steps: Steps,
+        length: int,
+        draws: tuple[tuple[tuple[int, str], ...], ...],
+        parent: _Record | None = None,
+    ) -> None:
+        self.state = state
+        self.starts = starts  #: per seat, its first hand and the public setup
+        self.steps = steps
+        self.length = length  #: the number of steps
+        self.draws = draws  #: per seat, (step, cards it drew)
+        self.parent = parent  #: the record one step before, whose strings this one extends
+        self._strings: dict[tuple[int, bool], str] = {}
+        self._legal: dict[int, Move] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Record:
         return self
@@ -429,15 +440,29 @@ class _Reshuffle:
     orders: tuple[tuple[int, ...], ...]  #: the piles already ordered in this move (top first)
     pile: tuple[int, ...]  #: the pile being ordered now (sorted kinds)
     chosen: tuple[int, ...]  #: its cards dealt so far, top first
+    left: tuple[tuple[int, int], ...]  #: (kind, cards of it not dealt yet), by kind
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Reshuffle:
         return self
 
     def outcomes_now(self) -> list[tuple[int, float]]:
-        left = Counter(self.pile)
-        left.subtract(self.chosen)
         total = len(self.pile) - len(self.chosen)
-        return [(k, c / total) for k, c in sorted(left.items()) if c]
+        return [(k, c / total) for k, c in self.left]
+
+    def deal(self, kind: int) -> _Reshuffle | None:
+        """The node after dealing a card of ``kind`` next (None: not in the pile any more)."""
+        left = []
+        found = False
+        for k, c in self.left:
+            if k == kind:
+                found = True
+                c -= 1
+            if c:
+                left.append((k, c))
+        if not found:
+            return None
+        chosen = (*self.chosen, kind)
+        return _Reshuffle(self.record, self.action, self.orders, self.pile, chosen, tuple(left))
 
     def info_string(self, seat: int, private: bool) -> str:
         return (
@@ -447,6 +472,11 @@ class _Reshuffle:
 
 
 _Node = _Deal | _Record | _Reshuffle
+
+
+#: a move draws at most a card for withdrawing (W11), one for a bonus tile (K3) and a new
+#: supply (E6): with more cards than this in the deck, no move can empty it
+_NO_RESHUFFLE = 2 * MAX_PLAYERS + 8
 
 
 class _PileToOrder(Exception):
@@ -504,6 +534,10 @@ def _play(record: _Record, action: int, orders: tuple[tuple[int, ...], ...] = ()
     move = record.legal().get(action)
     if move is None:
         move = action_space().decode(action)  # not legal: apply says why
+    if len(before.deck) > _NO_RESHUFFLE and not orders:  # far from empty: no reshuffle now,
+        after = before.apply(move)  # so no chance nodes to ask (checked just below)
+        if after.reshuffles == before.reshuffles:
+            return _advance(record, action, move, after)
     used = 0
 
     def order(pile: tuple[int, ...], index: int) -> tuple[int, ...]:
@@ -517,7 +551,9 @@ def _play(record: _Record, action: int, orders: tuple[tuple[int, ...], ...] = ()
         with ordering_reshuffles(order):
             after = before.apply(move)
     except _PileToOrder as waiting:
-        return _Reshuffle(record, action, orders, waiting.pile, ())
+        pile = waiting.pile
+        left = tuple(sorted(Counter(pile).items()))
+        return _Reshuffle(record, action, orders, pile, (), left)
     return _advance(record, action, move, after)
 
 
@@ -630,23 +666,26 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         if isinstance(node, _Record):
             self._node = _play(node, action)
             return
-        if action not in dict(self.chance_outcomes()):
-            raise AdapterError(
-                f"{action} is not an outcome of this chance node; the outcomes are "
-                f"{[a for a, _ in self.chance_outcomes()]}"
-            )
-        if isinstance(node, _Deal):
-            setup: _Setup = self.get_game().setup
-            deal = _Deal(node.players, (*node.outcomes, action))
-            self._node = (
-                _first_record(deal.state(setup)) if len(deal.outcomes) == setup.nodes else deal
-            )
+        if isinstance(node, _Reshuffle):
+            after = node.deal(action)
+            if after is None:
+                raise self._not_an_outcome(action)
+            if len(after.chosen) < len(after.pile):
+                self._node = after
+            else:
+                self._node = _play(node.record, node.action, (*node.orders, after.chosen))
             return
-        chosen = (*node.chosen, action)
-        if len(chosen) < len(node.pile):
-            self._node = attrs.evolve(node, chosen=chosen)
-        else:
-            self._node = _play(node.record, node.action, (*node.orders, chosen))
+        if action not in dict(self.chance_outcomes()):
+            raise self._not_an_outcome(action)
+        setup: _Setup = self.get_game().setup
+        deal = _Deal(node.players, (*node.outcomes, action))
+        self._node = _first_record(deal.state(setup)) if len(deal.outcomes) == setup.nodes else deal
+
+    def _not_an_outcome(self, action: int) -> AdapterError:
+        return AdapterError(
+            f"{action} is not an outcome of this chance node; the outcomes are "
+            f"{[a for a, _ in self.chance_outcomes()]}"
+        )
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player != pyspiel.PlayerId.CHANCE:

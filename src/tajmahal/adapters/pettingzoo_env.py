@@ -199,17 +199,17 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         state = state.apply(move)
         self.game_state = state
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         if state.is_over:
+            self._clear_rewards()
             for agent_name, value in zip(
                 self.agents, final_rewards(state.scores, self.reward), strict=True
             ):
                 self.rewards[agent_name] = value
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
-        else:
+            self._accumulate_rewards()
+        else:  # every reward is 0 until the end: nothing to clear or accumulate
             self.agent_selection = self._seat_agent()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -16,6 +16,14 @@ plugins offering the same bot name make only that name an error, naming
 both; a plugin cannot take a built-in bot's name (the built-in keeps it).
 The environment variable ``TAJMAHAL_DISABLED_PLUGINS`` lists entry-point or
 package names (comma-separated) not to load at all.
+
+**Installing a plugin trusts it.**  Plugins are Python packages: the default
+registry imports every installed one the first time any bot is looked up, in
+every process that does (the referee of every match, also with ``isolate``),
+since only importing a plugin tells which bots it offers.  A plugin's import
+code can change anything in the process, whatever bots a match names; a
+plugin with a problem (:attr:`PluginProblem.ran`) may have run too.  Install
+only plugins you trust, and list the others in ``TAJMAHAL_DISABLED_PLUGINS``.
 """
 
 from __future__ import annotations
@@ -81,7 +89,7 @@ class PluginError(TajMahalError):
     ...
     tajmahal.bots.registry.PluginError: bot name 'twin' is registered twice: ...
     >>> sorted(registry.available())  # the other names still work
-    ['greedy', 'ismcts', 'random']
+    ['greedy', 'ismcts', 'ismcts-v1', 'random']
     """
 
 
@@ -96,6 +104,9 @@ class PluginProblem:
     plugin: str
     package: str
     error: str
+    #: whether the plugin's code ran (it was imported, at least in part): it could have
+    #: changed anything in the process, though none of its bots are offered
+    ran: bool = True
 
     def __str__(self) -> str:
         return f"plugin {self.plugin!r} (package {self.package}): {self.error}"
@@ -108,7 +119,7 @@ class UnknownBotError(SpecError, LookupError):
     ...     Registry(entry_points=False).create('nobody')
     ... except LookupError as exc:
     ...     print(type(exc).__name__, '-', exc)
-    UnknownBotError - no bot is called 'nobody'; available bots: greedy, ismcts, random
+    UnknownBotError - no bot is called 'nobody'; available bots: greedy, ismcts, ismcts-v1, random
     """
 
     def __str__(self) -> str:  # LookupError would quote the message like a key
@@ -143,7 +154,7 @@ class Registry:
 
     >>> registry = Registry(entry_points=False)
     >>> sorted(registry.available())
-    ['greedy', 'ismcts', 'random']
+    ['greedy', 'ismcts', 'ismcts-v1', 'random']
     >>> registry.create('random', seed=3).name
     'random'
     """
@@ -178,7 +189,7 @@ class Registry:
         >>> registry = Registry(entry_points=False)
         >>> registry.register(MyPlugin(), name='mine', origin='my-package')
         >>> sorted(registry.available()), registry.bot_infos()['first'].origin
-        (['first', 'greedy', 'ismcts', 'random'], 'my-package')
+        (['first', 'greedy', 'ismcts', 'ismcts-v1', 'random'], 'my-package')
         >>> registry.register(MyPlugin(), name='mine')
         Traceback (most recent call last):
         ...
@@ -232,9 +243,11 @@ class Registry:
             else:
                 self._problem(name, f"implements none of the hooks ({hooks})")
 
-    def _problem(self, plugin: str, error: str, package: str | None = None) -> None:
+    def _problem(
+        self, plugin: str, error: str, package: str | None = None, *, ran: bool = True
+    ) -> None:
         origin = package if package is not None else self._origins.get(plugin, plugin)
-        self._load_problems.append(PluginProblem(plugin, origin, error))
+        self._load_problems.append(PluginProblem(plugin, origin, error, ran))
 
     def _load_entry_points(self) -> None:
         seen: set[tuple[str, str]] = set()
@@ -254,6 +267,7 @@ class Registry:
                     entry_point.name,
                     f"another plugin is named {entry_point.name!r} already (skipped)",
                     dist,
+                    ran=False,
                 )
                 continue
             done, plugin = _bounded(entry_point.load)
@@ -271,7 +285,7 @@ class Registry:
 
         >>> infos = Registry(entry_points=False).bot_infos()
         >>> list(infos), infos['greedy'].bot_class.__name__, infos['greedy'].plugin
-        (['greedy', 'ismcts', 'random'], 'GreedyBot', 'tajmahal')
+        (['greedy', 'ismcts', 'ismcts-v1', 'random'], 'GreedyBot', 'tajmahal')
         """
         if self._infos is None:
             self._infos = self._collect()
@@ -281,8 +295,8 @@ class Registry:
         """Bot name -> bot class, sorted by name.
 
         >>> bots = Registry(entry_points=False).available()
-        >>> {name: bot_class.__name__ for name, bot_class in bots.items()}
-        {'greedy': 'GreedyBot', 'ismcts': 'IsmctsBot', 'random': 'RandomBot'}
+        >>> sorted((name, bot_class.__name__) for name, bot_class in bots.items())[1:3]
+        [('ismcts', 'IsmctsBot'), ('ismcts-v1', 'IsmctsV1Bot')]
         """
         return {name: info.bot_class for name, info in self.bot_infos().items()}
 

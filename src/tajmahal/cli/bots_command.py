@@ -18,7 +18,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         summary="list the installed bots",
         description="List every installed bot: its name, the package it comes from, and what "
         "it does, and the plugins that were skipped and why. Plugins add bots through the "
-        "entry-point group 'tajmahal'.",
+        "entry-point group 'tajmahal'. Installing a plugin trusts it: its code runs in every "
+        f"process that looks up a bot; {DISABLED_VARIABLE} lists plugins not to load.",
     )
 
 
@@ -32,8 +33,23 @@ def _run(args: argparse.Namespace) -> int:
         line = f"{name:<{widths[0]}}  {origin:<{widths[1]}}  {version:<{widths[2]}}  {description}"
         print(line.rstrip())
     problems = registry.problems
-    if problems:
-        print(f"\nSkipped ({len(problems)}; {DISABLED_VARIABLE} lists plugins not to load):")
-        for problem in problems:
+    ran = [problem for problem in problems if problem.ran]
+    if ran:
+        print(f"\nLoaded with problems, their bots not offered ({len(ran)}; their code ran):")
+        for problem in ran:
             print(f"  {problem}")
+    skipped = [problem for problem in problems if not problem.ran]
+    if skipped:
+        print(f"\nSkipped, not loaded ({len(skipped)}):")
+        for problem in skipped:
+            print(f"  {problem}")
+    print(f"\n{TRUST}")
     return 0
+
+
+TRUST = (
+    "Installing a plugin trusts it: every installed plugin is imported, and its code runs, "
+    "in every tajmahal process that looks up a bot (the referee of every match, also with "
+    f"--isolate). {DISABLED_VARIABLE}=NAME,... (entry-point or package names) keeps "
+    "plugins from loading."
+)
