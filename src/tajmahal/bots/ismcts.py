@@ -22,7 +22,7 @@ final policy), a tie going to the higher mean reward, then to the move tried fir
 budgets (``LEVELS``), each four times the one below; level 3 is the default
 budget.  Iteration budgets keep a game reproducible from its seed.
 
-**ismcts-v1** (:class:`IsmctsV1Bot`) is the first release's bot, kept for
+**ismcts-v1** (``IsmctsV1Bot``) is the first release's bot, kept for
 head-to-head benchmarks: the same search with the first release's fixed
 reward scale (see :mod:`tajmahal.bots.evaluation`).
 """
