@@ -196,7 +196,8 @@ def _ray(
         import ray
     except ImportError:
         raise TournamentError(
-            "the ray backend needs Ray: pip install 'tajmahal[ray]'"
+            "the ray backend needs Ray: pip install 'tajmahal[ray]' (from a checkout: "
+            "pip install -e '.[ray]')"
         ) from None
     started = not ray.is_initialized()
     if started:
