@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-core
 
-.PHONY: demo test lint typecheck unit clean docs node bwrap
+.PHONY: demo test lint typecheck unit clean docs node bwrap fast fast-tree test-fast compiler
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -70,6 +70,38 @@ bwrap:
 
 unit: $(STAMP) $(CHROMIUM) node bwrap
 	$(BIN)/pytest
+
+# The optional compiled build (hatch_build.py: TAJMAHAL_COMPILE=1 compiles tajmahal.rules with
+# mypyc). It needs a C compiler and the Python headers: Debian's build-essential, python3-dev.
+compiler:
+	@{ command -v gcc >/dev/null 2>&1 && $(BIN)/python -c 'import sysconfig, pathlib, sys; \
+	  sys.exit(not (pathlib.Path(sysconfig.get_paths()["include"]) / "Python.h").exists())'; } || { \
+	  echo "a C compiler or the Python headers are missing: installing build-essential python3-dev"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    build-essential python3-dev >/dev/null; }
+
+# the compiled build of the same sources as a package tree (for `make test-fast` and
+# `benchmarks/run.py --ratios`), rebuilt when a source changes
+COMPILED := build/compiled
+$(COMPILED)/.built: $(STAMP) hatch_build.py pyproject.toml $(shell find src -name '*.py' 2>/dev/null)
+	@$(MAKE) --no-print-directory compiler
+	rm -rf $(COMPILED)
+	TAJMAHAL_COMPILE=1 $(BIN)/python -m pip install --quiet --no-deps --target $(COMPILED) .
+	rm -rf $(COMPILED)/bin $(COMPILED)/*.dist-info  # the editable install keeps the metadata
+	touch $@
+
+fast-tree: $(COMPILED)/.built
+
+# the whole suite again, against the compiled build (not yet part of `make test`: see
+# docs/installation.md)
+test-fast: $(COMPILED)/.built $(CHROMIUM) node bwrap
+	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider
+
+# the compiled build installed in .venv, in place of the editable pure one (which any target
+# that needs $(STAMP), such as `make test`, puts back)
+fast: $(STAMP) compiler
+	TAJMAHAL_COMPILE=1 $(BIN)/python -m pip install --quiet --no-deps --force-reinstall .
+	rm -f $(STAMP)
 
 test: lint typecheck unit
 

@@ -629,12 +629,27 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--reps", type=int, help="timed repetitions (after one warm-up)")
     parser.add_argument("--games", type=int, help="random playouts per repetition")
     parser.add_argument("--matches", type=int, help="play_match calls per repetition")
+    group = parser.add_argument_group("the ratios of issue 23 (benchmarks/ratios.py)")
+    group.add_argument("--ratios", action="store_true",
+                       help="the ratios table: several builds side by side, interleaved")
+    group.add_argument("--build", action="append", default=[], metavar="NAME=DIR",
+                       help="a build: a directory holding the tajmahal package (repeatable; "
+                       "default: pure=src, and compiled=build/compiled if it exists)")
+    group.add_argument("--before", metavar="GIT_REF",
+                       help="also a build 'before' of the src directory of this commit")
+    group.add_argument("--rounds", type=int, help="rounds of batches (default 7, 2 with --quick)")
+    group.add_argument("--adapters", action="store_true",
+                       help="add the rows of benchmarks/adapters.py, run on each build")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks; print the table (and/or write JSON)."""
     args = parse_args(argv)
+    if args.ratios:
+        from ratios import run_ratios
+
+        return run_ratios(args)
     settings = QUICK if args.quick else Settings()
     changes: dict[str, int] = {"seed": args.seed}
     if args.reps is not None:

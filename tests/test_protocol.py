@@ -6,6 +6,7 @@ import gc
 import io
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -165,6 +166,32 @@ def test_serve_turns_a_bot_exception_into_an_error_answer() -> None:
 
 
 # ---------------------------------------------------------------- programs in matches
+
+
+def test_a_trusted_request_reads_the_referees_views_as_written() -> None:
+    from tajmahal.protocol.bot_side import Request
+
+    for players in (3, 4, 5):
+        state = tm.new_game(players, seed=players)
+        rng = random.Random(players)
+        while not state.is_over:
+            view = state.view(state.current_player)
+            document = json.loads(tm.dumps(view))
+            trusted = Request(1, 1.0, (), document, trusted=True).view
+            assert trusted == view and tm.dumps(trusted) == tm.dumps(view)
+            state = state.apply(rng.choice(state.legal_moves()))
+
+
+def test_a_trusted_request_checks_what_it_cannot_read_as_written() -> None:
+    from helpers import line_components
+    from tajmahal.protocol.bot_side import Request
+
+    view = tm.new_game(3, seed=1, components=line_components()).view(1)
+    document = json.loads(tm.dumps(view))  # other components: read with every check
+    assert Request(1, 1.0, (), document, trusted=True).view == view
+    broken = json.loads(tm.dumps(tm.new_game(3, seed=1).view(0))) | {"seat": "0"}
+    with pytest.raises(tm.FormatError, match=r"\$\.seat"):
+        Request(1, 1.0, (), broken, trusted=True).view.seat  # noqa: B018  (read: filled in)
 
 
 def test_isolated_bots_play_exactly_as_in_process() -> None:

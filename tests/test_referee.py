@@ -111,6 +111,72 @@ def test_bots_see_only_their_view_and_the_legal_moves() -> None:
         assert legal == state.legal_moves()
 
 
+class Recorder:
+    """Plays the first legal move; keeps what it was handed, and where it ran."""
+
+    name: ClassVar[str] = "recorder"
+
+    def __init__(self, look: bool = False) -> None:
+        self.look = look
+        self.handed: list[tuple[tm.PlayerView, Sequence[tm.Move]]] = []
+        self.threads: set[str] = set()
+
+    def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+        if self.look:
+            assert view.seat >= 0
+        self.handed.append((view, legal_moves))
+        self.threads.add(threading.current_thread().name)
+        return legal_moves[0]
+
+
+def test_without_a_time_limit_no_thread_is_started() -> None:
+    before = {thread.ident for thread in threading.enumerate()}
+    bots = [Recorder(), Recorder(), Recorder()]
+    match(bots)
+    assert all(bot.threads == {threading.current_thread().name} for bot in bots)
+    started = {t.name for t in threading.enumerate() if t.ident not in before}
+    assert not any(name.startswith("tajmahal-seat") for name in started)
+
+
+@pytest.mark.parametrize("limit", [{"time_limit": 30.0}, {"game_time": 600.0}])
+def test_a_time_limit_or_a_game_clock_runs_each_bot_in_a_thread_of_its_own(
+    limit: dict[str, float],
+) -> None:
+    bots = [Recorder(), Recorder(), Recorder()]
+    match(bots, **limit)
+    names = [bot.threads for bot in bots]
+    assert all(len(n) == 1 and next(iter(n)).startswith("tajmahal-seat") for n in names)
+    assert len(set.union(*names)) == 3  # one each
+
+
+def test_each_seat_gets_copies_of_its_own_made_once_per_move() -> None:
+    bots = [Recorder(), Recorder(), Recorder()]
+    result = match(bots, seed=4)
+    states = states_of(result.record)
+    engine = {id(move) for state in states for move in state.legal_moves()}
+    copies: list[dict[tm.Move, tm.Move]] = []
+    for bot in bots:
+        mine: dict[tm.Move, tm.Move] = {}
+        for _, legal in bot.handed:
+            for move in legal:
+                assert id(move) not in engine  # never the engine's own objects
+                assert mine.setdefault(move, move) is move  # equal moves: the very same copy
+        copies.append(mine)
+    shared = set(copies[0]) & set(copies[1])
+    assert shared and all(copies[0][m] is not copies[1][m] for m in shared)  # seats apart
+
+
+def test_views_are_built_when_read_and_equal_the_states_views() -> None:
+    blind, looking = Recorder(), Recorder(look=True)
+    result = match([blind, looking, Recorder()], seed=5)
+    states = [s for s in states_of(result.record) if not s.is_over]
+    views = [view for bot in (blind, looking) for view, _ in bot.handed]
+    assert len(views) == sum(1 for s in states if s.current_player in (0, 1))
+    by_turn = iter(s for s in states if s.current_player == 0)
+    for view, _ in blind.handed:  # never read by its bot: still the seat's view when read
+        assert type(view) is tm.PlayerView and view == next(by_turn).view(0)
+
+
 def test_bots_named_get_their_seat_seed() -> None:
     result = match(["random", "random", "random"], seed=5)
     bots = [RandomBot(seed=bot_seed(5, seat)) for seat in range(3)]

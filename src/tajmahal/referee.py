@@ -9,12 +9,16 @@ record stays reproducible — and ranks seats with faults after all clean
 seats.
 
 **How bots are asked.**  Each seat is a :class:`~tajmahal.seats.SeatPlayer`;
-a Python bot runs in a worker thread of its own
-(:class:`~tajmahal.seats.InProcessSeat`), which also reads and judges what
+with a time limit or a game clock, a Python bot runs in a worker thread of its
+own (:class:`~tajmahal.seats.InProcessSeat`), which also reads and judges what
 the bot returned, so that the referee never runs a method of an object a bot
-made outside the bot's time.  Bots get fresh copies of the legal moves: a bot
-that mutates them cannot change the engine's own.  The user's Ctrl-C still
-stops the match (it reaches the referee, not the bot).
+made outside the bot's time; without either, it runs in the referee's thread
+(there is nothing to bound, and no thread is started).  Each seat gets its
+own copies of the legal moves, made once per distinct move: a bot that
+mutates them cannot change the engine's own, nor another seat's.  Its view
+is built the first time the bot reads it (a bot that never looks at its view
+costs none).  The user's Ctrl-C still stops the match (it reaches the
+referee, not the bot).
 
 **Time.**  ``time_limit`` bounds each whole decision: the bot's ``choose``
 and everything its objects do until the referee has its answer; building the
@@ -62,15 +66,15 @@ from tajmahal.bots.specs import check_spec
 from tajmahal.bots.untrusted import type_name
 from tajmahal.events import DecisionMade, MatchStarted, explain
 from tajmahal.faults import Fault, FaultKind
-from tajmahal.game import Game, GameRecord
+from tajmahal.game import GameRecord
 from tajmahal.observers import Watchers
 from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command, check_sandbox
 from tajmahal.record_tags import check_tags, match_tags
 from tajmahal.rules.components import Components
-from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
+from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
-from tajmahal.rules.views import PlayerView
+from tajmahal.rules.views import PlayerView, lazy_view
 from tajmahal.seats import Answer, InProcessSeat, SeatPlayer, check_seconds, watching_interrupts
 
 __all__ = ["Fault", "FaultKind", "MatchResult", "bot_log_name", "bot_seed", "play_match"]
@@ -270,20 +274,23 @@ def _play(
     try:
         referee = _Referee(seats, time_limit, game_time)
         names = tuple(seat.name for seat in seats)
-        game = Game.new(len(seats), seed, components, players=names)
-        watchers.started(MatchStarted(names, seed, game.state.components))
-        while not game.state.is_over:
-            state = game.state
+        first = state = new_game(len(seats), seed, components)
+        moves: list[Move] = []  # the history: the first state and the moves rebuild the rest
+        watchers.started(MatchStarted(names, seed, state.components))
+        while not state.is_over:
             seat = state.current_player
             assert seat is not None
-            view, legal = state.view(seat), state.legal_moves()
-            move = referee.decide(seat, len(game) + 1, view, legal)
-            after = game.push(move)
+            # a view the bot fills in by reading it (a bot that never looks costs no view)
+            view, legal = lazy_view(state, seat), state.legal_moves()
+            move = referee.decide(seat, len(moves) + 1, view, legal)
+            after = state.apply(move)
+            moves.append(move)
             if watchers:  # what the move caused, for observers (public facts only)
-                made = DecisionMade(len(game), seat, view, legal, move, referee.times[-1],
+                made = DecisionMade(len(moves), seat, view, legal, move, referee.times[-1],
                                     explain(state, move, after))  # fmt: skip
                 watchers.decision(made)
-        final = game.state
+            state = after
+        final = state
         faulty = {fault.seat for fault in referee.faults}
         ranking = tuple(
             sorted(range(len(seats)), key=lambda s: (s in faulty, -final.scores[s], s))
@@ -305,10 +312,17 @@ def _play(
         scores=final.scores,
         winners=tuple(sorted(winners)),
         ranking=ranking,
-        record=attrs.evolve(
-            game.record(),
+        record=GameRecord(
+            num_players=first.num_players,
+            seed=first.seed,
+            moves=tuple(moves),
+            first_player=first.first_player,
+            components=first.components,
+            players=names,
+            scores=final.scores,
+            winners=final.winners,
             faults=tuple(referee.faults),
-            times=tuple(round(t, 6) for t in referee.times),
+            times=tuple([round(t, 6) for t in referee.times]),
         ),
         faults=tuple(referee.faults),
     )
@@ -381,7 +395,7 @@ class _Referee:
                 detail=f"its game clock of {self.game_time:g} s has run out",
             )
         else:
-            limit = _least(self.time_limit, clock)
+            limit = _least(self.time_limit, clock) if clock is not None else self.time_limit
             answer = self.seats[seat].choose(view, legal, limit, decision)
             self._charge(seat, answer.elapsed)
             if answer.kind is FaultKind.TIMEOUT and limit is not None and limit != self.time_limit:

@@ -18,6 +18,14 @@ user's Ctrl-C in the main thread only: with a time limit it reaches the
 referee waiting there, not the bot's worker thread; without one,
 :func:`~tajmahal.seats.watching_interrupts` marks it as it arrives.
 
+**Moves handed to a bot.**  The engine's moves are values shared by every
+game (built once per set of components).  A seat hands its bot copies of
+them, its own: made the first time the seat meets each move, and handed over
+again at every later decision that offers that move (no copying per
+decision).  A bot that changes one in place (``object.__setattr__``) changes
+only what it is itself handed; what it returns is judged by value against
+the engine's moves, as always.
+
 **Abandoned calls.**  A thread cannot be killed: a call that exceeds its
 time keeps running.  The seat does not ask its bot again until that call
 returns (each decision meanwhile is a timeout fault), and a bot object never
@@ -157,6 +165,10 @@ class _Job:
         self.finished = False
         self.abandoned = False
         self.result: Any = None
+        self._signal: threading.Lock | None = None  # made by expect(), for a threaded call
+
+    def expect(self) -> None:
+        """Prepare to :meth:`wait` for the call (before it is handed to a thread)."""
         self._signal = threading.Lock()  # released when the call has finished
         self._signal.acquire()
 
@@ -175,10 +187,23 @@ class _Job:
                     if _BUSY.get(id(self.owner)) is self:
                         del _BUSY[id(self.owner)]
                 self.owner = None
-            self._signal.release()
+            if self._signal is not None:
+                self._signal.release()
+
+    def run_here(self) -> None:
+        """Run the call in the calling thread (no time limit: it cannot be abandoned)."""
+        try:
+            self.result = self.work()
+        except BaseException as exc:  # the work functions catch the bot's; this is a last guard
+            reraise_user_interrupt(exc)
+            self.result = Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
+        finally:
+            self.work = _nothing  # drop references to the bot's objects
+            self.finished, self.owner = True, None
 
     def wait(self, limit: float | None) -> bool:
         """Whether the call finished within ``limit`` seconds; if not, it is abandoned."""
+        assert self._signal is not None, "expect() comes first"
         if self._signal.acquire(timeout=-1 if limit is None else limit):
             return True
         with _LOCK:
@@ -241,10 +266,17 @@ def reraise_user_interrupt(exc: BaseException) -> None:
 
 
 class _Worker:
-    """A daemon thread that runs one seat's calls, one at a time, in order."""
+    """A daemon thread that runs one seat's calls, one at a time, in order.
+
+    The thread starts with the first call that has a time limit: a seat
+    whose calls have none (no ``time_limit``, no game clock) never starts one.
+    """
 
     def __init__(self) -> None:
         self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+
+    def _start(self) -> None:
         name = f"tajmahal-seat-{next(_COUNTER)}"
         self.thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self.thread.start()
@@ -261,14 +293,18 @@ class _Worker:
         """
         start = time.perf_counter()
         if limit is None:
-            job.run()
+            job.run_here()
             return True, time.perf_counter() - start
+        if self.thread is None:
+            self._start()
+        job.expect()
         self.jobs.put(job)
         finished = job.wait(limit)
         return finished, time.perf_counter() - start
 
     def stop(self) -> None:
-        self.jobs.put(None)  # the thread ends after the call it may still be running
+        if self.thread is not None:
+            self.jobs.put(None)  # the thread ends after the call it may still be running
 
 
 # ---------------------------------------------------------------------------- the seat
@@ -297,6 +333,10 @@ class InProcessSeat:
         self.bot, self._name = bot, name
         self._worker: _Worker | None = None
         self.setup_fault = None
+        # the engine's moves (by id) -> this seat's copies, made once each per seat
+        self._copies: dict[int, Move] = {}
+        self._cards: dict[int, Card] = {}
+        self._originals: list[Move] = []
 
     @classmethod
     def _running(cls, bot: Bot, name: str, worker: _Worker) -> InProcessSeat:
@@ -431,17 +471,18 @@ class InProcessSeat:
             why = fault.detail if fault is not None else "no bot"
             return Answer(kind=FaultKind.UNAVAILABLE, detail=f"the seat has no bot ({why})")
         bot = self.bot
-        with _LOCK:
-            running = _BUSY.get(id(bot))
+        running = None
+        if _BUSY:  # only while some call is abandoned (reading an empty dict needs no lock)
+            with _LOCK:
+                running = _BUSY.get(id(bot))
         if running is not None and not running.finished:
             return Answer(
                 kind=FaultKind.TIMEOUT,
                 detail="the bot is still running an earlier call that exceeded its time limit",
             )
-        cards: dict[int, Card] = {}
-        copies = tuple(_copy(move, cards) for move in legal)
+        copies = self._copies_of(legal)
 
-        def work() -> Answer:
+        def work() -> Answer | int:
             try:
                 chosen = bot.choose(view, copies)
             except BaseException as exc:  # SystemExit, KeyboardInterrupt: the bot's, not the user's
@@ -451,7 +492,7 @@ class InProcessSeat:
                     detail=exception_text(exc, MAX_DETAIL - 100),
                     traceback=traceback_text(exc, MAX_TRACEBACK),
                 )
-            return _judge(chosen, legal)
+            return _judge(chosen, legal, copies)
 
         job = _Job(work, owner=bot)
         finished, elapsed = self._worker.call(job, limit)
@@ -459,13 +500,26 @@ class InProcessSeat:
             assert limit is not None
             detail = f"no move after the {limit:.3g} s time limit"
             return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
-        answer: Answer = job.result
+        result: Answer | int = job.result
         if limit is not None and elapsed > limit:
             detail = f"took {elapsed:.3f} s, more than the {limit:.3g} s time limit"
             return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
-        if answer.kind is None:
-            return Answer(index=answer.index, elapsed=elapsed)
-        return attrs.evolve(answer, elapsed=elapsed)
+        if type(result) is int:
+            return Answer(index=result, elapsed=elapsed)
+        assert isinstance(result, Answer)
+        return attrs.evolve(result, elapsed=elapsed)
+
+    def _copies_of(self, legal: tuple[Move, ...]) -> tuple[Move, ...]:
+        """The seat's own copies of ``legal`` (see "Moves handed to a bot" in the module docs)."""
+        copies = self._copies
+        try:
+            return tuple(map(copies.__getitem__, map(id, legal)))
+        except KeyError:
+            for move in legal:
+                if id(move) not in copies:
+                    self._originals.append(move)  # alive while its id is a key
+                    copies[id(move)] = _copy(move, self._cards)
+            return tuple([copies[id(move)] for move in legal])
 
     def close(self) -> None:
         """Stop the worker thread (after the call it may still be running).
@@ -545,13 +599,19 @@ def _copy_card(card: Card, cards: dict[int, Card]) -> Card:
     return copy
 
 
-def _judge(chosen: object, legal: Sequence[Move]) -> Answer:
-    """Runs in the worker: which legal move ``chosen`` is, checking exact types field by field."""
+def _judge(chosen: object, legal: Sequence[Move], copies: Sequence[Move]) -> Answer | int:
+    """Runs in the worker: the index of the legal move ``chosen`` is, checking exact types
+    field by field, or a fault."""
     problem = _foreign_part(chosen)
     if problem is None:
+        for index, copy in enumerate(copies):  # most bots return one of the moves handed over
+            if copy is chosen:
+                if legal[index] == chosen:  # unless the bot changed that copy since
+                    return index
+                break
         for index, move in enumerate(legal):  # exact types only: == runs no bot code
             if move == chosen:
-                return Answer(index=index)
+                return index
         shown = str(chosen)  # our own __str__ over exact library types
     else:
         shown = problem

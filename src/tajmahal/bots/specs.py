@@ -166,6 +166,8 @@ def check_spec(spec: str | PlayerSpec, registry: Registry | None = None) -> Play
         bot_class = registry.bot_class(parsed.name)
     except UnknownBotError as exc:
         raise UnknownBotError(f"player spec {_shown(parsed.text)}: {exc}") from None
+    if not parsed.options:  # nothing to check (and no signature to read: once per seat)
+        return parsed
     accepted = _accepted_options(bot_class)
     if accepted is not None:
         for key, _ in parsed.options:

@@ -32,6 +32,7 @@ Result(scores=(3, 2, 1), winners=(0,), ranking=(0, 1, 2))
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import typing
@@ -49,7 +50,7 @@ from tajmahal.protocol.messages import (
     shorten,
 )
 from tajmahal.rules.moves import Move, move_from_text
-from tajmahal.rules.views import PlayerView
+from tajmahal.rules.views import PlayerView, deferred_view
 
 __all__ = ["BotConnection", "Hello", "Request", "Result", "serve"]
 
@@ -98,12 +99,17 @@ class Request:
 
     def __init__(
         self, decision: int, time_limit: float, legal_texts: tuple[str, ...],
-        document: dict[str, Any],
+        document: dict[str, Any], *, trusted: bool = False,
+        known_moves: dict[str, Move] | None = None,
     ) -> None:
         self.decision = decision
         self.time_limit = time_limit
         self.legal_texts = legal_texts
         self.document = document
+        #: the view document comes from the library's own referee (the isolated runner's
+        #: parent): read it as written, without proving it possible (see ``view``)
+        self.trusted = trusted
+        self._known = known_moves  # text -> move, shared by a connection's requests
         self._moves: tuple[Move, ...] | None = None
         self._view: PlayerView | None = None
 
@@ -115,7 +121,16 @@ class Request:
         (TakeCard(card=Card(color=<Color.WHITE: 'white'>, symbols=(<Symbol.MONK: 'monk'>,), special=None)),)
         """  # noqa: E501
         if self._moves is None:
-            self._moves = tuple(move_from_text(text) for text in self.legal_texts)
+            known = self._known
+            if known is None:
+                self._moves = tuple(move_from_text(text) for text in self.legal_texts)
+            else:  # a move met before is handed over again (it is the bot's own, as in-process)
+                if len(known) > _MAX_KNOWN_MOVES:
+                    known.clear()
+                for text in self.legal_texts:
+                    if text not in known:
+                        known[text] = move_from_text(text)
+                self._moves = tuple([known[text] for text in self.legal_texts])
         return self._moves
 
     @property
@@ -128,13 +143,38 @@ class Request:
         True
         """
         if self._view is None:
-            from tajmahal.serialize import loads
-
-            view = loads(json.dumps(self.document))
-            if not isinstance(view, PlayerView):
-                raise MessageError("the request's view is not a view document")
-            self._view = view
+            if self.trusted and _trusted_kind(self.document):  # built when the bot reads it
+                self._view = deferred_view(functools.partial(_read_trusted, self.document))
+            else:
+                self._view = _read_checked(self.document)
         return self._view
+
+
+_MAX_KNOWN_MOVES = 4096  #: the moves a connection keeps by their text (a game meets far fewer)
+
+
+def _trusted_kind(document: dict[str, Any]) -> bool:
+    from tajmahal.serialize._view_trusted import readable_as_written
+
+    return readable_as_written(document)
+
+
+def _read_trusted(document: dict[str, Any]) -> PlayerView:
+    from tajmahal.serialize._view_trusted import NotTrusted, trusted_view
+
+    try:
+        return trusted_view(document)
+    except NotTrusted:  # not as written after all: read it with every check
+        return _read_checked(document)
+
+
+def _read_checked(document: dict[str, Any]) -> PlayerView:
+    from tajmahal.serialize import loads
+
+    view = loads(json.dumps(document))
+    if not isinstance(view, PlayerView):
+        raise MessageError("the request's view is not a view document")
+    return view
 
 
 class BotConnection:
@@ -160,9 +200,12 @@ class BotConnection:
         deterministic: bool = False,
         input: IO[bytes] | None = None,
         output: IO[bytes] | None = None,
+        trust_views: bool = False,
     ) -> None:
         self.name = name
         self.deterministic = deterministic
+        self.trust_views = trust_views  #: see :attr:`Request.trusted`
+        self._known_moves: dict[str, Move] = {}
         self.input = input if input is not None else sys.stdin.buffer
         self.output = output if output is not None else sys.stdout.buffer
         self.hello: Hello | None = None
@@ -232,7 +275,8 @@ class BotConnection:
             raise MessageError(f"expected 'request' or 'result', got {shorten(message['type'])}")
         self._pending = Request(
             int(message["decision"]), float(message["time_limit"]),
-            tuple(message["legal_moves"]), message["view"],
+            tuple(message["legal_moves"]), message["view"], trusted=self.trust_views,
+            known_moves=self._known_moves,
         )
         return self._pending
 
@@ -286,12 +330,16 @@ def serve(
     deterministic: bool = False,
     input: IO[bytes] | None = None,
     output: IO[bytes] | None = None,
+    trust_views: bool = False,
 ) -> Result | None:
     """Play one game as a bot program: ``make_bot(seed)`` builds the bot after ``hello``.
 
     An exception in the bot's code becomes an ``error`` answer (a fault;
     the exception is also written to stderr), and the game goes on.
     Returns the ``result`` (``None`` if the input ended without one).
+    ``trust_views=True`` reads each view document as written, without
+    proving that some state has it (see :attr:`Request.trusted`): for a
+    program whose referee is this library (the isolated runner).
 
     >>> import io, tajmahal as tm
     >>> from tajmahal.protocol.messages import hello_line, request_line
@@ -306,7 +354,9 @@ def serve(
     >>> out.getvalue().splitlines()[-1]
     b'{"type": "move", "decision": 1, "move": "play green:vizier+princess"}'
     """
-    connection = BotConnection(name, deterministic=deterministic, input=input, output=output)
+    connection = BotConnection(
+        name, deterministic=deterministic, input=input, output=output, trust_views=trust_views
+    )
     hello = connection.handshake()
     bot = make_bot(hello.seed)
     for request in connection.requests():

@@ -59,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             lambda seed: create(name, seed=seed, **options),
             name=spec.text[:64],
             deterministic=True,  # the Bot protocol asks it of every registered bot
+            trust_views=True,  # the views come from the referee that started this process
             input=sys.stdin.buffer,
             output=protocol_out,
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from types import MappingProxyType
 from typing import Generic, TypeVar
 
@@ -36,9 +36,8 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     @classmethod
     def _own(cls, items: dict[K, V]) -> FrozenMap[K, V]:
         """A map over ``items`` itself, not a copy: the caller hands the dict over."""
-        new = cls.__new__(cls)
+        new = cls()  # not cls.__new__(cls): the compiled build's classes refuse it
         new._data = MappingProxyType(items)
-        new._hash = None
         return new
 
     def __reduce__(self) -> tuple[type[FrozenMap[K, V]], tuple[dict[K, V]]]:
@@ -46,6 +45,19 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def __getitem__(self, key: K) -> V:
         return self._data[key]
+
+    # the dict's own views (Mapping's generic ones call __getitem__ per item)
+    def items(self) -> ItemsView[K, V]:
+        return self._data.items()
+
+    def keys(self) -> KeysView[K]:
+        return self._data.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self._data.values()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
 
     def __iter__(self) -> Iterator[K]:
         return iter(self._data)

@@ -98,13 +98,45 @@ class Playout(PlayoutSteps):
         >>> game.withdrawn, other.withdrawn
         ([False, False, False], [True, False, False])
         """
-        new = Playout.__new__(Playout)
-        for name in _SHARED:
-            setattr(new, name, getattr(self, name))
-        for name in _FLAT:
-            setattr(new, name, getattr(self, name)[:])
-        for name in _NESTED:
-            setattr(new, name, [x[:] for x in getattr(self, name)])
+        new = Playout(None)  # an empty playout (the compiled build refuses __new__)
+        new._t = self._t
+        new.components = self.components
+        new.seed = self.seed
+        new.num_players = self.num_players
+        new.first_player = self.first_player
+        new.visit = self.visit
+        new.phase = self.phase
+        new.current = self.current
+        new.reshuffles = self.reshuffles
+        new.province_order = self.province_order
+        new.court_crown = self.court_crown
+        new.court_tile = self.court_tile
+        new.pending_palaces = self.pending_palaces
+        new.pending_crown = self.pending_crown
+        new.pending_province = self.pending_province
+        new.pending_takes = self.pending_takes
+        new.stride = self.stride
+        new.decisions = self.decisions
+        new._first_extra = self._first_extra
+        new._symbol_pairs = self._symbol_pairs
+        new.withdrawn = self.withdrawn[:]
+        new.colors = self.colors[:]
+        new.supply = self.supply[:]
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.scores = self.scores[:]
+        new.normal = self.normal[:]
+        new.crown = self.crown[:]
+        new.bonus = self.bonus[:]
+        new.court_influence = self.court_influence[:]
+        new.holder = self.holder[:]
+        new.hands = [x[:] for x in self.hands]
+        new.table = [x[:] for x in self.table]
+        new.province_tiles = [x[:] for x in self.province_tiles]
+        new.commodity_tiles = [x[:] for x in self.commodity_tiles]
+        new.influence = [x[:] for x in self.influence]
+        new.known = [x[:] for x in self.known]
+        new.counts = [x[:] for x in self.counts]
         return new
 
     def moves(self) -> list[int]:
@@ -349,52 +381,6 @@ class Playout(PlayoutSteps):
             self._place_palace(code)
         else:
             self._place_crown(code)
-
-
-_SHARED = (
-    "_t",
-    "components",
-    "seed",
-    "num_players",
-    "first_player",
-    "visit",
-    "phase",
-    "current",
-    "reshuffles",
-    "province_order",
-    "court_crown",
-    "court_tile",
-    "pending_palaces",
-    "pending_crown",
-    "pending_province",
-    "pending_takes",
-    "stride",
-    "decisions",
-    "_first_extra",
-    "_symbol_pairs",
-)
-_FLAT = (
-    "withdrawn",
-    "colors",
-    "supply",
-    "deck",
-    "discard",
-    "scores",
-    "normal",
-    "crown",
-    "bonus",
-    "court_influence",
-    "holder",
-)
-_NESTED = (
-    "hands",
-    "table",
-    "province_tiles",
-    "commodity_tiles",
-    "influence",
-    "known",
-    "counts",
-)
 
 
 def code_of(components: Components, move: Move) -> int:

@@ -83,7 +83,9 @@ class PlayoutSteps:
         "withdrawn",
     )
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState | None) -> None:
+        if state is None:  # left empty, for Playout.copy to fill in
+            return
         t = self._t = tables(state.components)
         self.components = state.components
         self.seed = state.seed

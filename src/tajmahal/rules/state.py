@@ -96,7 +96,7 @@ class GameState:
             object.__setattr__(self, "_legal", legal)
         return legal  # type: ignore[no-any-return]
 
-    def apply(self, move: Move, *, seat: int | None = None) -> GameState:
+    def apply(self, move: object, *, seat: int | None = None) -> GameState:
         """The state after ``move``; ``self`` is unchanged.
 
         ``seat``, if given, is the seat claiming the move: a move made out of
@@ -114,7 +114,7 @@ class GameState:
         """
         return _apply(self, move, seat)
 
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: object) -> PlayerView:  # object: checked (also in the compiled build)
         """What ``seat`` may know (docs/rules.md I1–I4): public facts and its own hand.
 
         >>> import tajmahal as tm

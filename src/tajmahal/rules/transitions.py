@@ -17,7 +17,6 @@ from tajmahal.rules.errors import IllegalMoveError
 from tajmahal.rules.legal import why_illegal
 from tajmahal.rules.moves import (
     MOVE_TYPES,
-    Move,
     PlaceCrownPalace,
     PlacePalace,
     PlayCards,
@@ -44,16 +43,21 @@ if TYPE_CHECKING:  # annotations only: the state module imports this one
 __all__ = ["apply"]
 
 
-def apply(state: GameState, move: Move, seat: int | None = None) -> GameState:
-    """The state after ``move`` (use :meth:`GameState.apply`)."""
+def apply(state: GameState, given: object, seat: int | None = None) -> GameState:
+    """The state after move ``given`` (use :meth:`GameState.apply`).
+
+    ``given`` is typed ``object``: anything else is refused here with an
+    ``IllegalMoveError``, in the compiled build too (whose argument checks would raise
+    ``TypeError`` first).
+    """
     legal = state.legal_moves()
-    for offered in legal:  # usually one of the engine's own move objects: no __eq__ calls
-        if offered is move:
+    for move in legal:  # usually one of the engine's own move objects: no __eq__ calls
+        if move is given:
             break
     else:  # a move built elsewhere: exactly a move class, then the engine's own equal object
-        if type(move) not in MOVE_TYPES or move not in legal:
-            raise IllegalMoveError(why_illegal(state, move, seat))
-        move = legal[legal.index(move)]
+        if type(given) not in MOVE_TYPES or given not in legal:
+            raise IllegalMoveError(why_illegal(state, given, seat))
+        move = legal[legal.index(given)]
     if seat is not None and seat != state.current_player:
         raise IllegalMoveError(why_illegal(state, move, seat))
     t = tables(state.components)

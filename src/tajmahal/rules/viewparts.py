@@ -179,7 +179,7 @@ class Memo:
     @classmethod
     def blank(cls, comps: Components, n: int) -> Memo:
         """A memo that matches nothing (for a state without one)."""
-        memo = cls.__new__(cls)
+        memo = cls()
         memo.components, memo.public, memo.holders = comps, None, _NONE
         memo.supply = memo.discard = (_NONE, ())
         nothing = (_NONE,) * n

@@ -9,7 +9,10 @@ for that seat is the view itself (what ISMCTS-style search bots need).
 
 from __future__ import annotations
 
+import functools
+import operator
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -35,7 +38,7 @@ from tajmahal.rules.viewparts import Memo, Palaces, Public, per_seat, with_speci
 if TYPE_CHECKING:  # annotations only: the state module imports this one
     from tajmahal.rules.state import GameState
 
-__all__ = ["PlayerView", "make_view"]
+__all__ = ["PlayerView", "deferred_view", "lazy_view", "make_view"]
 
 
 
@@ -92,6 +95,8 @@ class PlayerView:
     pending_province: bool  #: the withdrawing seat won the province tile, scored after its palaces
     reshuffles: int = 0  #: how often the discard pile became the draw deck (D1)
     _sampler: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    #: what builds a view made by deferred_view() not yet filled in (else None)
+    _pending: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     @property
     def is_over(self) -> bool:
@@ -134,7 +139,8 @@ class PlayerView:
         try:  # the first sample checks the view: a view built by hand may be inconsistent
             sampler = Sampler(self)
             state = sampler.sample(rng)
-            consistent = state.view(self.seat) == self
+            # operator.eq: attrs' __eq__ itself (compiled code may not reach it through ==)
+            consistent = operator.eq(state.view(self.seat), self)
         except InvalidStateError:
             raise
         except (IndexError, KeyError, ValueError, TypeError, AttributeError) as exc:
@@ -154,9 +160,66 @@ class PlayerView:
 
 
 _new_view = fast_constructor(PlayerView)  # PlayerView(...) without attrs' per-field setattr
+_SLOTS = tuple(name for name in vars(PlayerView)["__slots__"] if name != "_pending")
 
 
-def make_view(state: GameState, seat: int) -> PlayerView:
+def lazy_view(state: GameState, seat: object) -> PlayerView:
+    """``state.view(seat)``, built the first time one of its attributes is read.
+
+    The referee hands these to bots: a bot that never looks at its view (a
+    random bot) costs no view.  It is an ordinary :class:`PlayerView` in
+    every way (type, fields, equality, pickling); until it is read it holds
+    ``state`` privately.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=2)
+    >>> view = lazy_view(state, 1)
+    >>> view.hand == state.hand(1), view == state.view(1)
+    (True, True)
+    """
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise TajMahalError(f"seat must be 0..{state.num_players - 1}, got {seat!r}")
+    return deferred_view(functools.partial(make_view, state, seat))
+
+
+def deferred_view(build: Callable[[], PlayerView]) -> PlayerView:
+    """A view filled in from ``build()`` the first time one of its attributes is read.
+
+    ``build`` runs at most once (twice only if two threads read at once: both get the
+    same view); what it raises, the first read raises.  See :func:`lazy_view`.
+
+    >>> import tajmahal as tm
+    >>> state = tm.new_game(num_players=3, seed=2)
+    >>> view = deferred_view(lambda: state.view(0))
+    >>> view.seat, view == state.view(0)
+    (0, True)
+    """
+    view: PlayerView = object.__new__(PlayerView)
+    object.__setattr__(view, "_pending", build)
+    return view
+
+
+def _fill_on_first_use(view: PlayerView, name: str) -> Any:
+    """PlayerView.__getattr__: reached only for an attribute that is not set, which for a
+    view made by :func:`lazy_view` means that it has not been filled in yet."""
+    try:
+        pending = object.__getattribute__(view, "_pending")
+    except AttributeError:
+        pending = None
+    if pending is None:
+        raise AttributeError(f"'PlayerView' object has no attribute {name!r}")
+    full = pending()
+    for slot in _SLOTS:
+        object.__setattr__(view, slot, object.__getattribute__(full, slot))
+    object.__setattr__(view, "_pending", None)  # last: a second reader fills it in too
+    return object.__getattribute__(view, name)
+
+
+setattr(PlayerView, "__getattr__", _fill_on_first_use)  # noqa: B010  # hidden from mypy:
+# a __getattr__ it could see would make every misspelt view attribute an Any
+
+
+def make_view(state: GameState, seat: object) -> PlayerView:
     """Build ``seat``'s view of ``state`` (use :meth:`GameState.view`).
 
     Successive states share their unchanged fields
@@ -188,7 +251,7 @@ def make_view(state: GameState, seat: int) -> PlayerView:
     def cards(ks: tuple[int, ...]) -> tuple[Card, ...]:
         return tuple(map(kind, ks))
 
-    memo = Memo.__new__(Memo)
+    memo = Memo()
     memo.components, memo.public = comps, public
     raw: Any = state.supply
     memo.supply = raw, old.supply[1] if raw is old.supply[0] else cards(raw)

@@ -55,6 +55,7 @@ states are rejected, records are replayed).
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 from tajmahal.game import GameRecord
@@ -65,6 +66,7 @@ from tajmahal.rules.views import PlayerView
 from tajmahal.serialize._converter import Failed, converter
 from tajmahal.serialize._documents import KINDS, VERSION, document
 from tajmahal.serialize._parse import message, read
+from tajmahal.serialize._view_writer import view_json
 
 __all__ = ["KINDS", "VERSION", "converter", "dumps", "loads"]
 
@@ -82,9 +84,11 @@ def dumps(obj: GameState | PlayerView | Move | GameRecord, *, indent: int | None
     >>> tm.dumps(tm.Withdraw())
     '{"format": "tajmahal/move", "version": 1, "move": "withdraw"}'
     """
-    return json.dumps(
-        converter.unstructure(document(obj)), ensure_ascii=False, allow_nan=False, indent=indent
-    )
+    if type(obj) is PlayerView and indent is None:  # once per decision for a bot program
+        with contextlib.suppress(KeyError, AttributeError, TypeError):  # parts of foreign types
+            return view_json(obj)
+    data = converter.unstructure(document(obj))
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
 
 
 def loads(text: str | bytes) -> GameState | PlayerView | Move | GameRecord:

@@ -1,0 +1,105 @@
+"""The optional compiled build: ``TAJMAHAL_COMPILE=1 pip install .`` compiles tajmahal.rules.
+
+A hatchling build hook (``[tool.hatch.build.targets.wheel.hooks.custom]`` in
+pyproject.toml).  Without the environment variable, or for an editable install
+(``pip install -e .``), it does nothing and the wheel is pure Python.  With
+``TAJMAHAL_COMPILE=1`` it compiles every module of ``src/tajmahal/rules`` with
+mypyc (the fast playout path included) into C extension modules that sit beside
+their ``.py`` files in the same package (Python imports the extension first),
+and the wheel becomes a platform wheel.  It needs a C compiler and the Python
+headers (Debian: ``build-essential`` and ``python3-dev``); the build asks for
+mypy and setuptools itself.  See docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+ENVIRONMENT = "TAJMAHAL_COMPILE"  #: set to 1 (or true, yes) for the compiled build
+PACKAGE = Path("src") / "tajmahal"
+COMPILED = ("rules",)  #: the subpackages compiled, every module in them but these:
+#: the move classes and new_game check their arguments' types themselves (clear errors for
+#: a wrong type), which compiled code would refuse before (TypeError); both run once per
+#: move built by a user or per game, never in the engine's loops
+NOT_COMPILED = ("rules/moves.py", "rules/engine.py")
+
+
+def compile_wanted() -> bool:
+    """Whether the environment asks for the compiled build."""
+    return os.environ.get(ENVIRONMENT, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+# mypyc turns each module into C; setuptools runs the C compiler
+COMPILE_REQUIRES = ["mypy>=1.11", "setuptools>=61"]
+
+# run in a separate interpreter (the build environment's), in a scratch copy of the package
+_SETUP = """
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+
+setup(
+    name="tajmahal-compiled",
+    ext_modules=mypycify(sys.argv[1:], opt_level="3", debug_level="0", multi_file=True),
+    script_args=["build_ext", "--inplace", "--parallel", "2"],
+)
+"""
+
+
+class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
+    """Compile ``tajmahal.rules`` with mypyc when ``TAJMAHAL_COMPILE`` says so."""
+
+    PLUGIN_NAME = "custom"
+
+    def dependencies(self) -> list[str]:
+        return COMPILE_REQUIRES if compile_wanted() else []
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel" or version == "editable" or not compile_wanted():
+            return
+        root = Path(self.root)
+        self._scratch = Path(tempfile.mkdtemp(prefix="tajmahal-mypyc-"))
+        shutil.copytree(root / PACKAGE, self._scratch / "tajmahal",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))  # fmt: skip
+        modules = sorted(
+            str(path.relative_to(self._scratch))
+            for package in COMPILED
+            for path in (self._scratch / "tajmahal" / package).glob("*.py")
+            if str(path.relative_to(self._scratch / "tajmahal")) not in NOT_COMPILED
+        )
+        self.app.display_info(f"mypyc: compiling {len(modules)} modules of tajmahal.rules")
+        # the build environment's paths (pip's isolated build adds them to sys.path only)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        done = subprocess.run(
+            [sys.executable, "-c", _SETUP, *modules], cwd=self._scratch, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(
+                f"{ENVIRONMENT}: the mypyc build failed (it needs a C compiler and the Python "
+                f"headers: Debian's build-essential and python3-dev):\n{done.stdout[-6000:]}"
+            )
+        # the package's extension modules, and mypyc's shared library beside the package
+        extensions = sorted(self._scratch.glob("*.so")) + sorted(
+            (self._scratch / "tajmahal").rglob("*.so")
+        )
+        for path in extensions:
+            build_data["force_include"][str(path)] = str(path.relative_to(self._scratch))
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+        self.app.display_info(f"mypyc: {len(extensions)} extension modules")
+
+    def finalize(
+        self, version: str, build_data: dict[str, Any], artifact_path: str
+    ) -> None:
+        scratch = getattr(self, "_scratch", None)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
