@@ -32,6 +32,7 @@ import difflib
 import functools
 import importlib.metadata
 import inspect
+import logging
 import os
 import re
 import threading
@@ -47,6 +48,8 @@ from tajmahal.bots.hookspecs import PROJECT
 from tajmahal.bots.specs import SpecError, check_spec, parse_spec
 from tajmahal.bots.untrusted import exception_text, type_name
 from tajmahal.rules.errors import TajMahalError
+
+log = logging.getLogger("tajmahal.bots")  # plugins skipped or loaded with problems
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -248,7 +251,9 @@ class Registry:
         self, plugin: str, error: str, package: str | None = None, *, ran: bool = True
     ) -> None:
         origin = package if package is not None else self._origins.get(plugin, plugin)
-        self._load_problems.append(PluginProblem(plugin, origin, error, ran))
+        problem = PluginProblem(plugin, origin, error, ran)
+        self._load_problems.append(problem)
+        log.warning("%s (%s)", problem, "loaded, its bots not offered" if ran else "skipped")
 
     def _load_entry_points(self) -> None:
         seen: set[tuple[str, str]] = set()

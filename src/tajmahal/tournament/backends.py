@@ -34,6 +34,7 @@ __all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games"]
 
 BACKENDS = ("serial", "process", "ray")
 QUEUED_PER_WORKER = 4
+log = logging.getLogger("tajmahal.tournament")  # each game finished, worker errors
 
 
 @attrs.frozen
@@ -120,7 +121,11 @@ def run_games(
         raise TournamentError(f"unknown backend {backend!r}; the backends: {', '.join(BACKENDS)}")
     for result in runners[backend](jobs, options, workers, ray_address):
         if isinstance(result, str):
+            log.error("cannot play %s", result)
             raise TournamentError(f"cannot play {result}")
+        log.info("game %d (seed %d, %s) finished: scores %s, %d faults, %.2f s", result.game,
+                 result.seed, ", ".join(result.players), result.scores, len(result.faults),
+                 result.seconds)  # fmt: skip
         yield result
 
 
@@ -164,6 +169,7 @@ def _process(
             try:
                 yield future.result()
             except concurrent.futures.process.BrokenProcessPool:
+                log.error("a worker process died (killed, or out of memory)")
                 raise TournamentError(
                     "a worker process died (killed, or out of memory); the games finished "
                     "so far are kept: resume the tournament to play the rest"
