@@ -10,7 +10,8 @@ checkout (the ``src`` directory given by ``--src``) to compare versions::
     python benchmarks/attacks.py --only referee
 
 Not a test: wall times depend on the machine.  The tests of the same attacks
-are ``tests/test_hostile.py`` and ``tests/test_hostile_documents.py``.
+are ``tests/test_hostile.py``, ``tests/test_hostile_documents.py`` and
+``tests/test_hostile_input.py`` (round 3: ``--only round3``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TIMEOUT = 30.0
+TIMEOUT_ROUND3 = 120.0  #: the round-3 attacks took minutes before their fixes
 
 PRELUDE = """
 import sys, time, threading, tajmahal as tm
@@ -269,6 +271,173 @@ except Exception as exc: print(type(exc).__name__, str(exc)[:100])
 """,
 }
 
+# Round 3 (issue 20): each prints what happened, the time it took and, where it matters,
+# the memory; run with --only round3 (slow "before" cases are killed after TIMEOUT_ROUND3).
+ROUND3_PRELUDE = """
+import json, os, subprocess, sys, tempfile, tracemalloc, attrs
+from pathlib import Path
+TMP = Path(tempfile.mkdtemp())
+RECORD = tm.play_match(["greedy", "random", "random"], seed=2).record
+def cli(*args, stdin=""):
+    done = subprocess.run([sys.executable, "-m", "tajmahal", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+    return done
+def timed(action):
+    tracemalloc.start(); t = time.perf_counter()
+    try:
+        out = action()
+    except Exception as exc:
+        out = f"{type(exc).__name__}: {str(exc)[:90]}"
+    took = time.perf_counter() - t
+    peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
+    return out, took, peak
+"""
+
+ROUND3 = {
+    "replay page: a 5,000-character player name": """
+from tajmahal.render.viewer import replay_html
+out, took, peak = timed(lambda: len(replay_html(attrs.evolve(RECORD, players=("x" * 5000, "b", "c")))))
+print(f"page of {out} chars in {took:.1f} s, peak {peak:.0f} MB")
+""",
+    "replay page: a player named {data}": """
+from tajmahal.render.viewer import replay_html
+page = replay_html(attrs.evolve(RECORD, players=("{data}", "b", "c")))
+title = page[page.index("<title>"):page.index("</title>")]
+print(f"title {len(title)} chars; page {len(page)} chars")
+""",
+    "replay page: size of a standard game's page": """
+from tajmahal.render.viewer import replay_html
+page = replay_html(RECORD)
+print(f"{len(RECORD.moves)} moves: page {len(page) / 1e3:.0f} KB")
+""",
+    "terminal: replay prints a name and a fault detail with escapes": """
+evil = "\\x1b]0;owned\\x07\\x1b[2J\\u202eevil"
+faults = (tm.Fault(seat=1, kind=tm.referee.FaultKind.EXCEPTION, detail=evil, decision=0),)
+(TMP / "r.json").write_text(tm.dumps(attrs.evolve(RECORD, players=(evil, "b", "c"), faults=faults)))
+done = cli("replay", str(TMP / "r.json"))
+raw = sum(done.stdout.count(c) + done.stderr.count(c) for c in "\\x1b\\x07\\u202e")
+print(f"exit {done.returncode}; {raw} raw control/bidi characters printed")
+""",
+    "terminal: match --components with an escape in a city name": """
+from tajmahal.rules.components import STANDARD_PATH
+(TMP / "c.toml").write_text(STANDARD_PATH.read_text().replace('name = "Agra"', 'name = "Agra\\\\u001b[2J"'))
+done = cli("match", "random", "random", "random", "--seed", "3", "--components", str(TMP / "c.toml"))
+print(f"exit {done.returncode}; {done.stdout.count(chr(27))} raw ESC printed")
+""",
+    "typed input: '²', then 5,000 digits, then quit": """
+t = time.perf_counter()
+done = cli("play", "random", "random", "--seed", "1", stdin="\\u00b2\\n" + "9" * 5000 + "\\nquit\\n")
+last = [l for l in (done.stdout + done.stderr).splitlines() if l.strip()][-1:]
+print(f"exit {done.returncode} in {time.perf_counter() - t:.1f} s; longest line "
+      f"{max(map(len, (done.stdout + done.stderr).splitlines()))}; last: {last[0][:70] if last else ''}")
+""",
+    "player spec: greedy:enough=nan, card_cost={}, enough=abc": """
+for spec in ("greedy:enough=nan", "greedy:card_cost={}", "greedy:enough=abc"):
+    try:
+        r = tm.play_match([spec, "random", "random"], seed=1, time_limit=None)
+        print(f"{spec}: played, {len(r.faults)} faults", end="; ")
+    except tm.TajMahalError as exc:
+        print(f"{spec}: {type(exc).__name__}", end="; ")
+print()
+""",
+    "results: --summary of a FIFO": """
+os.mkfifo(TMP / "fifo")
+done = cli("tournament", "--summary", str(TMP / "fifo"))
+print(f"exit {done.returncode}: {done.stderr.strip()[-80:]}")
+""",
+    "results: 1 KB file naming game 999,999 of 64 entrants": """
+from tajmahal.tournament.results import Header
+from tajmahal.tournament.seating import deal_seed
+entrants = ["random"] * 64
+header = Header(tuple(entrants), num_players=4, games=1_000_000, seed=1)
+game = {"game": 999_999, "block": 249_999, "seed": deal_seed(1, 249_999),
+        "players": list(header.names[:4]), "scores": [4, 3, 2, 1], "winners": [0],
+        "ranking": [0, 1, 2, 3], "faults": [], "seconds": 1.0}
+path = TMP / "far.jsonl"
+path.write_text(json.dumps(header.to_json()) + "\\n" + json.dumps(game) + "\\n")
+out, took, peak = timed(lambda: len(tm.tournament.read_results(path).games))
+print(f"{path.stat().st_size} bytes: {out} in {took:.1f} s, peak {peak:.0f} MB")
+""",
+    "results: lowest score as sole winner, NaN seconds": """
+from tajmahal.tournament.results import Header
+from tajmahal.tournament.seating import schedule
+header = Header(("greedy", "random", "random"), num_players=3, games=3, seed=1)
+job = next(schedule(header.entrants, 3, 3, 1))
+for bad in ({"winners": [2]}, {"seconds": float("nan")}):
+    line = dict({"game": 0, "block": 0, "seed": job.seed, "players": list(job.players),
+                 "scores": [5, 4, 3], "winners": [0], "ranking": [0, 1, 2], "faults": [],
+                 "seconds": 1.0}, **bad)
+    path = TMP / "bad.jsonl"
+    path.write_text(json.dumps(header.to_json()) + "\\n" + json.dumps(line) + "\\n")
+    try:
+        tm.tournament.read_results(path); print("accepted", end="; ")
+    except tm.TajMahalError as exc:
+        print(str(exc)[str(exc).index("line"):][:60], end="; ")
+print()
+""",
+    "results: two writers of one file at once": """
+from tajmahal.tournament.results import Header, open_for_append
+header = Header(("greedy", "random", "random"), num_players=3, games=3, seed=1)
+first, _ = open_for_append(TMP / "two.jsonl", header, True)
+try:
+    open_for_append(TMP / "two.jsonl", header, True); print("second writer accepted")
+except tm.TajMahalError as exc:
+    print(f"second writer: {str(exc)[-70:]}")
+""",
+    "components: a 200 KB dotted key": """
+from tajmahal.rules.components import parse_components
+text = ".".join(["a"] * 100_000) + " = 1"
+out, took, peak = timed(lambda: parse_components(text))
+print(f"{out} in {took:.1f} s, peak {peak:.0f} MB")
+""",
+    "components: 150 distinct documents (memory after the first 70)": """
+import copy, tomllib
+from tajmahal.rules.components import STANDARD_PATH
+standard = tomllib.loads(STANDARD_PATH.read_text())
+state = json.loads(tm.dumps(tm.new_game(3, seed=1)))
+tracemalloc.start()
+for n in range(150):
+    data = copy.deepcopy(standard); data["name"] = f"c{n}"
+    data["board"]["cities"][0]["name"] = f"K{n}"
+    tm.loads(json.dumps(dict(state, components=data))).legal_moves()
+    if n == 69: base = tracemalloc.get_traced_memory()[0]
+print(f"+{(tracemalloc.get_traced_memory()[0] - base) / 1e6:.1f} MB over the last 80")
+""",
+    "PlayerView.sample: 11 provinces, one province twice": """
+import random
+view = tm.new_game(3, seed=1).view(0)
+order = view.province_order
+for bad in (order[:5] + order[6:], order[:5] + order[6:7] + order[6:]):
+    try:
+        s = attrs.evolve(view, province_order=bad).sample(random.Random(1))
+        print(f"returned a state of {len(s.province_order)} visits", end="; ")
+    except Exception as exc:
+        print(type(exc).__name__, end="; ")
+print()
+""",
+    "plugin that patches the referee, then offers junk": """
+site = TMP / "site"; site.mkdir()
+(site / "patching.py").write_text("import tajmahal as tm\\n@tm.hookimpl\\ndef tajmahal_bots():\\n    return 42\\n")
+info = site / "patching_plugin-1.0.dist-info"; info.mkdir()
+(info / "METADATA").write_text("Metadata-Version: 2.1\\nName: patching-plugin\\nVersion: 1.0\\n")
+(info / "entry_points.txt").write_text("[tajmahal]\\npatching = patching\\n")
+os.environ["PYTHONPATH"] += os.pathsep + str(site)
+out = cli("bots").stdout
+print(f"listed as skipped: {'Skipped' in out}; says plugins are trusted: {'trusts' in out}")
+""",
+    "play --load of a save whose opponent thinks an hour a move": """
+path = TMP / "save.json"
+rec = tm.play_match(["random"] * 3, seed=1).record
+path.write_text(tm.dumps(attrs.evolve(rec, moves=rec.moves[:3], scores=None, winners=None,
+    faults=(), times=(), players=("you", "ismcts:time_limit=3600", "random"))))
+try:
+    done = cli("play", "--load", str(path), stdin="")
+    print(f"exit {done.returncode}: {(done.stdout + done.stderr).strip().splitlines()[-1][:80]}")
+except subprocess.TimeoutExpired:
+    print("the opponent started thinking (killed after 120 s)")
+""",
+}
+
 PLUGIN_CODE = {
     "import error": "raise ImportError('missing dependency')\n",
     "hook raises": (
@@ -304,14 +473,16 @@ def plugin_site(directory: Path, kind: str) -> Path:
     return site
 
 
-def run(args: list[str], env: dict[str, str], stdin: int | None = None) -> tuple[str, float]:
+def run(
+    args: list[str], env: dict[str, str], stdin: int | None = None, timeout: float = TIMEOUT
+) -> tuple[str, float]:
     start = time.perf_counter()
     try:
         done = subprocess.run(
-            args, env=env, capture_output=True, text=True, timeout=TIMEOUT, stdin=stdin
+            args, env=env, capture_output=True, text=True, timeout=timeout, stdin=stdin
         )
     except subprocess.TimeoutExpired:
-        return f"HANGS (killed after {TIMEOUT:g} s)", time.perf_counter() - start
+        return f"HANGS (killed after {timeout:g} s)", time.perf_counter() - start
     elapsed = time.perf_counter() - start
     out = [line for line in done.stdout.strip().splitlines() if line][-2:]
     err = [line for line in done.stderr.strip().splitlines() if line][-1:]
@@ -321,11 +492,13 @@ def run(args: list[str], env: dict[str, str], stdin: int | None = None) -> tuple
     return text, elapsed
 
 
-def snippets(env: dict[str, str], table: dict[str, str]) -> list[tuple[str, str, float]]:
+def snippets(
+    env: dict[str, str], table: dict[str, str], prelude: str = "", timeout: float = TIMEOUT
+) -> list[tuple[str, str, float]]:
     rows = []
     for name, body in table.items():
-        code = PRELUDE + textwrap.dedent(body)
-        outcome, elapsed = run([sys.executable, "-c", code], env)
+        code = PRELUDE + prelude + textwrap.dedent(body)
+        outcome, elapsed = run([sys.executable, "-c", code], env, timeout=timeout)
         rows.append((name, outcome, elapsed))
     return rows
 
@@ -402,11 +575,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", default=str(HERE.parent / "src"), help="the tajmahal src dir")
     parser.add_argument(
-        "--only", choices=("referee", "documents", "plugins", "cli"), action="append"
+        "--only", choices=("referee", "documents", "plugins", "cli", "round3"), action="append"
     )
     args = parser.parse_args()
     env = dict(os.environ, PYTHONPATH=args.src, PYTHONDONTWRITEBYTECODE="1")
-    groups = args.only or ["referee", "documents", "plugins", "cli"]
+    groups = args.only or ["referee", "documents", "plugins", "cli", "round3"]
     rows: list[tuple[str, str, float]] = []
     if "referee" in groups:
         rows += snippets(env, REFEREE)
@@ -416,6 +589,8 @@ def main() -> None:
         rows += plugins(env)
     if "cli" in groups:
         rows += cli(env)
+    if "round3" in groups:
+        rows += snippets(env, ROUND3, ROUND3_PRELUDE, TIMEOUT_ROUND3)
     for name, outcome, elapsed in rows:
         print(f"| {name} | {outcome} | {elapsed:.1f} s |", flush=True)
 

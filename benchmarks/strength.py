@@ -5,10 +5,24 @@ The first player spec is the candidate, the others its opponents::
     python benchmarks/strength.py ismcts:iterations=300 greedy greedy --deals 50
     python benchmarks/strength.py ismcts:iterations=300 random random --deals 20 --jobs 2
 
-Each deal (a game seed) is played once per rotation of the seats, so that
-every player sits in every seat equally often on the same cards: ``--deals
-50`` with 3 players is 150 games.  A game won jointly (G3) counts as a
-fraction of a win for each winner.  The table gives, per player spec: games,
+The gauntlet (the new default against the frozen first release and greedy;
+scaling head to head; 4 and 5 players)::
+
+    python benchmarks/strength.py ismcts ismcts-v1 greedy --deals 50 --jobs 2
+    python benchmarks/strength.py ismcts:iterations=800 ismcts:iterations=100 greedy --deals 50
+    python benchmarks/strength.py ismcts ismcts-v1 greedy greedy --deals 13
+
+Each deal (a game seed) is played once per arrangement of the seats: the
+balanced seating design of :mod:`tajmahal.tournament.seating` when it has one
+(every seat, and every neighbour order around the table, equally often: 6
+games a deal at 3 players, 24 at 4, 20 at 5), else once per cyclic rotation
+(3 games a deal at 3 players), so every player plays the same cards from
+every seat (paired duplicate deals).  Besides the win rates, the table gives
+the *paired point difference* of the candidate against each other player
+spec: per deal, the candidate's mean score minus that player's, averaged over
+the deals with a 95% normal interval (the deals are the independent units).
+A game won jointly (G3) counts as a fraction of a win for each winner.
+The table gives, per player spec: games,
 wins, the win rate with its 95% Wilson interval, the mean score and the
 seconds per decision (the mean over decisions with more than one legal
 move, and the slowest one), timed around each bot's ``choose``, and the
@@ -25,11 +39,12 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import tajmahal as tm
 from tajmahal.referee import bot_seed
+from tajmahal.tournament import seating as seating_module
 
 DEFAULT_SEED = 20260601
 
@@ -91,11 +106,23 @@ def rotations(specs: Sequence[str]) -> list[list[int]]:
     return [[(seat - r) % n for seat in range(n)] for r in range(n)]
 
 
+def seatings(specs: Sequence[str]) -> list[list[int]]:
+    """Per game of a deal, the index into ``specs`` of the player in each seat.
+
+    The balanced design of :func:`tajmahal.tournament.seating.arrangements` if the
+    installed library has it, else :func:`rotations`.
+    """
+    arrangements = getattr(seating_module, "arrangements", None)
+    if arrangements is None:
+        return rotations(specs)
+    return [list(order) for order in arrangements(len(specs))]
+
+
 def play_deal(args: tuple[Sequence[str], int]) -> list[Tally]:
-    """Play one deal under every rotation; a tally per entry of ``specs``."""
+    """Play one deal under every seating; a tally per entry of ``specs``."""
     specs, seed = args
     tallies = [Tally() for _ in specs]
-    for order in rotations(specs):
+    for order in seatings(specs):
         bots = [
             Timed(tm.bots.create(specs[i], seed=bot_seed(seed, seat)))
             for seat, i in enumerate(order)
@@ -127,10 +154,50 @@ class _Serial:
         return map(func, items)
 
 
+def paired_differences(
+    specs: Sequence[str], results: Sequence[Sequence[Tally]]
+) -> dict[str, tuple[float, float, float]]:
+    """The candidate's paired point difference against each other spec: mean, 95% interval.
+
+    Per deal, the candidate's mean score minus the spec's (its entries averaged);
+    the deals are the independent units.
+
+    >>> a = [Tally(games=2, score=20), Tally(games=2, score=10)]
+    >>> b = [Tally(games=2, score=14), Tally(games=2, score=12)]
+    >>> mean, low, high = paired_differences(['x', 'y'], [a, b])['y']
+    >>> round(mean, 1), round(low, 1), round(high, 1)
+    (3.0, -0.9, 6.9)
+    """
+    out = {}
+    for other in dict.fromkeys(specs[1:]):
+        if other == specs[0]:
+            continue
+        diffs = []
+        for tallies in results:
+            mine = tallies[0].score / tallies[0].games
+            theirs = [t.score / t.games for s, t in zip(specs, tallies, strict=True) if s == other]
+            diffs.append(mine - sum(theirs) / len(theirs))
+        n = len(diffs)
+        mean = sum(diffs) / n
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
+        half = 1.96 * sd / math.sqrt(n)
+        out[other] = (mean, mean - half, mean + half)
+    return out
+
+
 def run(
-    specs: Sequence[str], deals: int, seed: int, jobs: int, progress: bool = False
+    specs: Sequence[str],
+    deals: int,
+    seed: int,
+    jobs: int,
+    progress: bool = False,
+    log: str | None = None,
 ) -> dict[str, Any]:
-    """Play every deal; the result is what ``--json`` writes."""
+    """Play every deal; the result is what ``--json`` writes.
+
+    ``log``: a file to which each finished deal's tallies are appended as a JSON
+    line, so that a long run stopped early still has its games (see :func:`from_log`).
+    """
     for spec in specs:
         tm.bots.check_spec(spec)
     work = [(list(specs), seed + d) for d in range(deals)]
@@ -139,15 +206,39 @@ def run(
     with multiprocessing.Pool(jobs) if jobs > 1 else _Serial() as pool:
         for tallies in pool.imap(play_deal, work):
             results.append(tallies)
+            if log is not None:
+                with open(log, "a", encoding="utf-8") as out:
+                    line = {"specs": list(specs), "tallies": [asdict(t) for t in tallies]}
+                    out.write(json.dumps(line) + "\n")
             if progress:
                 print(f"\r{len(results)}/{deals} deals", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
-    elapsed = time.perf_counter() - start
+    return summarize(specs, results, seed, jobs, time.perf_counter() - start)
+
+
+def from_log(path: str) -> dict[str, Any]:
+    """The summary of the deals a ``log`` file holds (seed and jobs unknown: 0)."""
+    specs: list[str] = []
+    results = []
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            data = json.loads(line)
+            specs = data["specs"]
+            results.append([Tally(**t) for t in data["tallies"]])
+    return summarize(specs, results, 0, 0, 0.0)
+
+
+def summarize(
+    specs: Sequence[str], results: Sequence[Sequence[Tally]], seed: int, jobs: int, elapsed: float
+) -> dict[str, Any]:
+    """Per player spec: games, wins, win rate and interval, scores, paired differences, times."""
+    deals = len(results)
     merged: dict[str, Tally] = {}
     for tallies in results:
         for spec, tally in zip(specs, tallies, strict=True):
             merged.setdefault(spec, Tally()).add(tally)
+    paired = paired_differences(specs, results)
     rows = []
     for spec, t in merged.items():
         low, high = wilson(t.wins, t.games)
@@ -163,12 +254,13 @@ def run(
                 "s_per_decision": sum(t.times) / len(t.times) if t.times else 0.0,
                 "max_s_per_decision": max(t.times, default=0.0),
                 "cpu_s_per_decision": sum(t.cpu) / len(t.cpu) if t.cpu else 0.0,
+                "paired_point_difference": paired.get(spec),
             }
         )
     return {
         "players": list(specs),
         "deals": deals,
-        "games": deals * len(specs),
+        "games": sum(t.games for t in merged.values()) // len(specs),
         "seed": seed,
         "jobs": jobs,
         "seconds": elapsed,
@@ -179,18 +271,22 @@ def run(
 def table(result: dict[str, Any]) -> str:
     """The results as a Markdown table."""
     out = [
-        f"{result['games']} games ({result['deals']} deals x {len(result['players'])} seat "
-        f"rotations), seed {result['seed']}, {result['seconds']:.0f} s with {result['jobs']} "
+        f"{result['games']} games ({result['deals']} paired duplicate deals), seed "
+        f"{result['seed']}, {result['seconds']:.0f} s with {result['jobs']} "
         "job(s)",
         "",
-        "| player | games | wins | win rate | 95% CI | mean score | s/decision | max s | CPU s |",
-        "|---|---:|---:|---:|---|---:|---:|---:|---:|",
+        "| player | games | wins | win rate | 95% CI | mean score | candidate − player "
+        "(paired, 95% CI) | s/decision | max s | CPU s |",
+        "|---|---:|---:|---:|---|---:|---|---:|---:|---:|",
     ]
     for r in result["rows"]:
         low, high = r["ci95"]
+        pair = r.get("paired_point_difference")
+        shown = "" if pair is None else f"{pair[0]:+.1f} ({pair[1]:+.1f} to {pair[2]:+.1f})"
         out.append(
             f"| `{r['player']}` | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} | "
-            f"{low:.1%}–{high:.1%} | {r['mean_score']:.1f} | {r['s_per_decision']:.3f} | "
+            f"{low:.1%}–{high:.1%} | {r['mean_score']:.1f} | {shown} | "
+            f"{r['s_per_decision']:.3f} | "
             f"{r['max_s_per_decision']:.3f} | {r['cpu_s_per_decision']:.3f} |"
         )
     return "\n".join(out)
@@ -205,13 +301,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--progress", action="store_true", help="count finished deals on stderr")
+    parser.add_argument("--log", metavar="PATH", help="append each finished deal as a JSON line")
+    parser.add_argument(
+        "--from-log", action="store_true", help="summarise the --log file instead of playing"
+    )
     args = parser.parse_args(argv)
+    if args.from_log:
+        if not args.log:
+            parser.error("--from-log needs --log PATH")
+        print(table(from_log(args.log)))
+        return 0
     if not 3 <= len(args.players) <= 5:
         parser.error("give 3 to 5 player specs")
     if args.deals < 1 or args.jobs < 1:
         parser.error("--deals and --jobs must be at least 1")
     try:
-        result = run(args.players, args.deals, args.seed, args.jobs, args.progress)
+        result = run(args.players, args.deals, args.seed, args.jobs, args.progress, args.log)
     except tm.TajMahalError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

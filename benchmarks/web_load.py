@@ -34,7 +34,8 @@ import websockets
 
 def start_server(folder: Path) -> tuple[subprocess.Popen[str], int]:
     command = [sys.executable, "-m", "tajmahal", "serve", "--port", "0",
-               "--db", str(folder / "games.sqlite3"), "--time-limit", "5"]  # fmt: skip
+               "--db", str(folder / "games.sqlite3"), "--time-limit", "5",
+               "--games-per-minute", "1000"]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
     assert process.stdout is not None

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 # A test run started in the background by a non-interactive shell (``cmd &``, some CI
 # runners) inherits SIGINT ignored, and children started from it would inherit that too.
@@ -10,3 +15,22 @@ import signal
 # the programs the tests start.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+# Debian's Chromium (the Makefile installs it), driven by Playwright: one browser for the whole
+# session, shared by the browser tests (Playwright's sync API allows one instance at a time).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: 'make test' installs Debian's chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()

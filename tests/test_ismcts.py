@@ -11,8 +11,14 @@ import random
 import pytest
 
 import tajmahal as tm
-from tajmahal.bots.evaluation import estimated_scores, evaluate, heuristic_pick
-from tajmahal.bots.ismcts import IsmctsBot
+from tajmahal.bots.evaluation import (
+    FIXED_SCALE,
+    estimated_scores,
+    evaluate,
+    heuristic_pick,
+    reward_scale,
+)
+from tajmahal.bots.ismcts import LEVELS, IsmctsBot, IsmctsV1Bot
 from tajmahal.rules.playout import Playout
 from tajmahal.rules.state import GameState
 
@@ -86,6 +92,13 @@ def test_time_limit_ends_the_search() -> None:
         "ismcts:c=lots",
         "ismcts:rollout=greedy",
         "ismcts:depth=3",
+        "ismcts:level=0",
+        "ismcts:level=6",
+        "ismcts:level=2.5",
+        "ismcts:level=true",
+        "ismcts:level=hard",
+        "ismcts:level=3,iterations=50",
+        "ismcts:level=3,time_limit=1",
     ],
 )
 def test_bad_options_are_spec_errors_before_the_game(spec: str) -> None:
@@ -136,3 +149,37 @@ def test_answers_from_the_moves_it_is_offered() -> None:
     view = state.view(state.current_player)  # type: ignore[arg-type]
     offered = state.legal_moves()[-2:]
     assert IsmctsBot(seed=1, iterations=20).choose(view, offered) in offered
+
+
+def test_levels_map_to_growing_iteration_budgets() -> None:
+    budgets = [tm.bots.create(f"ismcts:level={level}").iterations for level in range(1, 6)]  # type: ignore[attr-defined]
+    assert budgets == [LEVELS[level] for level in range(1, 6)] == sorted(set(budgets))
+    assert LEVELS[3] == IsmctsBot().iterations  # level 3 is the default budget
+    state = at_visit(3, seed=4, visit=2)
+    bot = IsmctsBot(seed=1, level=1)
+    assert bot.choose(state.view(state.current_player), state.legal_moves()) in state.legal_moves()  # type: ignore[arg-type]
+    assert bot.last_iterations == LEVELS[1]
+
+
+def test_reward_scale_shrinks_as_the_game_goes_on_and_never_saturates_early() -> None:
+    game = Playout(tm.new_game(3, seed=1))
+    scales = [reward_scale(game)]
+    rng = random.Random(5)
+    while not game.is_over:
+        game.run(rng, heuristic_pick, visit_end=True)
+        scales.append(reward_scale(game))
+    assert scales == sorted(scales, reverse=True) and scales[-1] < scales[0]
+    start = Playout(tm.new_game(3, seed=1))
+    start.scores[0] += 10  # ten points ahead with the whole game to play
+    assert evaluate(start)[0] < 0.95 < evaluate(start, scale=FIXED_SCALE)[0]
+
+
+def test_first_release_bot_is_registered_frozen_and_plays() -> None:
+    assert tm.bots.available()["ismcts-v1"] is IsmctsV1Bot
+    game = Playout(tm.new_game(3, seed=1))
+    game.scores[0] += 3
+    assert IsmctsV1Bot().reward(game) == evaluate(game, scale=FIXED_SCALE)
+    assert IsmctsBot().reward(game) == evaluate(game)
+    players = ["ismcts-v1:iterations=8", "ismcts:iterations=8", "random"]
+    first = tm.play_match(players, seed=3)
+    assert first.faults == () and tm.play_match(players, seed=3).record == first.record

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 import tajmahal as tm
 from tajmahal.analysis import analyse_game, card_name, move_name
@@ -24,22 +24,8 @@ from tajmahal.render.viewer import replay_html
 from tajmahal.serialize import dumps
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 DOCS_SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "images" / "viewer.png"
 PLAYERS = ["greedy", "random", "random"]
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: 'make test' installs Debian's chromium")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

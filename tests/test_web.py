@@ -7,7 +7,10 @@ for the session; the restart tests start and kill their own.
 from __future__ import annotations
 
 import json
+import shlex
 import signal
+import sqlite3
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -377,3 +380,85 @@ def test_the_analysis_page_rates_the_persons_decisions_once_the_game_is_over(
     client.close()
     status, _, page = server.request("/analysis/" + token)
     assert status == 200 and b"Ann" in page and b"<pre>" in page
+
+
+# ---------------------------------------------------------------------------- bots
+
+
+def bot_program(mode: str) -> str:
+    program = Path(__file__).resolve().parent / "programs" / "hostile_bot.py"
+    return f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(program))} {mode}"
+
+
+def test_a_stuck_bot_delays_no_other_game_and_faults_are_recorded(tmp_path: Path) -> None:
+    server = Server(tmp_path / "games.sqlite3", "--allow-commands")
+    try:
+        stuck = server.create([bot_program("hang"), "random", "random"], time_limit=120)
+        crashing = server.create([bot_program("crash-mid"), "random", "random"], time_limit=10)
+        playing = server.create([HUMAN, "random", "random"])
+        watcher = server.client(token_of(stuck["spectator"]))
+        waiting = watcher.until(  # the program hangs when asked for its third decision
+            lambda m: m["type"] == "state" and m["turn"] == 0
+            and sum(1 for event in m["events"] if event["seat"] == 0) == 2
+        )
+        client = server.client(token_of(playing["seats"][0]["link"]))
+        moved = play_moves(client, 10)  # while the stuck bot thinks (up to 120 s)
+        client.close()
+        assert moved["decision"] >= 10
+        watcher.send({"type": "state"})
+        now = watcher.until(lambda m: m["type"] == "state")
+        assert now["decision"] == waiting["decision"] and now["turn"] == 0  # still thinking
+        watcher.close()
+        crashed = server.client(token_of(crashing["spectator"]))
+        over = crashed.until(lambda m: m["type"] == "state" and m["over"], timeout=300)
+        crashed.close()
+        assert any("crash" in fault for fault in over["result"]["faults"])
+        record = tm.loads(server.request("/record/" + token_of(crashing["spectator"]))[2]
+                          .decode())  # fmt: skip
+        assert {fault.seat for fault in record.faults} == {0}
+        assert record.faults[0].kind is tm.referee.FaultKind.CRASH
+        assert tm.replay(record).scores == tuple(over["result"]["scores"])
+    finally:
+        server.stop()
+
+
+def test_isolated_bots_play_in_processes_and_new_games_are_rate_limited(tmp_path: Path) -> None:
+    server = Server(tmp_path / "games.sqlite3", "--isolate", "--games-per-minute", "3")
+    try:
+        created = server.create(["greedy", "random", "random"])
+        watcher = server.client(token_of(created["spectator"]))
+        over = watcher.until(lambda m: m["type"] == "state" and m["over"], timeout=300)
+        watcher.close()
+        assert over["result"]["faults"] == []
+        record = tm.loads(server.request("/record/" + token_of(created["spectator"]))[2]
+                          .decode())  # fmt: skip
+        assert tm.replay(record).scores == tuple(over["result"]["scores"])
+        server.create([HUMAN, "random", "random"])
+        server.create([HUMAN, "random", "random"])
+        status, _, body = server.request("/api/games", {"seats": [HUMAN, "random", "random"]})
+        assert status == 429 and "at most 3 new games a minute" in json.loads(body)["error"]
+    finally:
+        server.stop()
+
+
+def test_a_damaged_game_in_the_database_does_not_stop_the_others(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = Server(db)
+    try:
+        damaged = server.create([HUMAN, "random", "random"])
+        healthy = server.create([HUMAN, "random", "random"])
+        for created in (damaged, healthy):
+            client = server.client(token_of(created["seats"][0]["link"]))
+            client.move()
+            client.close()
+        server.stop()
+        with sqlite3.connect(db) as connection:
+            connection.execute("UPDATE moves SET move = 'palace atlantis' WHERE game_id = ?",
+                               (damaged["id"],))  # fmt: skip
+        server.start()
+        state = state_now(server, token_of(healthy["seats"][0]["link"]))
+        assert state["decision"] >= 1
+        assert server.request(damaged["seats"][0]["link"])[0] == 404
+        assert any(f"game {damaged['id']}: cannot be loaded" in line for line in server.lines)
+    finally:
+        server.stop()

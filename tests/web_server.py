@@ -142,11 +142,21 @@ class Client:
         self.socket.send(json.dumps({"token": self.token, **message}))
 
     def move(self, choose: int = 0) -> dict[str, Any]:
-        """Play one of the legal moves now shown and wait for the state after it."""
+        """Play one of the legal moves now shown and wait for the state after it.
+
+        A client faster than the server's message rate is told so: it waits and sends again.
+        """
         state = self.my_turn()
         decision = state["decision"]
-        self.send({"type": "move", "decision": decision + 1, "move": state["legal"][choose]})
-        return self.until(lambda m: m["type"] == "state" and m["decision"] > decision)
+        message = {"type": "move", "decision": decision + 1, "move": state["legal"][choose]}
+        while True:
+            self.send(message)
+            reply = self.until(lambda m: m["type"] == "error" or (
+                m["type"] == "state" and m["decision"] > decision))  # fmt: skip
+            if reply["type"] == "state":
+                return reply
+            assert "too many messages" in reply["message"], reply
+            time.sleep(1.0)
 
     def close(self) -> None:
         self._opened.__exit__(None, None, None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.greedy import GreedyBot
 from tajmahal.bots.hookspecs import hookimpl
-from tajmahal.bots.ismcts import IsmctsBot
+from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot
 from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
     BotInfo,
@@ -32,6 +32,7 @@ __all__ = [
     "BotInfo",
     "GreedyBot",
     "IsmctsBot",
+    "IsmctsV1Bot",
     "PlayerSpec",
     "PluginError",
     "PluginProblem",

@@ -17,8 +17,15 @@ tiles are still worth in the visits left:
 After the last visit the estimate is the final score itself.
 
 **Reward**, one per seat: ``1 / (1 + exp(-(own estimate - best rival's
-estimate) / SCALE))``, a smooth probability of winning from the margin over
-the strongest rival.  Why not the final score share: in a game of 3–5, points
+estimate) / scale))``, a smooth probability of winning from the margin over
+the strongest rival.  The ``scale`` (:func:`reward_scale`) grows with the
+points still to play: ``BASE_SCALE`` plus ``SCALE_PER_VISIT`` per visit left
+(16 points at the start, 4 once the game is over), so that a lead of a few
+points early in the game is no sure win and the reward never saturates: the
+search still tells a better move from a worse one when far ahead or behind.
+(The first release used a fixed scale of 3, ``FIXED_SCALE``: 44% of its
+card-play decisions saw root rewards above 0.95 or below 0.05.  The
+``ismcts-v1`` bot keeps it.)  Why not the final score share: in a game of 3–5, points
 taken from a weak rival are worth less than points taken from the leader, and
 the share rewards them alike.  Why not the rank itself: a search cut at the
 end of the visit sees small margins, and 0/1 for first place hides every
@@ -41,14 +48,16 @@ from tajmahal.rules.components import Special
 from tajmahal.rules.playout import CROWN, OVER, PALACE, PLAY, TAKE, WITHDRAW, Playout
 from tajmahal.rules.tables import ELEPHANT, GRAND_MOGUL, SPECIALS
 
-__all__ = ["estimated_scores", "evaluate", "heuristic_pick"]
+__all__ = ["estimated_scores", "evaluate", "heuristic_pick", "reward_scale"]
 
 CARD_VALUE = 0.4
 HAND_CAP = 10
 G1_HORIZON = 4.0
 POINTS_CARD_PER_VISIT = 1.5
 SPECIAL_PER_VISIT = 0.4
-SCALE = 3.0
+FIXED_SCALE = 3.0  #: the first release's reward scale (``ismcts-v1``)
+BASE_SCALE = 4.0  #: the reward scale once the game is over
+SCALE_PER_VISIT = 1.0  #: the reward scale's growth per visit still to play
 _POINTS = SPECIALS.index(Special.POINTS)
 
 
@@ -88,21 +97,38 @@ def estimated_scores(game: Playout) -> list[float]:
     return out
 
 
-def evaluate(game: Playout) -> list[float]:
+def reward_scale(game: Playout) -> float:
+    """The margin (in points) that makes a reward of 0.73: more while more points are to play.
+
+    >>> import tajmahal as tm
+    >>> from tajmahal.rules.playout import Playout
+    >>> reward_scale(Playout(tm.new_game(num_players=3, seed=1)))  # twelve visits to play
+    16.0
+    """
+    left = 0 if game.phase == OVER else max(0, len(game.province_order) - game.visit + 1)
+    return BASE_SCALE + SCALE_PER_VISIT * left
+
+
+def evaluate(game: Playout, scale: float | None = None) -> list[float]:
     """One reward in 0..1 per seat: the logistic of its estimated margin over the best rival.
+
+    ``scale`` is :func:`reward_scale` unless given (``FIXED_SCALE`` for ``ismcts-v1``).
 
     >>> import tajmahal as tm
     >>> from tajmahal.rules.playout import Playout
     >>> game = Playout(tm.new_game(num_players=3, seed=1))
     >>> game.scores[0] += 3  # three points ahead of both rivals
-    >>> [round(r, 3) for r in evaluate(game)]
+    >>> [round(r, 3) for r in evaluate(game, scale=FIXED_SCALE)]
     [0.731, 0.269, 0.269]
+    >>> [round(r, 3) for r in evaluate(game)]  # twelve visits to play: far from decided
+    [0.547, 0.453, 0.453]
     """
     est = estimated_scores(game)
+    width = reward_scale(game) if scale is None else scale
     out = []
     for seat, mine in enumerate(est):
         rival = max(v for s, v in enumerate(est) if s != seat)
-        margin = (mine - rival) / SCALE
+        margin = (mine - rival) / width
         out.append(1.0 / (1.0 + math.exp(-margin)) if margin > -30 else 0.0)
     return out
 

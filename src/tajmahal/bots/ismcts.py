@@ -17,6 +17,14 @@ One search per decision, one tree shared by every determinisation:
 
 The chosen move is the root's most visited (OpenSpiel's ``MAX_VISIT_COUNT``
 final policy), a tie going to the higher mean reward, then to the move tried first.
+
+**Levels for people**: ``ismcts:level=1`` to ``level=5`` are iteration
+budgets (``LEVELS``), each four times the one below; level 3 is the default
+budget.  Iteration budgets keep a game reproducible from its seed.
+
+**ismcts-v1** (:class:`IsmctsV1Bot`) is the first release's bot, kept for
+head-to-head benchmarks: the same search with the first release's fixed
+reward scale (see :mod:`tajmahal.bots.evaluation`).
 """
 
 from __future__ import annotations
@@ -27,16 +35,19 @@ import time
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tajmahal.bots.evaluation import evaluate, heuristic_pick
+from tajmahal.bots.evaluation import FIXED_SCALE, evaluate, heuristic_pick
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout, code_of
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["IsmctsBot", "MoveStatistics"]
+__all__ = ["LEVELS", "IsmctsBot", "IsmctsV1Bot", "MoveStatistics"]
 
 ROLLOUTS = ("heuristic", "random")
 MAX_ITERATIONS = 10_000_000
 MAX_TIME_LIMIT = 3600.0
+DEFAULT_ITERATIONS = 400
+#: ``level`` -> iterations per decision (level 3 is the default budget)
+LEVELS: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
 
 
 class MoveStatistics(NamedTuple):
@@ -69,6 +80,8 @@ class IsmctsBot:
 
     Options (keyword arguments, or ``ismcts:iterations=400,c=0.7`` as a player spec):
 
+    - ``level``: 1 (weakest, fastest) to 5, an iteration budget from ``LEVELS``
+      (not with ``iterations`` or ``time_limit``);
     - ``iterations``: searches per decision (default 400 when ``time_limit`` is not given);
     - ``time_limit``: seconds per decision instead (or as well: whichever ends first);
     - ``c``: the UCT exploration constant (default 0.7; rewards lie in 0..1);
@@ -89,6 +102,8 @@ class IsmctsBot:
     Traceback (most recent call last):
     ...
     ValueError: iterations must be an int from 1 to 10000000, got 0
+    >>> IsmctsBot(level=5).iterations
+    6400
     """
 
     name: ClassVar[str] = "ismcts"
@@ -100,7 +115,14 @@ class IsmctsBot:
         time_limit: float | None = None,
         c: float = 0.7,
         rollout: str | Picker = "heuristic",
+        level: int | None = None,
     ) -> None:
+        if level is not None:
+            if isinstance(level, bool) or level not in LEVELS:
+                raise ValueError(f"level must be an int from 1 to {len(LEVELS)}, got {level!r}")
+            if iterations is not None or time_limit is not None:
+                raise ValueError("level sets the budget: give level, or iterations/time_limit")
+            iterations = LEVELS[level]
         if iterations is not None and (
             isinstance(iterations, bool)
             or not isinstance(iterations, int)
@@ -126,7 +148,10 @@ class IsmctsBot:
                 f"picker), got {rollout!r}"
             )
         self.seed = seed
-        self.iterations = iterations if iterations is not None or time_limit else 400
+        self.level = level
+        self.iterations = (
+            iterations if iterations is not None or time_limit else DEFAULT_ITERATIONS
+        )
         self.time_limit = None if time_limit is None else float(time_limit)
         self.c = float(c)
         self.rollout = rollout
@@ -181,6 +206,10 @@ class IsmctsBot:
         )
         return by_code[best[0]]
 
+    def reward(self, game: Playout) -> list[float]:
+        """The reward of a position, one per seat (see :mod:`tajmahal.bots.evaluation`)."""
+        return evaluate(game)
+
     def _iterate(self, root: _Node, game: Playout, rng: random.Random) -> None:
         """One simulation: select, expand, roll out to the visit's end, evaluate, back up."""
         visit = game.visit
@@ -217,7 +246,25 @@ class IsmctsBot:
             game.play(best_code)
         if game.phase != OVER and game.visit == visit:
             game.run(rng, self._pick, visit_end=True)
-        rewards = evaluate(game)
+        rewards = self.reward(game)
         for node in path:
             node.visits += 1
             node.total += rewards[node.seat]
+
+
+class IsmctsV1Bot(IsmctsBot):
+    """The first release's ``ismcts``, frozen for head-to-head benchmarks (``ismcts-v1``).
+
+    The same search and options, with the first release's reward: a fixed
+    logistic scale of 3 points, which saturates when one seat leads.
+
+    >>> import tajmahal as tm
+    >>> isinstance(tm.bots.create("ismcts-v1:iterations=5"), IsmctsV1Bot)
+    True
+    """
+
+    name: ClassVar[str] = "ismcts-v1"
+
+    def reward(self, game: Playout) -> list[float]:
+        """The first release's reward: the margin's logistic at a fixed scale."""
+        return evaluate(game, scale=FIXED_SCALE)

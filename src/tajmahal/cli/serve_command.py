@@ -29,6 +29,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                        help="allow 'cmd:' bots (they run programs on this machine)")
     serve.add_argument("--isolate", action="store_true",
                        help="run every bot in a process of its own")
+    serve.add_argument("--games-per-minute", type=int, default=30, metavar="N",
+                       help="new games one client address may create per minute (default 30)")
     serve.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                        help="a bot's time per decision when the game sets none (default 10)")
 
@@ -47,8 +49,13 @@ def _run(args: argparse.Namespace) -> int:
         raise CommandError(f"--port must be 0 to 65535, got {args.port}")
     limit = check_seconds(args.time_limit, "--time-limit")
     assert limit is not None
+    if args.games_per_minute < 1:
+        raise CommandError(f"--games-per-minute must be at least 1, got {args.games_per_minute}")
     settings = ServerSettings(
-        allow_commands=args.allow_commands, isolate=args.isolate, default_time_limit=limit
+        allow_commands=args.allow_commands,
+        isolate=args.isolate,
+        default_time_limit=limit,
+        games_per_minute=args.games_per_minute,
     )
     serve(args.host, args.port, args.db, settings)
     return 0

@@ -407,7 +407,7 @@ def _layout(components: Components, tiles: Tiles = NO_TILES) -> _Layout:
     return _cached_layout(components, province, bonus, tiles.explained)
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=256)  # a server draws many games at once (tajmahal serve)
 def _cached_layout(
     components: Components,
     province_tiles: tuple[tuple[str, ProvinceTile], ...],

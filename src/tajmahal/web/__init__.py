@@ -62,6 +62,7 @@ def serve(
         port=port,
         access_log=False,  # request paths hold the seats' secret tokens
         ws_max_size=2**20,  # larger WebSocket messages close the connection (1009)
+        ws_per_message_deflate=False,  # compressing each board costs more CPU than it saves
         log_level="info",
         lifespan="on",
     )

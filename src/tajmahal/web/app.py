@@ -209,6 +209,7 @@ def create_app(server: GameServer) -> Starlette:
             await _receive(socket, table, seat, token, listener, client)
         finally:
             table.listeners.discard(listener)
+            server.release(table)
             sender.cancel()
             per_client[client] -= 1
             per_token[token] -= 1
@@ -223,7 +224,7 @@ def create_app(server: GameServer) -> Starlette:
     ) -> None:  # fmt: skip
         settings = server.settings
         bucket = _Bucket(settings.messages_per_second, settings.message_burst)
-        dropped = 0
+        dropped, told = 0, -1.0
         who = f"game {table.id}: {'spectator' if seat is None else f'seat {seat}'} ({client})"
         while True:
             message = await socket.receive()
@@ -239,7 +240,8 @@ def create_app(server: GameServer) -> Starlette:
                 size = len(text.encode("utf-8", "replace"))
             if not bucket.take():
                 dropped += 1
-                if dropped % 500 == 1:
+                if time.monotonic() - told >= 1.0:  # one error a second while dropping
+                    told = time.monotonic()
                     log.info("%s: too many messages (%d dropped)", who, dropped)
                     listener.reply(_err("too many messages: slow down (messages are dropped)"))
                 if dropped >= _FLOOD_CLOSE:
@@ -337,7 +339,12 @@ async def _send(socket: WebSocket, table: Table, listener: Listener) -> None:
         while socket.application_state == WebSocketState.CONNECTED:
             item = await listener.next()
             if item is Listener.CHANGED or item is Listener.RESEND:
-                text = await table.frame(listener.seat)
+                try:
+                    text = await table.frame(listener.seat)
+                except Exception:  # a bug: logged; the connection and the game go on
+                    log.exception("game %s: cannot build the state message", table.id)
+                    await socket.send_text(json.dumps(_err("internal error (logged)")))
+                    continue
                 if text != last or item is Listener.RESEND:  # unasked, the same state once
                     await socket.send_text(text)
                     last = text

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tajmahal.events import EventKind, explain_views, opening
-from tajmahal.render import render_board
+from tajmahal.render import board_elements
+from tajmahal.render._panel import state_tiles
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps
@@ -51,9 +52,14 @@ def public_document(view: PlayerView) -> dict[str, Any]:
     return document
 
 
-def board_svg(view: PlayerView, players: Sequence[str]) -> str:
-    """The board as the library draws it (public facts only, whichever seat's view)."""
-    return render_board(view.components, state=view, players=players)
+def board_svg(view: PlayerView, players: Sequence[str], start: PlayerView) -> str:
+    """The board as the library draws it (public facts only, whichever seat's view).
+
+    Labels stay where the game's first state puts them (``start``, any seat's
+    view of it), as on the replay page: one layout per game, drawn fast.
+    """
+    layout_tiles = state_tiles(view.components, start)
+    return "\n".join(board_elements(view.components, None, view, players, layout_tiles)) + "\n"
 
 
 def decision_lines(

@@ -92,10 +92,22 @@ class GameServer:
                 stored = await self.workers.stored(self.store.load, game_id)
                 if stored is None:
                     return None
-                config = GameConfig.parse(stored.config, self.settings, stored=True)
-                table = await self.workers.bot(Table, stored, config, self.settings, self.workers)
+                try:
+                    config = GameConfig.parse(stored.config, self.settings, stored=True)
+                    table = await self.workers.bot(
+                        Table, stored, config, self.settings, self.workers
+                    )
+                except TajMahalError as exc:  # a damaged row: the other games go on
+                    log.error("game %s: cannot be loaded: %s", game_id, exc)
+                    return None
                 self.tables[game_id] = table
+        self._loading.pop(game_id, None)
         return table
+
+    def release(self, table: Table) -> None:
+        """Forget a finished game nobody watches (it is loaded again when a link is opened)."""
+        if table.finished_record is not None and not table.listeners:
+            self.tables.pop(table.id, None)
 
     async def open(self, token: object) -> tuple[Table, int | None] | None:
         """The table and seat (None: the spectator) that ``token`` opens, or None."""
@@ -115,6 +127,8 @@ class GameServer:
         open_games = sum(1 for t in self.tables.values() if not t.state.is_over)
         if open_games >= self.settings.max_open_games:
             raise Rejected(f"this server has {open_games} unfinished games: no room for more")
+        self._created = {c: t for c, t in self._created.items() if c != client and
+                         t[-1] > time.monotonic() - 60}  # fmt: skip
         self._created[client] = [*recent, time.monotonic()]
         game_id = uuid.uuid4().hex[:12]
         seats = tuple(new_token() if seat.human else None for seat in config.seats)

@@ -112,7 +112,7 @@ class GameStore(Protocol):
         ...
 
     def recent(self, limit: int) -> list[StoredGame]:
-        """The newest games (without their moves), newest first."""
+        """The newest games, newest first, without their moves (``record`` is '' once over)."""
         ...
 
     def close(self) -> None:
@@ -288,8 +288,9 @@ class SQLiteStore:
         return [row[0] for row in rows]
 
     def recent(self, limit: int) -> list[StoredGame]:
-        rows = self._read(
-            "SELECT id, config, seed, created, record FROM games ORDER BY created DESC LIMIT ?",
+        rows = self._read(  # the records themselves are not read: '' marks a finished game
+            "SELECT id, config, seed, created, CASE WHEN record IS NULL THEN NULL ELSE '' END "
+            "FROM games ORDER BY created DESC LIMIT ?",
             (limit,),
         )
         return [_game(row) for row in rows]

@@ -210,7 +210,8 @@ class Table:
             result = {"scores": list(state.scores), "winners": _winners(state),
                       "faults": [_fault_text(m) for m in self.moves if m.fault is not None]}
         return {
-            "state": state, "boards": self._boards, "index": index, "seat": seat,
+            "state": state, "start": self.game.initial_state, "boards": self._boards,
+            "index": index, "seat": seat,
             "game_id": self.id, "decision": index,
             "players": self.config.players, "humans": self.config.humans, "legal": legal,
             "events": [e for e in self._events.get(seat, []) if e[0] <= index],
@@ -423,17 +424,23 @@ class Table:
 def _frame_text(shown: dict[str, Any]) -> str:
     """Runs in a worker thread: the seat's view, its board and table, as the message's text."""
     state: GameState = shown.pop("state")
+    start: GameState = shown.pop("start")
     boards: dict[int, tuple[GameState, str]] = shown.pop("boards")
     index: int = shown.pop("index")
     seat = shown["seat"]
     view = state.view(0 if seat is None else seat)
     players = shown["players"]
-    table = None if seat is None else table_lines(view, players)
+    table = None
+    if seat is not None:
+        try:
+            table = table_lines(view, players)
+        except Exception:  # the panel is a help: a bug in it must not stop the game
+            log.exception("the table panel failed for seat %s", seat)
     known = boards.get(index)
     if known is not None and known[0] is state:  # the same state (not one after an undo)
         board = known[1]
     else:
-        board = board_svg(view, players)
+        board = board_svg(view, players, start.view(0 if seat is None else seat))
         if len(boards) > 8:
             boards.clear()
         boards[index] = (state, board)
