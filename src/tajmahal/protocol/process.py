@@ -92,10 +92,33 @@ _UNDUMPABLE: list[bool] = []
 
 
 def _referee_undumpable() -> None:
-    """Make the referee non-dumpable before its first bot program starts (once)."""
+    """Make the referee non-dumpable before its first bot program starts (once); remove
+    the folders of programs whose referee was killed before it could."""
     with _ONCE:
         if not _UNDUMPABLE:
             _UNDUMPABLE.append(make_undumpable())
+            _remove_stale_folders()
+
+
+_FOLDER_PREFIX = "tajmahal-bot-"
+
+
+def _remove_stale_folders() -> None:
+    """Remove ``tajmahal-bot-<PID>-*`` folders whose referee (process PID) is gone."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(tempfile.gettempdir()):
+            name = entry.name
+            if not name.startswith(_FOLDER_PREFIX):
+                continue
+            pid = name[len(_FOLDER_PREFIX):].split("-", 1)[0]
+            if not pid.isdigit():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                shutil.rmtree(entry.path, ignore_errors=True)
+            except OSError:
+                pass  # alive (another user's)
 
 
 def _limit(kind: int, wanted: int) -> tuple[int, int]:
@@ -169,7 +192,7 @@ class ChildProcess:
         main = threading.current_thread() is threading.main_thread()
         self.uid = separate_user_id() if separate_user else None
         self.sandboxed = sandbox
-        self.folder: Path | None = Path(tempfile.mkdtemp(prefix="tajmahal-bot-"))
+        self.folder: Path | None = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
         self.log: BinaryIO | None = None
         self.log_room = log_bytes
         sockets: list[socket.socket] = []
