@@ -56,10 +56,10 @@ def test_each_tournament_game_is_an_info_of_tajmahal_tournament(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     with caplog.at_level(logging.INFO, logger="tajmahal.tournament"):
-        tm.run_tournament(["greedy", "random", "random"], games=3, seed=5, backend="serial")
+        tm.run_tournament(["greedy", "random", "random"], games=6, seed=5, backend="serial")
     logged = [r.getMessage() for r in caplog.records if r.name == "tajmahal.tournament"]
-    assert len(logged) == 3 and all(" finished: scores (" in m for m in logged), logged
-    assert sorted(m.split()[1] for m in logged) == ["0", "1", "2"]
+    assert len(logged) == 6 and all(" finished: scores (" in m for m in logged), logged
+    assert sorted(int(m.split()[1]) for m in logged) == list(range(6))
 
 
 def test_a_game_that_cannot_be_played_is_an_error_of_tajmahal_tournament(
@@ -68,7 +68,7 @@ def test_a_game_that_cannot_be_played_is_an_error_of_tajmahal_tournament(
     with caplog.at_level(logging.ERROR, logger="tajmahal.tournament"), pytest.raises(
         tm.TournamentError
     ):
-        tm.run_tournament(["greedy", "random", "cmd:/nonexistent/bot"], games=3, seed=5,
+        tm.run_tournament(["greedy", "random", "cmd:/nonexistent/bot"], games=6, seed=5,
                           backend="serial")  # fmt: skip
     errors = [r for r in caplog.records if r.name == "tajmahal.tournament"]
     assert errors and errors[0].levelno == logging.ERROR and "cannot play" in errors[0].message
