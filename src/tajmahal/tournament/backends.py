@@ -53,6 +53,7 @@ WORKER_BOOT = (
     "from tajmahal.tournament.worker import main; main()"
 )
 _LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+log = logging.getLogger("tajmahal.tournament")  # each game finished, worker errors
 
 
 @attrs.frozen
@@ -139,7 +140,11 @@ def run_games(
         raise TournamentError(f"unknown backend {backend!r}; the backends: {', '.join(BACKENDS)}")
     for result in runners[backend](jobs, options, workers, ray_address):
         if isinstance(result, str):
+            log.error("cannot play %s", result)
             raise TournamentError(f"cannot play {result}")
+        log.info("game %d (seed %d, %s) finished: scores %s, %d faults, %.2f s", result.game,
+                 result.seed, ", ".join(result.players), result.scores, len(result.faults),
+                 result.seconds)  # fmt: skip
         yield result
 
 
@@ -322,13 +327,16 @@ class _Pool:
                 message = worker.results.recv()
             except (EOFError, OSError):
                 self.failed = True
+                failure = worker.failure()
+                log.error("%s", failure)
                 raise TournamentError(
-                    f"{worker.failure()}; the games finished so far are kept: resume the "
+                    f"{failure}; the games finished so far are kept: resume the "
                     "tournament to play the rest"
                 ) from None
             if not worker.ready:
                 if message is not None:
                     self.failed = True
+                    log.error("a worker process could not set up the tournament: %s", message)
                     raise TournamentError(
                         f"a worker process could not set up the tournament: {message} (bots, "
                         "observers and components must be importable by name in a new process)"
@@ -369,7 +377,8 @@ def _ray(
         import ray
     except ImportError:
         raise TournamentError(
-            "the ray backend needs Ray: pip install 'tajmahal[ray]'"
+            "the ray backend needs Ray: pip install 'tajmahal[ray]' (from a checkout: "
+            "pip install -e '.[ray]')"
         ) from None
     started = not ray.is_initialized()
     if started:

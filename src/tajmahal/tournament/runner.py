@@ -85,7 +85,8 @@ def run_tournament(
 
     ``backend`` is ``'serial'``, ``'process'`` (``jobs`` processes, default the
     CPU count) or ``'ray'`` (a local Ray instance with ``jobs`` CPUs, or the
-    cluster at ``ray_address``; needs ``pip install 'tajmahal[ray]'``); all
+    cluster at ``ray_address``; needs the ``ray`` extra,
+    ``pip install -e '.[ray]'`` from a checkout); all
     three give the same games.  ``out`` is a JSON-lines file that gets every
     game as it finishes; ``resume=True`` continues the tournament the file
     holds, playing only the games it lacks.  ``time_limit`` (seconds per
