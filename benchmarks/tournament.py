@@ -72,7 +72,7 @@ def measure(backend: str, jobs: int, games: int, seed: int) -> dict[str, float]:
 
 def pickling(seed: int, rounds: int = 200) -> dict[str, float]:
     """Bytes and microseconds to pickle + unpickle one job and its result."""
-    job = next(schedule(ENTRANTS, 3, 3, seed))
+    job = next(schedule(ENTRANTS, 3, 6, seed))
     result = play_game(job, MatchOptions())
     assert not isinstance(result, str)
     start = time.perf_counter()
@@ -147,14 +147,14 @@ def table(result: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=120, help="games per run (multiple of 3)")
+    parser.add_argument("--games", type=int, default=120, help="games per run (multiple of 6)")
     parser.add_argument("--reps", type=int, default=3, help="repetitions (default 3)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 3 games, once")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 6 games, once")
     parser.add_argument("--ray", action="store_true", help="also the ray backend (2 CPUs)")
     parser.add_argument("--json", metavar="FILE", help="write the result as JSON ('-': stdout)")
     args = parser.parse_args(argv)
-    games, reps = (3, 1) if args.quick else (args.games, args.reps)
+    games, reps = (6, 1) if args.quick else (args.games, args.reps)
     result = run(games, reps, args.seed, args.ray)
     if args.json == "-":
         print(json.dumps(result, indent=2))

@@ -75,8 +75,9 @@ autoclass_content = "class"
 toc_object_entries = False
 python_use_unqualified_type_names = True
 
-# -- doctest: every ```{doctest} block of every page runs in `make test`
-doctest_global_setup = "import tajmahal as tm"
+# -- doctest: every ```{doctest} block of every page runs in `make test`, with no hidden
+# setup: a page's blocks, pasted in order into a fresh interpreter, run as printed
+# (each page imports what it uses; tests/test_docs.py checks that no setup creeps back).
 # Exception messages are part of what the pages show, so they are compared too.
 doctest_default_flags = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
 # Docstring examples (shown in the API reference) are run by tests/test_docs.py in

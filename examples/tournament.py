@@ -1,7 +1,7 @@
 """Is my bot better than greedy?  A tournament with ``tm.run_tournament`` and how to read it.
 
 Shows: ``tm.run_tournament`` with player specs (a spec entered twice is two
-entrants), seat rotation and the duplicate format done for you, the table
+entrants), balanced seatings and the duplicate format done for you, the table
 (wins with ties shared, win rate with its 95% Wilson interval, mean score,
 mean rank, openskill rating), the head-to-head shares, and the results file
 that ``tajmahal tournament --summary`` reads.
@@ -23,7 +23,8 @@ from tajmahal.tournament import summarize_file
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("entrants", nargs="*", default=["greedy", "random", "random"])
-    parser.add_argument("--games", type=int, default=30, help="a multiple of the seats")
+    parser.add_argument("--games", type=int, default=30,
+                        help="a multiple of the block (6 games for 3 seats)")
     args = parser.parse_args()
 
     out = Path(tempfile.mkdtemp()) / "results.jsonl"

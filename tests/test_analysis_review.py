@@ -40,6 +40,19 @@ def test_ismcts_reports_its_root_statistics_best_first() -> None:
     assert again.last_statistics == stats
 
 
+def test_ismcts_can_spend_its_whole_budget_on_the_moves_offered() -> None:
+    state = tm.new_game(3, 2)
+    two = state.legal_moves()[:2]
+    bot = IsmctsBot(seed=4, iterations=60)
+    bot.search_offered_only = True
+    assert bot.choose(state.view(0), two) in two
+    assert {s.move for s in bot.last_statistics} == set(two)
+    assert sum(s.visits for s in bot.last_statistics) == 60
+    plain = IsmctsBot(seed=4, iterations=60)
+    plain.choose(state.view(0), two)
+    assert sum(s.visits for s in plain.last_statistics) < 60  # the others were searched too
+
+
 def test_a_hint_names_the_move_its_effect_and_a_search_bots_estimates() -> None:
     state = tm.new_game(4, 5)
     view = state.view(0)
@@ -65,6 +78,9 @@ def test_analysis_rates_every_decision_of_the_seat_and_totals_its_losses(
     for d in review.decisions:
         legal = states[d.index].legal_moves()
         assert {r.move for r in d.ratings} == set(legal)
+        if d.played != d.best:  # rated again against each other: at least 20 more searches
+            played = next(r for r in d.ratings if r.move == d.played)
+            assert d.ratings[0].visits + played.visits >= 20 + 2
         assert d.played == record.moves[d.index] and d.best == d.ratings[0].move
         assert d.loss == pytest.approx(max(0.0, d.ratings[0].value - d.played_value))
         assert d.mistake == (d.loss > 0 and d.loss >= review.threshold)
@@ -117,7 +133,7 @@ def test_a_saved_analysis_loads_back_and_bad_documents_are_refused(
     document = review.as_dict()
     assert load_analysis(json.dumps(document), record) == review
     other = tm.play_match(["random", "random", "random"], seed=2).record
-    with pytest.raises(AnalysisFormatError, match="moves"):
+    with pytest.raises(AnalysisFormatError):  # its moves, or its decisions, are not this one's
         load_analysis(document, other)
     bad = json.loads(json.dumps(document))
     first = bad["decisions"][0]

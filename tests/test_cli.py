@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -325,3 +326,15 @@ def test_version_prints_the_library_version(capsys: pytest.CaptureFixture[str]) 
         main(["--version"])
     assert exited.value.code == 0
     assert capsys.readouterr().out.strip() == f"tajmahal {tm.__version__}"
+
+
+def test_bots_json_lists_every_bot_and_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bots", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    bots = {bot["name"]: bot for bot in document["bots"]}
+    assert set(bots) == set(tm.bots.available())
+    greedy = bots["greedy"]
+    assert greedy["package"] == "tajmahal" and greedy["version"] == tm.__version__
+    assert greedy["options"] == {"enough": ["float"], "card_cost": ["float"]}
+    assert bots["ismcts"]["options"]["iterations"] == ["int", "None"]
+    assert isinstance(document["problems"], list)

@@ -85,7 +85,7 @@ def test_every_example_has_expectations() -> None:
 
 
 def test_tournament_takes_the_entrants_and_the_number_of_games() -> None:
-    done = run(EXAMPLES / "tournament.py", "cautious", "greedy", "random", "--games", "3")
+    done = run(EXAMPLES / "tournament.py", "cautious", "greedy", "random", "--games", "6")
     assert done.returncode == 0, done.stderr
-    assert "3 games between cautious, greedy, random" in done.stdout
+    assert "6 games between cautious, greedy, random" in done.stdout
     assert "The same table from the file alone: True" in done.stdout

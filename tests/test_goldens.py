@@ -70,7 +70,9 @@ def test_the_golden_tournament_file_reads_back_and_its_games_replay() -> None:
     assert [json.dumps(g.to_json(), ensure_ascii=False) for g in found.games] == lines[1:]
     assert summarize_file(path).table
     header = found.header
-    jobs = list(schedule(header.entrants, header.num_players, header.games, header.seed))
+    assert header.seating == "rotation"  # a version 1 file: seated by rotation only
+    jobs = list(schedule(header.entrants, header.num_players, header.games, header.seed,
+                         header.seating))
     for job, game in zip(jobs, found.games, strict=True):
         assert play_game(job, MatchOptions()) == game  # same deal, seats, scores, ranking
 

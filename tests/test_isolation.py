@@ -249,7 +249,7 @@ def test_relative_paths_in_a_command_still_name_the_referee_s_files(
 def test_tournament_and_check_bot_take_sandbox(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tajmahal", "tournament", "random", "greedy", "random",
-         "--games", "3", "--seed", "1", "--backend", "serial", "--sandbox", "--quiet", "--json"],
+         "--games", "6", "--seed", "1", "--backend", "serial", "--sandbox", "--quiet", "--json"],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

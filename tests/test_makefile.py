@@ -49,3 +49,16 @@ def test_a_venv_of_another_python_is_made_again(tmp_path: Path) -> None:
 def test_a_venv_that_fits_is_kept(tmp_path: Path) -> None:
     out, kept = dry_run(tmp_path, f'exec {sys.executable} "$@"')
     assert kept and "making it again" not in out and "-m venv" not in out
+
+
+def test_the_demo_installs_the_package_alone(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    done = subprocess.run(
+        ["make", "-n", "demo", f"PYTHON={sys.executable}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    installs = [line for line in done.stdout.splitlines() if "pip install" in line]
+    assert installs == [".venv/bin/python -m pip install --quiet -e ."], done.stdout
+    assert "tajmahal match" in done.stdout

@@ -24,12 +24,13 @@ THREE = ("random", "random", "random")
 def test_a_fault_of_every_kind_round_trips_through_a_results_file(
     tmp_path: Path, kind: FaultKind, decision: int
 ) -> None:
-    header = Header(THREE, num_players=3, games=3, seed=11)
+    header = Header(THREE, num_players=3, games=6, seed=11)
     faults = (Fault(seat=2, decision=decision, kind=kind, detail="d" * MAX_DETAIL),)
     games = [
         GameResult(job.game, job.block, job.seed, job.players, (30, 40, 20), (1,), (1, 0, 2),
                    faults if job.game == 1 else (), seconds=0.25)
-        for job in schedule(header.entrants, header.num_players, header.games, header.seed)
+        for job in schedule(header.entrants, header.num_players, header.games, header.seed,
+                            header.seating)
     ]
     path = tmp_path / "r.jsonl"
     with path.open("w", encoding="utf-8") as stream:
@@ -44,14 +45,14 @@ def test_a_fault_of_every_kind_round_trips_through_a_results_file(
 def test_a_bot_that_fails_to_start_is_a_decision_0_fault_its_reader_accepts(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     broken = f'cmd:{sys.executable} -c "raise SystemExit(3)"'
-    played = run_tournament([broken, "random", "random"], games=3, backend="serial", out=out,
+    played = run_tournament([broken, "random", "random"], games=6, backend="serial", out=out,
                             seed=2)
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()[1:]]
     assert all({"decision": 0, "kind": "handshake"}.items() <= line["faults"][0].items()
                for line in lines)
     assert list(read_results(out).games) == list(played.games)
     assert summarize_file(out).table == played.table
-    resumed = run_tournament([broken, "random", "random"], games=3, backend="serial", out=out,
+    resumed = run_tournament([broken, "random", "random"], games=6, backend="serial", out=out,
                              resume=True)
     assert resumed.games == played.games and resumed.header.seed == 2
     record = tm.play_match([broken, "random", "random"], seed=3).record

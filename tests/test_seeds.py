@@ -46,7 +46,7 @@ def first_views(path: Path) -> list[tm.PlayerView]:
 
 def test_a_known_tournament_seed_lets_a_seat_compute_every_deal(tmp_path: Path) -> None:
     out = tmp_path / "known.jsonl"
-    run_tournament(THREE, games=3, backend="serial", seed=5, out=out)
+    run_tournament(THREE, games=6, backend="serial", seed=5, out=out)
     for view in first_views(out):
         dealt = attack(view, 3)
         assert dealt is not None and dealt.view((view.seat + 1) % 3).hand  # others' hands known
@@ -56,14 +56,14 @@ def test_the_default_tournament_seed_is_unguessable_printed_and_kept(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    argv = ["tournament", *THREE, "--games", "3", "--backend", "serial", "--out", str(first)]
+    argv = ["tournament", *THREE, "--games", "6", "--backend", "serial", "--out", str(first)]
     assert main(argv) == 0
-    shown = re.search(r"^Tournament: 3 of 3 games, 3 players per game, seed (\d+)$",
+    shown = re.search(r"^Tournament: 6 of 6 games, 3 players per game, seed (\d+)$",
                       capsys.readouterr().out, re.M)
     assert shown, "the table's first line names the seed"
     header = read_results(first).header
     assert header.seed == int(shown[1]) and header.seed not in GUESSES
-    run_tournament(THREE, games=3, backend="serial", out=second)
+    run_tournament(THREE, games=6, backend="serial", out=second)
     assert read_results(second).header.seed not in (header.seed, *GUESSES)
     for game in read_results(first).games:
         assert game.seed == deal_seed(header.seed, game.block)  # derived, reproducible from it

@@ -37,7 +37,7 @@ def test_a_command_is_shlex_split() -> None:
     [
         ("", "1 to 4096 characters"),
         ("x" * 5000, "1 to 4096 characters"),
-        ("Greedy", "is not a bot name"),
+        ("Gr\u212aedy", "is not a bot name"),  # the Kelvin sign is no K
         ("gr eedy", "is not a bot name"),
         (":a=1", "is not a bot name"),
         ("greedy:enough", "has no value"),
@@ -159,3 +159,31 @@ def test_the_cli_reports_a_bad_spec_in_one_line(capsys: pytest.CaptureFixture[st
 def test_the_cli_plays_a_match_between_specs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "greedy:enough=3", "random", "random", "--seed", "2", "--quiet"]) == 0
     assert "seat 0 (greedy:enough=3)" in capsys.readouterr().out
+
+
+def test_bot_names_are_matched_in_any_case() -> None:
+    spec = parse_spec("GREEDY:enough=2")
+    assert spec.name == "greedy" and str(spec) == "GREEDY:enough=2"  # shown as written
+    assert check_spec("Random").name == "random"
+    assert tm.bots.default_registry().bot_class("IsMcTs") is tm.bots.default_registry().bot_class(
+        "ismcts"
+    )
+    result = tm.play_match(["Greedy", "random", "RANDOM"], seed=3)
+    assert result.scores == tm.play_match(["greedy", "random", "random"], seed=3).scores
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestion"),
+    [("gredy", "'greedy'"), ("randon", "'random'"), ("ismct", "'ismcts'")],
+)
+def test_a_misspelled_bot_name_gets_a_suggestion(name: str, suggestion: str) -> None:
+    with pytest.raises(tm.bots.UnknownBotError) as info:
+        check_spec(name)
+    assert f"no bot is called '{name}' (did you mean {suggestion}" in str(info.value)
+    assert "available bots: " in str(info.value)
+
+
+def test_a_name_like_no_bot_gets_no_suggestion() -> None:
+    with pytest.raises(tm.bots.UnknownBotError) as info:
+        check_spec("zzzzzz")
+    assert "did you mean" not in str(info.value)

@@ -25,6 +25,8 @@ from tajmahal.tournament import (
     GameResult,
     Header,
     TournamentError,
+    arrangements,
+    block_size,
     read_results,
     run_tournament,
     schedule,
@@ -43,21 +45,53 @@ def serial(entrants: list[str], games: int, **kwargs: object) -> tm.TournamentRe
 # ------------------------------------------------------------------------------ seating
 
 
-@pytest.mark.parametrize(("entrants", "seats", "blocks"), [(3, 3, 2), (4, 3, 4), (5, 3, 5),
-                                                           (6, 4, 3), (5, 5, 1), (7, 3, 7)])
-def test_every_entrant_sits_in_every_seat_equally_often(
-    entrants: int, seats: int, blocks: int
-) -> None:
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(3, 9).flatmap(
+        lambda n: st.tuples(st.just(n), st.integers(3, min(5, n)), st.integers(1, 4),
+                            st.integers(0, 2**63 - 1))
+    )
+)
+def test_every_block_balances_seats_and_neighbours(case: tuple[int, int, int, int]) -> None:
+    """Within every block: each entrant at the table in each seat equally often, and for
+    each ordered pair, the second directly after the first (around the table) equally often."""
+    entrants, seats, blocks, seed = case
     names = [f"bot{i}" for i in range(entrants)]
-    jobs = list(schedule(names, seats, blocks * seats, seed=3))
-    seat_counts = Counter((name, seat) for job in jobs for seat, name in enumerate(job.players))
-    games = Counter(name for job in jobs for name in job.players)
-    assert len(set(games.values())) == 1 and set(games) == set(names)
-    assert len(set(seat_counts.values())) == 1 and len(seat_counts) == entrants * seats
+    size = block_size(seats)
+    games = size * max(blocks, -(-entrants // seats))
+    jobs = list(schedule(names, seats, games, seed=seed))
+    assert [job.game for job in jobs] == list(range(games))
+    for block in range(games // size):
+        mine = [job for job in jobs if job.block == block]
+        assert len(mine) == size and len({job.seed for job in mine}) == 1
+        table = set(mine[0].players)
+        assert len(table) == seats and all(set(job.players) == table for job in mine)
+        in_seat = Counter((name, seat) for job in mine for seat, name in enumerate(job.players))
+        assert len(in_seat) == seats * seats and set(in_seat.values()) == {size // seats}
+        after = Counter(
+            (job.players[seat], job.players[(seat + 1) % seats])
+            for job in mine for seat in range(seats)
+        )
+        assert len(after) == seats * (seats - 1) and set(after.values()) == {size // (seats - 1)}
+    played = Counter(name for job in jobs for name in job.players)
+    assert set(played) == set(names)
+    if (games // size) * seats % entrants == 0:  # every entrant can play equally often
+        assert len(set(played.values())) == 1
 
 
-def test_each_deal_is_played_under_every_rotation_of_one_table() -> None:
-    jobs = list(schedule(["a", "b", "c", "d"], 3, 12, seed=1))
+@pytest.mark.parametrize(("seats", "size"), [(3, 6), (4, 24), (5, 20)])
+def test_the_balanced_design_sizes(seats: int, size: int) -> None:
+    design = arrangements(seats)
+    assert len(design) == size == block_size(seats) and len(set(design)) == size
+    if seats < 5:  # every order is played
+        assert len(design) == math.factorial(seats)
+    assert arrangements(seats, "rotation") == tuple(
+        tuple((r + s) % seats for s in range(seats)) for r in range(seats)
+    )
+
+
+def test_the_rotation_design_is_the_old_schedule() -> None:
+    jobs = list(schedule(["a", "b", "c", "d"], 3, 12, seed=1, seating="rotation"))
     assert [job.game for job in jobs] == list(range(12))
     for block in range(4):
         games = [job for job in jobs if job.block == block]
@@ -68,11 +102,42 @@ def test_each_deal_is_played_under_every_rotation_of_one_table() -> None:
 
 
 def test_pairs_meet_equally_often_over_all_tables() -> None:
-    jobs = list(schedule([str(i) for i in range(5)], 3, 3 * 10, seed=0))
+    jobs = list(schedule([str(i) for i in range(5)], 3, 6 * 10, seed=0))
     met = Counter(
-        frozenset(pair) for job in jobs[::3] for pair in _pairs(job.players)
+        frozenset(pair) for job in jobs[::6] for pair in _pairs(job.players)
     )
     assert set(met.values()) == {3} and len(met) == 10  # C(5,2) pairs, 3 tables each
+
+
+@pytest.mark.parametrize(
+    ("entrants", "seats"),
+    [(["greedy", "greedy", "random"], 3),
+     (["random", "greedy", "greedy"], 3),
+     (["greedy", "random", "greedy", "random"], 4),
+     (["random", "random", "greedy", "greedy"], 4)],
+)
+def test_copies_of_a_deterministic_bot_get_exactly_equal_results(
+    entrants: list[str], seats: int
+) -> None:
+    """Two copies of greedy (deterministic): equal wins, points and ratings in whole blocks,
+    whatever order the entrants are listed in (seat rotation alone did not give this)."""
+    result = serial(entrants, block_size(seats) * (2 if seats == 3 else 1), seed=4)
+    rows = {row.name: row for row in result.table}
+    copied = {name for name in entrants if entrants.count(name) == 2}
+    for name in copied:
+        one, two = rows[name], rows[f"{name}#2"]
+        assert (one.wins, one.mean_score, one.mean_rank, one.rating) == (
+            two.wins, two.mean_score, two.mean_rank, two.rating
+        )
+        assert result.head_to_head.ahead(name, f"{name}#2") == result.head_to_head.ahead(
+            f"{name}#2", name
+        )
+    if seats > 3:
+        return
+    rotated = serial(entrants, 6, seed=4, seating="rotation")  # what this design fixes
+    rows = {row.name: row for row in rotated.table}
+    assert any(rows[name].wins != rows[f"{name}#2"].wins or rows[name].mean_score !=
+               rows[f"{name}#2"].mean_score for name in copied)
 
 
 def _pairs(players: tuple[str, ...]) -> Iterator[tuple[str, str]]:
@@ -94,10 +159,13 @@ def test_the_schedule_depends_on_the_seed_only_through_the_deals() -> None:
     ("entrants", "kwargs", "message"),
     [
         (["random", "random"], {}, "3 to 64 entrants, got 2; name a bot more than once"),
-        (THREE, {"games": 4}, "games must be a positive multiple of 3"),
-        (THREE, {"games": 0}, "games must be a positive multiple of 3"),
+        (THREE, {"games": 4}, "games must be a positive multiple of 6"),
+        (THREE, {"games": 0}, "games must be a positive multiple of 6"),
+        (THREE, {"games": 3, "seating": "rotation"}, None),
+        (THREE, {"seating": "williams"}, "unknown seating 'williams'; the seatings: balanced"),
+        (THREE, {"until_decided": 1}, "until_decided must be True or False"),
         (THREE, {"num_players": 4}, "num_players must be 3 to 3"),
-        (["random"] * 7, {"num_players": 3, "games": 3}, "need at least 9 games"),
+        (["random"] * 7, {"num_players": 3, "games": 6}, "need at least 18 games"),
         (THREE, {"backend": "threads"}, "unknown backend 'threads'; the backends: serial"),
         (THREE, {"jobs": 0}, "jobs must be a whole number from 1"),
         (THREE, {"time_limit": -1}, "time_limit must be a number of seconds above 0"),
@@ -109,9 +177,12 @@ def test_the_schedule_depends_on_the_seed_only_through_the_deals() -> None:
     ],
 )
 def test_bad_arguments_are_clear_errors(
-    entrants: list[str], kwargs: dict[str, object], message: str
+    entrants: list[str], kwargs: dict[str, object], message: str | None
 ) -> None:
-    kwargs.setdefault("games", 3)
+    kwargs.setdefault("games", 6)
+    if message is None:  # accepted
+        assert len(run_tournament(entrants, backend="serial", **kwargs).games) == 3  # type: ignore[arg-type]
+        return
     with pytest.raises(TournamentError, match=message.replace("(", r"\(")):
         run_tournament(entrants, **kwargs)  # type: ignore[arg-type]
 
@@ -119,7 +190,7 @@ def test_bad_arguments_are_clear_errors(
 def test_a_bad_spec_fails_before_any_game(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     with pytest.raises(tm.bots.SpecError, match="player spec 'greedy:depth=2'"):
-        serial(["random", "greedy:depth=2", "random"], 3, out=out)
+        serial(["random", "greedy:depth=2", "random"], 6, out=out)
     assert not out.exists()
 
 
@@ -136,7 +207,7 @@ def test_wilson_interval_matches_the_textbook_values() -> None:
 
 
 def test_ties_share_wins_and_places() -> None:
-    header = Header(("a", "b", "c"), 3, 3, 0)
+    header = Header(("a", "b", "c"), 3, 3, 0, seating="rotation")
     games = [
         GameResult(g, 0, 9, names, scores, winners, ranking, ())
         for g, names, scores, winners, ranking in [
@@ -182,12 +253,12 @@ def test_ratings_take_the_games_in_game_order() -> None:
 
 
 def test_result_and_rows_as_json() -> None:
-    data = json.loads(json.dumps(serial(THREE, 3).to_json()))
-    assert data["games_played"] == 3 and data["tournament"]["entrants"] == THREE
+    data = json.loads(json.dumps(serial(THREE, 6).to_json()))
+    assert data["games_played"] == 6 and data["tournament"]["entrants"] == THREE
     assert [row["name"] for row in data["table"]] != []
     assert set(data["table"][0]) >= {"name", "games", "wins", "win_rate", "win_ci", "mean_score",
                                       "score_ci", "mean_rank", "rating", "faults"}
-    assert data["head_to_head"]["random"]["random#2"]["games"] == 3
+    assert data["head_to_head"]["random"]["random#2"]["games"] == 6
 
 
 # ------------------------------------------------------------------------------ faults
@@ -220,9 +291,9 @@ def stubborn() -> Iterator[str]:
 
 def test_faults_are_counted_and_kept_in_the_file(stubborn: str, tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    result = serial([stubborn, "random", "random"], 3, out=out)
+    result = serial([stubborn, "random", "random"], 6, out=out)
     rows = {row.name: row for row in result.table}
-    assert rows[stubborn].faults > 0 and rows[stubborn].faulty_games == 3
+    assert rows[stubborn].faults > 0 and rows[stubborn].faulty_games == 6
     assert rows["random"].faults == 0
     assert result.table[-1].name == stubborn  # faulty seats rank last
     assert all(g.winners and g.players[g.ranking[-1]] == stubborn for g in result.games)
@@ -232,13 +303,13 @@ def test_faults_are_counted_and_kept_in_the_file(stubborn: str, tmp_path: Path) 
 
 
 def test_the_time_limit_reaches_every_seat() -> None:
-    result = serial(THREE, 3, time_limit=1e-9)
+    result = serial(THREE, 6, time_limit=1e-9)
     assert all(row.faults > 0 for row in result.table)
     assert result.header.time_limit == 1e-9
 
 
 def test_the_game_clock_reaches_every_seat(tmp_path: Path) -> None:
-    result = serial(THREE, 3, game_time=1e-6, out=tmp_path / "r.jsonl")
+    result = serial(THREE, 3, game_time=1e-6, out=tmp_path / "r.jsonl", seating="rotation")
     assert all(row.faulty_games == 3 for row in result.table)
     assert read_results(tmp_path / "r.jsonl").header.game_time == 1e-6
 
@@ -260,8 +331,8 @@ def test_observers_watch_every_game() -> None:
 
 
 def test_isolated_bots_play_the_same_games() -> None:
-    isolated = serial(["greedy", "random", "random"], 3, seed=6, isolate=True)
-    assert isolated.games == serial(["greedy", "random", "random"], 3, seed=6).games
+    isolated = serial(["greedy", "random", "random"], 6, seed=6, isolate=True)
+    assert isolated.games == serial(["greedy", "random", "random"], 6, seed=6).games
     assert isolated.header.isolate
 
 
@@ -273,9 +344,10 @@ def test_every_game_is_a_line_in_the_file(tmp_path: Path) -> None:
     result = serial(["greedy", "random", "random"], 6, seed=4, out=out)
     lines = out.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
-    assert header == {"format": "tajmahal/tournament", "version": 1,
+    assert header == {"format": "tajmahal/tournament", "version": 2,
                       "entrants": ["greedy", "random", "random"], "num_players": 3, "games": 6,
-                      "seed": 4, "time_limit": None, "game_time": None, "isolate": False}
+                      "seed": 4, "time_limit": None, "game_time": None, "isolate": False,
+                      "seating": "balanced", "until_decided": False}
     games = [json.loads(line) for line in lines[1:]]
     assert [g["game"] for g in games] == list(range(6))
     assert set(games[0]) == {"game", "block", "seed", "players", "scores", "winners", "ranking",
@@ -288,42 +360,42 @@ def test_every_game_is_a_line_in_the_file(tmp_path: Path) -> None:
 
 def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    serial(THREE, 3, out=out, seed=0)
+    serial(THREE, 6, out=out, seed=0)
     before = out.read_bytes()
     with pytest.raises(TournamentError, match="already holds results: resume it"):
-        serial(THREE, 3, out=out)
+        serial(THREE, 6, out=out)
     with pytest.raises(TournamentError, match="holds another tournament: its seed is 0, not 1"):
-        serial(THREE, 3, out=out, seed=1, resume=True)
+        serial(THREE, 6, out=out, seed=1, resume=True)
     assert out.read_bytes() == before
 
 
 def test_resume_plays_only_the_missing_games_and_replays_a_half_line(tmp_path: Path) -> None:
-    whole = serial(THREE, 9, seed=8, out=tmp_path / "whole.jsonl")
+    whole = serial(THREE, 18, seed=8, out=tmp_path / "whole.jsonl")
     lines = (tmp_path / "whole.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     cut = tmp_path / "cut.jsonl"
     # killed while writing game 5: games 0-4 complete, half of game 5's line
     cut.write_text("".join(lines[:6]) + lines[6][:40], encoding="utf-8")
     assert read_results(cut).half_line and len(read_results(cut).games) == 5
     seen: list[int] = []
-    resumed = serial(THREE, 9, seed=8, out=cut, resume=True,
+    resumed = serial(THREE, 18, seed=8, out=cut, resume=True,
                      on_game=lambda result, done, total: seen.append(result.game))
-    assert seen == [5, 6, 7, 8]
+    assert seen == list(range(5, 18))
     assert resumed.games == whole.games and resumed.table == whole.table
     again = cut.read_text(encoding="utf-8").splitlines()
-    assert len(again) == 10 and [json.loads(x)["game"] for x in again[1:]] == list(range(9))
-    assert serial(THREE, 9, out=cut, resume=True, seed=None).table == whole.table  # nothing left
+    assert len(again) == 19 and [json.loads(x)["game"] for x in again[1:]] == list(range(18))
+    assert serial(THREE, 18, out=cut, resume=True, seed=None).table == whole.table  # nothing left
 
 
 def test_resume_of_a_missing_file_starts_it(tmp_path: Path) -> None:
     out = tmp_path / "new.jsonl"
-    assert len(serial(THREE, 3, out=out, resume=True).games) == 3
-    assert len(read_results(out).games) == 3
+    assert len(serial(THREE, 6, out=out, resume=True).games) == 6
+    assert len(read_results(out).games) == 6
 
 
 def _valid_file(tmp_path: Path) -> tuple[Path, list[str]]:
     out = tmp_path / "valid.jsonl"
     if not out.exists():
-        serial(THREE, 3, seed=1, out=out)
+        serial(THREE, 6, seed=1, out=out)
     return out, out.read_text(encoding="utf-8").splitlines(keepends=True)
 
 
@@ -337,7 +409,7 @@ def _valid_file(tmp_path: Path) -> tuple[Path, list[str]]:
         (lambda lines: [lines[0], "not json\n"], "line 2: not JSON"),
         (lambda lines: [lines[0], lines[1], lines[1]], "line 3: game 0 again (first on line 2)"),
         (lambda lines: [lines[0], lines[1].replace('"game": 0', '"game": 7')],
-         "line 2: game 7, but the tournament has 3 games"),
+         "line 2: game 7, but the tournament has 6 games"),
         (lambda lines: [lines[0], lines[2].replace('"game": 1', '"game": 0')],
          "line 2: game 0 should be block 0"),
         (lambda lines: [lines[0], lines[1].replace('"scores": [', '"scores": [1e9, ')],
@@ -349,8 +421,14 @@ def _valid_file(tmp_path: Path) -> tuple[Path, list[str]]:
         (lambda lines: [lines[0], "[" * 100_000 + "\n"], "line 2: not JSON"),
         (lambda lines: [lines[0], "x" * (1 << 21) + "\n"], "line 2: longer than 1048576 bytes"),
         (lambda lines: [lines[0].replace('"seed": 1', '"seed": "1"')], "line 1: 'seed' must be"),
-        (lambda lines: [lines[0].replace('"games": 3', '"games": 4')],
-         "line 1: games must be a positive multiple of 3"),
+        (lambda lines: [lines[0].replace('"games": 6', '"games": 4')],
+         "line 1: games must be a positive multiple of 6"),
+        (lambda lines: [lines[0].replace('"balanced"', '"williams"')],
+         "line 1: 'seating' must be one of balanced, rotation"),
+        (lambda lines: [lines[0].replace('"until_decided": false', '"until_decided": 0')],
+         "line 1: 'until_decided' must be true or false"),
+        (lambda lines: [lines[0].replace('"version": 2', '"version": 1')],
+         "line 1: the header of version 1 needs the keys"),
     ],
 )
 def test_a_bad_results_file_is_a_clear_error(
@@ -446,7 +524,7 @@ def test_cli_prints_the_table_and_the_head_to_head(
 
 def test_cli_json_is_the_same_result(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    code, text, _ = run(capsys, "tournament", *THREE, "--games", "3", "--backend", "serial",
+    code, text, _ = run(capsys, "tournament", *THREE, "--games", "6", "--backend", "serial",
                         "--json", "--seed", "3", "--out", str(out))
     assert code == 0
     assert json.loads(text) == json.loads(json.dumps(summarize_file(out).to_json()))
@@ -458,7 +536,7 @@ def test_cli_summary_notes_a_half_line(capsys: pytest.CaptureFixture[str], tmp_p
     out, lines = _valid_file(tmp_path)
     out.write_text("".join(lines[:3]) + lines[3][:20], encoding="utf-8")
     code, text, err = run(capsys, "tournament", "--summary", str(out))
-    assert code == 0 and "Tournament: 2 of 3 games" in text
+    assert code == 0 and "Tournament: 2 of 6 games" in text
     assert "half-written line" in err
 
 
@@ -468,7 +546,7 @@ def test_cli_summary_notes_a_half_line(capsys: pytest.CaptureFixture[str], tmp_p
         (["tournament"], ["name the entrants"]),
         (["tournament", *THREE, "--resume"], ["--resume needs --out FILE"]),
         (["tournament", "--summary", "nowhere.jsonl"], ["cannot read nowhere.jsonl"]),
-        (["tournament", *THREE, "--games", "5"], ["multiple of 3"]),
+        (["tournament", *THREE, "--games", "5"], ["multiple of 6"]),
         (["tournament", "random", "nobody", "random"], ["no bot is called 'nobody'"]),
         (["tournament", *THREE, "--summary", "x.jsonl"], ["--summary reads a results file"]),
     ],
@@ -480,3 +558,23 @@ def test_cli_errors_are_one_line(
     assert code == 1 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     for word in words:
         assert word in err
+
+
+def test_a_version_1_file_is_read_as_seated_by_rotation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "old.jsonl"
+    played = serial(THREE, 3, seed=5, seating="rotation", out=out)
+    lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = json.loads(lines[0])  # seated by rotation alone: the version 1 format, unchanged
+    assert header["version"] == 1 and "seating" not in header and "until_decided" not in header
+    out.write_text("".join(lines[:3]), encoding="utf-8")
+    found = read_results(out)
+    assert found.header.seating == "rotation" and not found.header.until_decided
+    assert found.games == played.games[:2]
+    code, text, _ = run(capsys, "tournament", "--summary", str(out))
+    assert code == 0 and "Seated by rotation only" in text
+    with pytest.raises(TournamentError, match=r"its seating is 'rotation', not 'balanced' "
+                                              r"\(continue it with seating='rotation'"):
+        serial(THREE, 6, seed=5, out=out, resume=True, seating="balanced")
+    assert serial(THREE, 3, seed=5, out=out, resume=True).games == played.games  # the file's

@@ -73,10 +73,10 @@ def test_cli_joins_a_ray_cluster_by_address(
     reference: Any, ray_cluster: str, tmp_path: Path
 ) -> None:
     out = tmp_path / "ray.jsonl"
-    done = _cli(*ENTRANTS, "--players", "3", "--games", "6", "--seed", "11", "--backend", "ray",
+    done = _cli(*ENTRANTS, "--players", "3", "--games", "12", "--seed", "11", "--backend", "ray",
                 "--ray-address", ray_cluster, "--out", str(out), "--json")
     assert done.returncode == 0, done.stderr
-    assert read_results(out).games == reference.games[:6]
+    assert read_results(out).games == reference.games
 
 
 def test_a_killed_run_resumes_to_the_same_table(tmp_path: Path) -> None:
@@ -133,35 +133,34 @@ def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     assert process.returncode == 0
     assert b"games" in shown and b"games/s" in shown and b"/6" in shown
     assert "Tournament: 6 of 6 games" in out
-    quiet = _cli("random", "random", "random", "--games", "3", "--backend", "serial", "--quiet")
+    quiet = _cli("random", "random", "random", "--games", "6", "--backend", "serial", "--quiet")
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 
-class _Hand:
-    """A bot registered by hand in this process only: workers do not know it."""
+def test_a_bot_the_workers_cannot_get_is_a_clear_error_before_any_game() -> None:
+    class Hand:
+        """A bot of a plugin defined in a function: it cannot be sent to a worker."""
 
-    name = "by-hand"
+        name = "by-hand"
 
-    def __init__(self, seed: int = 0) -> None:
-        pass
+        def __init__(self, seed: int = 0) -> None:
+            pass
 
-    def choose(self, view: object, legal_moves: Any) -> Any:
-        return legal_moves[0]
+        def choose(self, view: object, legal_moves: Any) -> Any:
+            return legal_moves[0]
 
+    class HandPlugin:
+        @tm.hookimpl
+        def tajmahal_bots(self) -> list[type[Any]]:
+            return [Hand]
 
-class _HandPlugin:
-    @tm.hookimpl
-    def tajmahal_bots(self) -> list[type[Any]]:
-        return [_Hand]
-
-
-def test_a_game_that_cannot_be_played_in_a_worker_is_a_clear_error() -> None:
-    tm.bots.default_registry().register(_HandPlugin(), name="by-hand-test")
+    tm.bots.default_registry().register(HandPlugin(), name="by-hand-test")
     try:
-        assert run_tournament(["by-hand", "random", "random"], games=3, backend="serial").games
-        wanted = r"cannot play game \d \(seed .*\): .*no bot is called 'by-hand'"
+        assert run_tournament(["by-hand", "random", "random"], games=6, backend="serial").games
+        wanted = (r"bot 'by-hand' comes from a plugin that cannot be sent to the workers "
+                  r"\(.*\): move the class into a module .* or use backend='serial'")
         with pytest.raises(TournamentError, match=wanted):
-            run_tournament(["by-hand", "random", "random"], games=3, backend="process", jobs=1)
+            run_tournament(["by-hand", "random", "random"], games=6, backend="process", jobs=1)
     finally:
         tm.bots.reload()
 

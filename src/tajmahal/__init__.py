@@ -5,6 +5,8 @@
 96
 """
 
+import logging
+
 from tajmahal import analysis, bots, events, protocol, render
 from tajmahal.bots import Bot, hookimpl
 from tajmahal.game import Game, GameRecord, replay
@@ -43,6 +45,11 @@ from tajmahal.serialize import dumps, loads
 from tajmahal.tournament import TournamentError, TournamentResult, run_tournament
 
 __version__ = "0.1.0.dev0"
+
+# Diagnostics go to the loggers "tajmahal.referee" (faults, time-outs), "tajmahal.bots"
+# (plugins skipped), "tajmahal.tournament" (progress, worker errors) and "tajmahal.web";
+# an application that configures logging sees them, and one that does not sees nothing.
+logging.getLogger("tajmahal").addHandler(logging.NullHandler())
 
 __all__ = [
     "Board",

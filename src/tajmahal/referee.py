@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import logging
 import secrets
 from collections.abc import Mapping, Sequence
 
@@ -76,6 +77,8 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView, lazy_view
 from tajmahal.seats import Answer, InProcessSeat, SeatPlayer, check_seconds, watching_interrupts
+
+log = logging.getLogger("tajmahal.referee")  # every fault: time-outs, crashes, bad moves
 
 __all__ = ["Fault", "FaultKind", "MatchResult", "bot_log_name", "bot_seed", "play_match"]
 
@@ -380,9 +383,7 @@ class _Referee:
         for number, seat in enumerate(seats):
             setup = getattr(seat, "setup_fault", None)
             if isinstance(setup, Answer) and setup.kind is not None:
-                self.faults.append(
-                    Fault(number, 0, setup.kind, setup.detail, setup.traceback)
-                )
+                self._fault(Fault(number, 0, setup.kind, setup.detail, setup.traceback))
                 self._charge(number, setup.elapsed)
 
     def decide(
@@ -407,8 +408,12 @@ class _Referee:
         fallback = legal[0]
         kind = answer.kind if answer.kind is not None else FaultKind.ILLEGAL_MOVE
         detail = f"{answer.detail}; played {fallback}"
-        self.faults.append(Fault(seat, decision, kind, detail, answer.traceback))
+        self._fault(Fault(seat, decision, kind, detail, answer.traceback))
         return fallback
+
+    def _fault(self, fault: Fault) -> None:
+        self.faults.append(fault)
+        log.warning("%s", fault)
 
     def _charge(self, seat: int, seconds: float) -> None:
         clock = self.clocks[seat]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 
 from tajmahal.rules.components import BonusKind, BonusTile, Card, Components, ProvinceTile, Symbol
@@ -14,11 +15,13 @@ __all__ = [
     "card_name",
     "display_name",
     "move_name",
+    "plain_text",
     "prize_name",
     "province_tile_name",
     "symbol_name",
 ]
 
+_CARD_TEXT = re.compile(r"\b(red|yellow|green|violet|white|special):([a-z_+]+)")
 _SMALL = frozenset({"of", "and", "the", "ka", "ki", "ul", "ud"})
 
 
@@ -128,3 +131,19 @@ def and_list(names: Sequence[str]) -> str:
     if not names:
         return ""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def plain_text(text: str) -> str:
+    """Card notation inside a sentence made plain: ``red:monk+princess`` is ``red monk+princess``.
+
+    >>> plain_text('seat 1 plays red:monk+grand_mogul with special:color_change')
+    'seat 1 plays red monk+grand mogul with color change card'
+    """
+
+    def word(match: re.Match[str]) -> str:
+        color, rest = match.groups()
+        if color == "special":
+            return f"{rest.replace('_', ' ')} card"
+        return f"{color} {rest.replace('_', ' ')}"
+
+    return _CARD_TEXT.sub(word, text)

@@ -180,7 +180,19 @@ def _rate(job: _Job) -> tuple[int, tuple[MoveRating, ...]]:
     ratings += [
         MoveRating(m, move_name(m, comps), 0.0, 0) for m in job.legal if m not in seen
     ]  # never happens with enough searches; kept so that every move is listed
+    best = ratings[0].move
+    if job.played != best:  # the search tried a move it dislikes rarely: rate both again,
+        duel = IsmctsBot(seed=job.seed + 1, iterations=max(20, job.iterations // 2))
+        duel.search_offered_only = True  # the whole budget on the two of them
+        duel.choose(job.view, (best, job.played))
+        again = {s.move: s for s in duel.last_statistics}
+        ratings = [_rerated(r, again[r.move]) if r.move in again else r for r in ratings]
     return job.index, tuple(ratings)
+
+
+def _rerated(rating: MoveRating, duel: Any) -> MoveRating:
+    """``rating`` with the value of a second search between the best and the played move."""
+    return attrs.evolve(rating, value=round(duel.value, 4), visits=rating.visits + duel.visits)
 
 
 def _decision_seed(seed: int, index: int) -> int:
@@ -203,9 +215,12 @@ def analyse_game(
     view at that moment (what it knew then, never the hidden cards), with
     ``iterations`` searches (at least three per legal move), and every legal
     move gets the search's mean reward (0..1, a smooth chance of beating the
-    best rival).  The best move is the search's choice; a decision's loss is
-    the best move's value minus the played one's (never below 0); a loss of
-    ``threshold`` or more marks a mistake.  The same record, seats,
+    best rival).  The best move is the search's choice.  UCT searches a move
+    it dislikes rarely, so when the played move is not the best, a second
+    search (half the budget, at least 20) compares the two alone and gives
+    both their values.  A decision's loss is the best move's value minus the
+    played one's (never below 0); a loss of ``threshold`` or more marks a
+    mistake.  The same record, seats,
     iterations and seed give the same analysis, with any ``jobs`` (worker
     processes).  ``progress(done, total)`` is called after each decision.
 

@@ -22,7 +22,7 @@ final policy), a tie going to the higher mean reward, then to the move tried fir
 budgets (``LEVELS``), each four times the one below; level 3 is the default
 budget.  Iteration budgets keep a game reproducible from its seed.
 
-**ismcts-v1** (:class:`IsmctsV1Bot`) is the first release's bot, kept for
+**ismcts-v1** (``IsmctsV1Bot``) is the first release's bot, kept for
 head-to-head benchmarks: the same search with the first release's fixed
 reward scale (see :mod:`tajmahal.bots.evaluation`).
 """
@@ -164,6 +164,11 @@ class IsmctsBot:
         self.last_iterations = 0  #: searches run for the last decision (0: answered at once)
         #: the root moves of the last search, most visited first (empty: answered at once)
         self.last_statistics: tuple[MoveStatistics, ...] = ()
+        #: search only the moves offered to :meth:`choose` at the root (by default every
+        #: legal move is searched and the answer is picked among the offered ones); game
+        #: analysis sets it to compare two moves with the whole budget
+        self.search_offered_only = False
+        self._root_codes: frozenset[int] | None = None
 
     def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
         """The root move searched most often within the budget.
@@ -181,6 +186,8 @@ class IsmctsBot:
             return legal_moves[0]
         rng = self._rng
         root = _Node(view.seat)
+        by_code = {code_of(view.components, move): move for move in legal_moves}
+        self._root_codes = frozenset(by_code) if self.search_offered_only else None
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         budget = self.iterations
         done = 0
@@ -190,7 +197,6 @@ class IsmctsBot:
             self._iterate(root, Playout(view.sample(rng)), rng)
             done += 1
         self.last_iterations = done
-        by_code = {code_of(view.components, move): move for move in legal_moves}
         searched = [(code, node) for code, node in root.children.items() if code in by_code]
         if not searched:  # only when legal_moves are not the view's own legal moves
             return legal_moves[0]
@@ -217,8 +223,12 @@ class IsmctsBot:
         log, sqrt = math.log, math.sqrt
         node = root
         path: list[_Node] = []
+        allowed = self._root_codes
         while game.phase != OVER and game.visit == visit:
             codes = game.moves()
+            if allowed is not None:  # the root only: the moves offered
+                codes = [code for code in codes if code in allowed] or codes
+                allowed = None
             children = node.children
             fresh: list[int] = []
             known: list[tuple[int, _Node]] = []

@@ -28,9 +28,11 @@ only plugins you trust, and list the others in ``TAJMAHAL_DISABLED_PLUGINS``.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib.metadata
 import inspect
+import logging
 import os
 import re
 import threading
@@ -46,6 +48,8 @@ from tajmahal.bots.hookspecs import PROJECT
 from tajmahal.bots.specs import SpecError, check_spec, parse_spec
 from tajmahal.bots.untrusted import exception_text, type_name
 from tajmahal.rules.errors import TajMahalError
+
+log = logging.getLogger("tajmahal.bots")  # plugins skipped or loaded with problems
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -247,7 +251,9 @@ class Registry:
         self, plugin: str, error: str, package: str | None = None, *, ran: bool = True
     ) -> None:
         origin = package if package is not None else self._origins.get(plugin, plugin)
-        self._load_problems.append(PluginProblem(plugin, origin, error, ran))
+        problem = PluginProblem(plugin, origin, error, ran)
+        self._load_problems.append(problem)
+        log.warning("%s (%s)", problem, "loaded, its bots not offered" if ran else "skipped")
 
     def _load_entry_points(self) -> None:
         seen: set[tuple[str, str]] = set()
@@ -301,17 +307,28 @@ class Registry:
         return {name: info.bot_class for name, info in self.bot_infos().items()}
 
     def bot_class(self, name: str) -> type[Bot]:
-        """The class of the bot called ``name``; :class:`UnknownBotError` lists the names.
+        """The class of the bot called ``name`` (in any case).
 
-        >>> Registry(entry_points=False).bot_class('random').__name__
+        An unknown name is an :class:`UnknownBotError` that lists the names and
+        suggests the closest ones.
+
+        >>> Registry(entry_points=False).bot_class('Random').__name__
         'RandomBot'
+        >>> Registry(entry_points=False).bot_class('gredy')  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tajmahal.bots.registry.UnknownBotError: no bot is called 'gredy' (did you mean 'greedy'?)...
         """
         infos = self.bot_infos()
+        name = name.lower() if name not in infos and name not in self._conflicts else name
         if name in self._conflicts:
             raise PluginError(self._conflicts[name])
         if name not in infos:
+            close = difflib.get_close_matches(name, list(infos), n=3, cutoff=0.6)
+            guess = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
             raise UnknownBotError(
-                f"no bot is called {name!r}; available bots: {', '.join(infos) or '(none)'}"
+                f"no bot is called {name!r}{guess}; available bots: "
+                f"{', '.join(infos) or '(none)'}"
             )
         return infos[name].bot_class
 

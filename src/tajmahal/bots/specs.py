@@ -2,7 +2,7 @@
 
 ::
 
-    random                       a registered bot by name
+    random                       a registered bot by name (any case: Random is random)
     ismcts:iterations=400,c=0.7  options, passed to the constructor as keywords
                                  (values read as JSON scalars, else as strings)
     cmd:node bots/random.js      an external program speaking the bot protocol
@@ -55,7 +55,7 @@ __all__ = [
 
 MAX_SPEC_LENGTH = 4096
 COMMAND_PREFIX = "cmd:"
-_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")
+_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*", re.IGNORECASE | re.ASCII)  # matched lowercased
 _OPTION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 OptionValue = str | int | float | bool | None
@@ -112,10 +112,12 @@ def parse_spec(text: str) -> PlayerSpec:
     'random'
     >>> parse_spec('mybot:style=bold,depth=2,verbose=true').options
     (('style', 'bold'), ('depth', 2), ('verbose', True))
-    >>> parse_spec('Random')  # doctest: +ELLIPSIS
+    >>> parse_spec('Random').name  # names are matched case-insensitively
+    'random'
+    >>> parse_spec('my bot')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tajmahal.bots.specs.SpecError: player spec 'Random': 'Random' is not a bot name (lowercase ...
+    tajmahal.bots.specs.SpecError: player spec 'my bot': 'my bot' is not a bot name (letters, ...
     """
     if not isinstance(text, str):
         raise SpecError(f"a player spec is a string, got {type(text).__name__}")
@@ -132,10 +134,10 @@ def parse_spec(text: str) -> PlayerSpec:
     if not _NAME.fullmatch(name):
         raise SpecError(
             f"player spec {shown}: {_shown(name)} is not a bot name "
-            "(lowercase letters, digits, '_', '.', '-')"
+            "(letters, digits, '_', '.', '-')"
         )
     options = _options(rest, shown) if rest else ()
-    return PlayerSpec(text, name=name, options=options)
+    return PlayerSpec(text, name=name.lower(), options=options)
 
 
 def check_spec(spec: str | PlayerSpec, registry: Registry | None = None) -> PlayerSpec:

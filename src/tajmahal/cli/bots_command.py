@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import json
+from typing import Any
 
-from tajmahal.bots.registry import DISABLED_VARIABLE, default_registry
+from tajmahal.bots.registry import DISABLED_VARIABLE, BotInfo, default_registry
+from tajmahal.bots.specs import option_types
 from tajmahal.cli._common import Commands, add_command
 
 __all__ = ["register"]
 
 
 def register(commands: Commands[argparse.ArgumentParser]) -> None:
-    add_command(
+    command = add_command(
         commands,
         "bots",
         _run,
@@ -21,11 +24,27 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "entry-point group 'tajmahal'. Installing a plugin trusts it: its code runs in every "
         f"process that looks up a bot; {DISABLED_VARIABLE} lists plugins not to load.",
     )
+    command.add_argument(
+        "--json", action="store_true",
+        help="print one JSON document instead of the table: 'bots' (name, package, version, "
+        "plugin, description, the options it declares types for) and 'problems' (plugin, package, "
+        "error, ran)",
+    )  # fmt: skip
 
 
 def _run(args: argparse.Namespace) -> int:
     registry = default_registry()
     infos = registry.bot_infos()
+    if args.json:
+        document = {
+            "bots": [_bot_document(info) for info in infos.values()],
+            "problems": [
+                {"plugin": p.plugin, "package": p.package, "error": p.error, "ran": p.ran}
+                for p in registry.problems
+            ],
+        }
+        print(json.dumps(document, indent=2))
+        return 0
     rows = [("NAME", "PACKAGE", "VERSION", "DESCRIPTION")]
     rows += [(i.name, i.origin, i.version or "?", i.description) for i in infos.values()]
     widths = [max(len(row[k]) for row in rows) for k in range(3)]
@@ -53,3 +72,19 @@ TRUST = (
     f"--isolate). {DISABLED_VARIABLE}=NAME,... (entry-point or package names) keeps "
     "plugins from loading."
 )
+
+
+def _bot_document(info: BotInfo) -> dict[str, Any]:
+    """One bot as ``--json`` lists it: ``options`` are those it declares types for."""
+    try:
+        options = {
+            name: ["None" if kind is type(None) else str(getattr(kind, "__name__", kind))
+                   for kind in kinds]
+            for name, kinds in option_types(info.bot_class).items()
+        }  # fmt: skip
+    except Exception:  # a plugin's class whose declarations cannot be read: none shown
+        options = {}
+    return {
+        "name": info.name, "package": info.origin, "version": info.version or None,
+        "plugin": info.plugin, "description": info.description, "options": options,
+    }  # fmt: skip

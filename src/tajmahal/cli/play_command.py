@@ -16,7 +16,6 @@ saves the finished game, and a person at a terminal is offered to save it.
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -25,7 +24,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from tajmahal.analysis import city_options, effects, hint, score_breakdown
+from tajmahal.analysis import city_options, effects, hint, plain_text, score_breakdown
 from tajmahal.bots import create
 from tajmahal.bots.base import Bot
 from tajmahal.cli._common import (
@@ -69,7 +68,7 @@ completes it), or:
   quit          stop playing
 Table: {", ".join(f"{short} {symbol.value.replace('_', ' ')}" for symbol, short in SHORT.items())};
 * leads (wins the prize on withdrawing), = tied, > to play, hd cards in hand."""
-CARD_TEXT = re.compile(r"\b(red|yellow|green|violet|white|special):([a-z_+]+)")
+
 
 
 def register(commands: Commands[argparse.ArgumentParser]) -> None:
@@ -108,19 +107,12 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
 
 
 def plain(text: str) -> str:
-    """Card notation in an event's words made plain: ``red:monk+princess`` is ``red monk+princess``.
+    """Card notation in an event's words made plain (:func:`tajmahal.analysis.plain_text`).
 
     >>> plain('seat 1 plays red:monk+princess with special:color_change')
     'seat 1 plays red monk+princess with color change card'
     """
-
-    def word(match: re.Match[str]) -> str:
-        color, rest = match.groups()
-        if color == "special":
-            return f"{rest.replace('_', ' ')} card"
-        return f"{color} {rest.replace('_', ' ')}"
-
-    return CARD_TEXT.sub(word, text)
+    return plain_text(text)
 
 
 def _rows(lines: Sequence[str | Text], width: int = 80) -> int:

@@ -40,7 +40,8 @@ def _run(args: argparse.Namespace) -> int:
         from tajmahal.web import ServerSettings, serve
     except ImportError as exc:
         raise CommandError(
-            f"'tajmahal serve' needs the web extra: pip install 'tajmahal[web]' ({exc})"
+            f"'tajmahal serve' needs the web extra: pip install 'tajmahal[web]', "
+            f"from a checkout pip install -e '.[web]' ({exc})"
         ) from None
     from tajmahal.seats import check_seconds
 

@@ -32,12 +32,14 @@ from tajmahal.cli._common import (
 )
 from tajmahal.tournament import (
     BACKENDS,
+    Decision,
     GameResult,
     TournamentResult,
     read_results,
     run_tournament,
     summarize,
 )
+from tajmahal.tournament.seating import SEATINGS
 
 __all__ = ["print_table", "register"]
 
@@ -48,16 +50,21 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "tournament",
         _run,
         summary="play a tournament between bots and print the table",
-        description="Play many games between player specs: every entrant in every seat, each "
-        "deal under every seat rotation, tables balanced when there are more entrants than "
-        "seats. Prints wins (ties shared), win rate with its 95%% interval, mean score, mean "
-        "rank, an openskill rating and a head-to-head table. Name a bot twice to enter two "
+        description="Play many games between player specs: each deal under a balanced set of "
+        "seatings (every entrant in every seat and directly after every other equally often), "
+        "tables balanced when there are more entrants than seats. Prints wins (ties shared), "
+        "win rate with its 95%% interval, mean score, mean rank, an openskill rating and a "
+        "head-to-head table. Name a bot twice to enter two "
         "copies of it.",
     )
     command.add_argument(
         "entrants", nargs="*", metavar="PLAYER", help="player specs: NAME[:KEY=VALUE,...]"
     )
-    command.add_argument("--games", type=int, default=300, help="games to play (default 300)")
+    command.add_argument(
+        "--games", type=int,
+        help="games to play, a multiple of the block size (default: 300 rounded up to whole "
+        "blocks of 6, 24 or 20 games for 3, 4 or 5 players)",
+    )
     command.add_argument(
         "--players", type=int, metavar="K",
         help="seats per game, 3 to 5 (default: the number of entrants, 4 if more than 5)",
@@ -100,6 +107,16 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         help="run every bot as a program under bubblewrap (its own PID namespace, no network, "
         "a read-only root; implies --isolate; see docs/trust.md)",
     )
+    command.add_argument(
+        "--seating", choices=SEATINGS,
+        help="balanced (the default; --resume keeps the file's): every seat and every "
+        "neighbour equally often; rotation: seats only, as results files of version 1",
+    )
+    command.add_argument(
+        "--until-decided", action="store_true",
+        help="stop as soon as a sequential test has decided which of the first two entrants is "
+        "stronger (5%% error rate), or after --games",
+    )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     add_components_option(command)
@@ -119,7 +136,7 @@ def _run(args: argparse.Namespace) -> int:
         TextColumn("left"), TimeRemainingColumn(),
         console=stderr, disable=args.quiet or not stderr.is_terminal, transient=True,
     ) as progress:
-        task = progress.add_task("games", total=args.games)
+        task = progress.add_task("games", total=args.games or 300)
 
         def advance(result: GameResult, done: int, total: int) -> None:
             if not progress.tasks[0].completed:  # resumed: games done before count, not in speed
@@ -132,7 +149,8 @@ def _run(args: argparse.Namespace) -> int:
                 jobs=args.jobs, backend=args.backend, out=args.out, resume=args.resume,
                 time_limit=args.time_limit, game_time=args.game_time, isolate=args.isolate,
                 sandbox=args.sandbox, components=components_from(args.components),
-                ray_address=args.ray_address, on_game=advance,
+                ray_address=args.ray_address, on_game=advance, seating=args.seating,
+                until_decided=args.until_decided,
             )
         except KeyboardInterrupt:
             if args.out is not None:
@@ -183,6 +201,11 @@ def print_table(result: TournamentResult, console: Console) -> None:
         + (f", game time {header.game_time:g} s" if header.game_time else "")
         + (", bots isolated" if header.isolate else "")
     )
+    if header.seating == "rotation":
+        console.print(
+            "Seated by rotation only: every seat equally often, but the order around the table "
+            "as listed, so results may depend on the order the entrants were listed in"
+        )
     table = Table(title=None, show_edge=False)
     for name, justify in (
         ("#", "right"), ("entrant", "left"), ("games", "right"), ("wins", "right"),
@@ -215,6 +238,31 @@ def print_table(result: TournamentResult, console: Console) -> None:
         h2h.add_row(*cells)
     console.print("Head to head: how often the row's entrant finished ahead of the column's")
     console.print(h2h)
+    if result.decision is not None:
+        console.print(decision_text(result.decision))
+
+
+def decision_text(decision: Decision) -> Text:
+    """One line on the sequential test (``--until-decided``).
+
+    >>> from tajmahal.tournament.sequential import decide
+    >>> text = decision_text(decide(['a', 'b'], [(t, 1.0) for t in range(9)])).plain
+    >>> text.split(' (')[0]
+    'Decided after 7 blocks: a is stronger than b'
+    >>> text.split(' (')[1]
+    'a ahead in 100.0% of their games, evidence 22.4 ≥ 20, 5% error rate)'
+    """
+    if decision.share is None:
+        return Text(f"Undecided: {decision.first} and {decision.second} have not met yet")
+    share = f"{decision.first} ahead in {decision.share:.1%} of their games"
+    evidence = f"evidence {decision.evidence:.3g}"
+    if decision.verdict is None:
+        return Text(f"Undecided after {decision.blocks} blocks: {share}, {evidence} < "
+                    f"{1 / decision.alpha:g} ({decision.alpha:.0%} error rate)")
+    loser = decision.second if decision.verdict == decision.first else decision.first
+    return Text(f"Decided after {decision.blocks} blocks: {decision.verdict} is stronger than "
+                f"{loser} ({share}, {evidence} ≥ {1 / decision.alpha:g}, "
+                f"{decision.alpha:.0%} error rate)")
 
 
 class _RateColumn(ProgressColumn):

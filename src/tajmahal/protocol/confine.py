@@ -40,6 +40,7 @@ __all__ = [
     "executable",
     "kill_user",
     "make_undumpable",
+    "python_paths",
     "resolve_program",
     "sandbox_command",
     "sandbox_problem",
@@ -212,13 +213,17 @@ def _bwrap() -> str | None:
     return shutil.which("bwrap", path=os.environ.get("PATH", DEFAULT_PATH) + ":" + DEFAULT_PATH)
 
 
-def sandbox_command(folder: Path, tmp_bytes: int | None, as_root: bool) -> list[str]:
+def sandbox_command(
+    folder: Path, tmp_bytes: int | None, as_root: bool, needs: Sequence[str] = ()
+) -> list[str]:
     """The bubblewrap prefix that runs a program in a sandbox working in ``folder``.
 
     Its own PID, network, IPC and UTS namespaces, the root file system read-only,
     a private ``/tmp`` (of at most ``tmp_bytes``), ``/proc`` of its own PID
     namespace, a minimal ``/dev``, ``folder`` writable.  ``as_root`` keeps the
-    capabilities that :func:`switch_user_command` needs inside.
+    capabilities that :func:`switch_user_command` needs inside.  The paths in
+    ``needs`` that lie under ``/tmp`` (a checkout, a virtual environment or a
+    bot program kept there) are bound back read-only over the private ``/tmp``.
 
     >>> sandbox_command(Path('/tmp/b'), None, as_root=False)[1:4]
     ['--die-with-parent', '--new-session', '--unshare-pid']
@@ -228,11 +233,33 @@ def sandbox_command(folder: Path, tmp_bytes: int | None, as_root: bool) -> list[
     command += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     if tmp_bytes is not None:
         command += ["--size", str(tmp_bytes)]
-    command += ["--tmpfs", "/tmp", "--bind", str(folder), str(folder), "--chdir", str(folder)]
+    command += ["--tmpfs", "/tmp"]
+    for path in _under_tmp(needs):
+        command += ["--ro-bind", path, path]
+    command += ["--bind", str(folder), str(folder), "--chdir", str(folder)]
     if as_root:
         for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_DAC_READ_SEARCH"):
             command += ["--cap-add", cap]
     return [*command, "--"]
+
+
+def _under_tmp(paths: Sequence[str]) -> list[str]:
+    """The existing paths among ``paths`` that lie under ``/tmp``, real, each once, outermost only.
+
+    >>> _under_tmp(['/usr/bin', '/no/such/path'])
+    []
+    """
+    found: list[str] = []
+    for path in sorted({os.path.realpath(p) for p in paths if p and os.path.isabs(p)}):
+        inside = path.startswith("/tmp/") and os.path.exists(path)
+        if inside and not any(path.startswith(kept + os.sep) for kept in found):
+            found.append(path)
+    return found
+
+
+def python_paths() -> list[str]:
+    """What this interpreter needs to run a module: its prefixes and its import path."""
+    return [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.executable, *sys.path]
 
 
 @functools.cache

@@ -49,6 +49,7 @@ from tajmahal.protocol.confine import (
     count_user_processes,
     kill_user,
     make_undumpable,
+    python_paths,
     resolve_program,
     sandbox_command,
     sandbox_problem,
@@ -92,10 +93,33 @@ _UNDUMPABLE: list[bool] = []
 
 
 def _referee_undumpable() -> None:
-    """Make the referee non-dumpable before its first bot program starts (once)."""
+    """Make the referee non-dumpable before its first bot program starts (once); remove
+    the folders of programs whose referee was killed before it could."""
     with _ONCE:
         if not _UNDUMPABLE:
             _UNDUMPABLE.append(make_undumpable())
+            _remove_stale_folders()
+
+
+_FOLDER_PREFIX = "tajmahal-bot-"
+
+
+def _remove_stale_folders() -> None:
+    """Remove ``tajmahal-bot-<PID>-*`` folders whose referee (process PID) is gone."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(tempfile.gettempdir()):
+            name = entry.name
+            if not name.startswith(_FOLDER_PREFIX):
+                continue
+            pid = name[len(_FOLDER_PREFIX):].split("-", 1)[0]
+            if not pid.isdigit():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                shutil.rmtree(entry.path, ignore_errors=True)
+            except OSError:
+                pass  # alive (another user's)
 
 
 def _limit(kind: int, wanted: int) -> tuple[int, int]:
@@ -169,7 +193,7 @@ class ChildProcess:
         main = threading.current_thread() is threading.main_thread()
         self.uid = separate_user_id() if separate_user else None
         self.sandboxed = sandbox
-        self.folder: Path | None = Path(tempfile.mkdtemp(prefix="tajmahal-bot-"))
+        self.folder: Path | None = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
         self.log: BinaryIO | None = None
         self.log_room = log_bytes
         sockets: list[socket.socket] = []
@@ -179,12 +203,16 @@ class ChildProcess:
             if env is None:
                 env = bot_environment(self.folder, keep_env)
             launch = absolute_command(command)
+            program = launch[0]
             if self.uid is not None or sandbox:
-                resolve_program(launch[0], env.get("PATH", os.defpath))
+                program = resolve_program(launch[0], env.get("PATH", os.defpath))
             if self.uid is not None:
                 launch = switch_user_command(self.uid) + launch
             if sandbox:
-                launch = sandbox_command(self.folder, memory_limit, self.uid is not None) + launch
+                pythonpath = env.get("PYTHONPATH", "").split(os.pathsep)
+                needs = [program, *launch, *pythonpath, *python_paths()]
+                prefix = sandbox_command(self.folder, memory_limit, self.uid is not None, needs)
+                launch = prefix + launch
             limits = self._limits(memory_limit, cpu_seconds, max_processes)
             if stderr_log is not None:
                 stderr_log.parent.mkdir(parents=True, exist_ok=True)

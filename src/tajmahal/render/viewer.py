@@ -27,7 +27,7 @@ from functools import cache
 from html import escape
 from importlib.resources import files
 
-from tajmahal.analysis import GameAnalysis, card_name, move_name, score_breakdown
+from tajmahal.analysis import GameAnalysis, card_name, move_name, plain_text, score_breakdown
 from tajmahal.events import EventKind, explain_views, opening, seat_name
 from tajmahal.game import Game, GameRecord
 from tajmahal.render import board_elements
@@ -177,4 +177,4 @@ def _board_runs(indices: Sequence[int], before: Sequence[int] | None) -> list[li
 
 def _lines(before: PlayerView, move: Move, after: PlayerView, players: Sequence[str]) -> list[str]:
     decision = explain_views(before, move, after)
-    return [e.sentence(players) for e in decision.events if e.kind not in _HIDDEN]
+    return [plain_text(e.sentence(players)) for e in decision.events if e.kind not in _HIDDEN]

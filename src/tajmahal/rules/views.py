@@ -215,8 +215,10 @@ def _fill_on_first_use(view: PlayerView, name: str) -> Any:
     return object.__getattribute__(view, name)
 
 
-setattr(PlayerView, "__getattr__", _fill_on_first_use)  # noqa: B010  # hidden from mypy:
-# a __getattr__ it could see would make every misspelt view attribute an Any
+# hidden from mypy (a __getattr__ it could see would make every misspelt view attribute an
+# Any); a partialmethod, so that it binds as a method also when compiled (a compiled
+# function is not a descriptor)
+setattr(PlayerView, "__getattr__", functools.partialmethod(_fill_on_first_use))  # noqa: B010
 
 
 def make_view(state: GameState, seat: object) -> PlayerView:

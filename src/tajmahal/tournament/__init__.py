@@ -1,4 +1,4 @@
-"""Tournaments: many matches between player specs, with seat rotation, statistics and ratings.
+"""Tournaments: many matches between player specs, with balanced seatings, statistics, ratings.
 
 :func:`run_tournament` schedules the games (:mod:`~tajmahal.tournament.seating`),
 plays them on a backend (:mod:`~tajmahal.tournament.backends`), appends each
@@ -7,10 +7,10 @@ returns the statistics (:mod:`~tajmahal.tournament.stats`).
 :func:`summarize_file` recomputes them from a results file alone.
 
 >>> import tajmahal as tm
->>> result = tm.run_tournament(['greedy', 'random', 'random'], games=3, backend='serial',
+>>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial',
 ...                            seed=0)
 >>> [row.name for row in result.table], len(result.games)
-(['random#2', 'greedy', 'random'], 3)
+(['greedy', 'random', 'random#2'], 6)
 """
 
 from __future__ import annotations
@@ -23,10 +23,13 @@ from tajmahal.tournament.runner import run_tournament
 from tajmahal.tournament.seating import (
     GameJob,
     TournamentError,
+    arrangements,
+    block_size,
     deal_seed,
     entrant_names,
     schedule,
 )
+from tajmahal.tournament.sequential import Decision, SequentialTest
 from tajmahal.tournament.stats import (
     EntrantRow,
     HeadToHead,
@@ -38,6 +41,7 @@ from tajmahal.tournament.stats import (
 
 __all__ = [
     "BACKENDS",
+    "Decision",
     "EntrantRow",
     "GameJob",
     "GameResult",
@@ -46,8 +50,11 @@ __all__ = [
     "MatchOptions",
     "Rating",
     "ResultsFile",
+    "SequentialTest",
     "TournamentError",
     "TournamentResult",
+    "arrangements",
+    "block_size",
     "deal_seed",
     "entrant_names",
     "play_game",
@@ -66,7 +73,7 @@ def summarize_file(path: str | os.PathLike[str]) -> TournamentResult:
 
     >>> import tempfile, pathlib, tajmahal as tm
     >>> path = pathlib.Path(tempfile.mkdtemp()) / 'results.jsonl'
-    >>> played = tm.run_tournament(['greedy', 'random', 'random'], games=3, backend='serial',
+    >>> played = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial',
     ...                            out=path)
     >>> summarize_file(path).table == played.table
     True

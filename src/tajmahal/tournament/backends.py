@@ -5,21 +5,35 @@ and the same options, so a game's result does not depend on the backend.
 Results are handed back as games finish (not in game order); at most a few
 games per worker are queued at a time, so stopping early wastes little.
 
-Workers in other processes find bots through the installed plugins (entry
-points): a bot registered by hand in the calling process (``Registry.register``)
-is only known to the ``serial`` backend.
+The ``process`` backend starts its workers as fresh interpreters running
+``tajmahal.tournament.worker``: they never re-run the caller's main module,
+so a script without the ``if __name__ == "__main__":`` guard, a script on
+standard input, ``python -c``, the REPL and notebooks all work.  Workers find
+bots through the installed plugins (entry points), and also through the
+plugins registered by hand in the calling process (``Registry.register``) if
+they can be imported by name; a bot defined in the main module (a script, a
+notebook) cannot, and is a clear error before any game (see
+``check_workers_can_build``).  A worker exits within a second when the
+process that started it dies, even by ``kill -9``.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
 import functools
+import importlib.metadata
 import itertools
 import logging
-import multiprocessing
+import os
+import pickle
+import signal
+import subprocess
+import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED
+import types
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as connection_wait
 from typing import Any
 
 import attrs
@@ -33,7 +47,13 @@ from tajmahal.tournament.seating import GameJob, TournamentError
 __all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games"]
 
 BACKENDS = ("serial", "process", "ray")
-QUEUED_PER_WORKER = 4
+QUEUED_PER_WORKER = 4  #: Ray tasks queued per CPU
+WORKER_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv.pop()); "
+    "from tajmahal.tournament.worker import main; main()"
+)
+_LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+log = logging.getLogger("tajmahal.tournament")  # each game finished, worker errors
 
 
 @attrs.frozen
@@ -70,7 +90,7 @@ def play_game(job: GameJob, options: MatchOptions) -> GameResult | str:
     """Play one game; its result, or a message saying why it could not be played.
 
     >>> from tajmahal.tournament.seating import schedule
-    >>> job = next(schedule(['greedy', 'random', 'random'], 3, 3, seed=1))
+    >>> job = next(schedule(['greedy', 'random', 'random'], 3, 6, seed=1))
     >>> play_game(job, MatchOptions()).players
     ('greedy', 'random', 'random#2')
     """
@@ -107,9 +127,9 @@ def run_games(
     cannot be built); the games finished before are yielded first.
 
     >>> from tajmahal.tournament.seating import schedule
-    >>> jobs = schedule(['greedy', 'random', 'random'], 3, 3, seed=1)
+    >>> jobs = schedule(['greedy', 'random', 'random'], 3, 6, seed=1)
     >>> sorted(r.game for r in run_games(jobs, MatchOptions(), 'serial', 1))
-    [0, 1, 2]
+    [0, 1, 2, 3, 4, 5]
     """
     runners: dict[str, Callable[..., Iterator[GameResult | str]]] = {
         "serial": _serial,
@@ -120,7 +140,11 @@ def run_games(
         raise TournamentError(f"unknown backend {backend!r}; the backends: {', '.join(BACKENDS)}")
     for result in runners[backend](jobs, options, workers, ray_address):
         if isinstance(result, str):
+            log.error("cannot play %s", result)
             raise TournamentError(f"cannot play {result}")
+        log.info("game %d (seed %d, %s) finished: scores %s, %d faults, %.2f s", result.game,
+                 result.seed, ", ".join(result.players), result.scores, len(result.faults),
+                 result.seconds)  # fmt: skip
         yield result
 
 
@@ -131,45 +155,202 @@ def _serial(
         yield play_game(job, options)
 
 
-_worker_options = MatchOptions()
-
-
-def _set_worker_options(options: MatchOptions) -> None:
-    global _worker_options
-    _worker_options = options
-
-
-def _play_in_worker(job: GameJob) -> GameResult | str:
-    return play_game(job, _worker_options)
-
-
 def _process(
     jobs: Iterable[GameJob], options: MatchOptions, workers: int, address: str | None
 ) -> Iterator[GameResult | str]:
-    # forkserver: workers start from a clean process, not a copy of this one (with its threads)
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])  # workers start with the library imported
-    pool = concurrent.futures.ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_set_worker_options, initargs=(options,)
-    )
-    def wait(pending: list[Any]) -> tuple[list[Any], list[Any]]:
-        done, rest = concurrent.futures.wait(pending, return_when=FIRST_COMPLETED)
-        return list(done), list(rest)
-
+    plugins, _ = hand_plugins()
     try:
-        def submit(job: GameJob) -> Any:
-            return pool.submit(_play_in_worker, job)
-
-        for future in _in_flight(jobs, workers * QUEUED_PER_WORKER, submit, wait):
-            try:
-                yield future.result()
-            except concurrent.futures.process.BrokenProcessPool:
-                raise TournamentError(
-                    "a worker process died (killed, or out of memory); the games finished "
-                    "so far are kept: resume the tournament to play the rest"
-                ) from None
+        setup = pickle.dumps((list(sys.path), pickle.dumps((options, plugins))))
+    except Exception as exc:  # whatever cannot be pickled says why
+        raise TournamentError(
+            f"the process backend cannot send the match options to its workers ({exc}); "
+            "define observers in a module, or use backend='serial'"
+        ) from None
+    pool = _Pool(workers, setup)
+    try:
+        yield from pool.run(jobs)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.close()
+
+
+def hand_plugins() -> tuple[list[tuple[str, Any, str]], dict[str, str]]:
+    """The plugins registered by hand in this process, for the workers to register too.
+
+    Returns (name, plugin, origin) for those a worker can import by name (a
+    module, or an object of a class in a module), and for each bot of the
+    others, why not.  Built-in and installed (entry-point) plugins are left
+    out: workers load those themselves.
+    """
+    from tajmahal.bots.registry import BUILTIN_PLUGIN, ENTRY_POINT_GROUP, default_registry
+
+    registry = default_registry()
+    installed = {e.name for e in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    by_plugin: dict[str, list[Any]] = {}
+    for info in registry.bot_infos().values():
+        by_plugin.setdefault(info.plugin, []).append(info)
+    sendable: list[tuple[str, Any, str]] = []
+    refused: dict[str, str] = {}
+    for name, infos in by_plugin.items():
+        if name == BUILTIN_PLUGIN or name in installed:
+            continue
+        plugin = registry.plugin_manager.get_plugin(name)
+        where = plugin.__name__ if isinstance(plugin, types.ModuleType) else \
+            type(plugin).__module__
+        mains = [info.name for info in infos if info.bot_class.__module__ == "__main__"]
+        if where == "__main__" or mains:
+            for info in infos:
+                refused[info.name] = (
+                    f"bot {info.name!r} is defined in the main module (this script or "
+                    "notebook), which the process backend's workers do not run"
+                )
+            continue
+        try:
+            sent = ("module", where) if isinstance(plugin, types.ModuleType) else plugin
+            pickle.dumps(sent)
+        except Exception as exc:  # whatever cannot be pickled says why
+            for info in infos:
+                refused[info.name] = f"bot {info.name!r} comes from a plugin that cannot be " \
+                                     f"sent to the workers ({exc})"
+            continue
+        sendable.append((name, sent, infos[0].origin))
+    return sendable, refused
+
+
+def check_workers_can_build(specs: Sequence[str], backend: str) -> None:
+    """Raise :class:`TournamentError` (one line) if a bot cannot be built in ``backend``'s workers.
+
+    >>> check_workers_can_build(['greedy', 'random', 'random'], 'process')
+    """
+    if backend == "serial":
+        return
+    from tajmahal.bots.specs import parse_spec
+
+    _, refused = hand_plugins()
+    for spec in specs:
+        parsed = parse_spec(spec)
+        if not parsed.is_command and parsed.name in refused:
+            raise TournamentError(
+                f"{refused[parsed.name]}: move the class into a module and install it as a "
+                "plugin, give it as a bot program (cmd:), or use backend='serial'"
+            )
+
+
+class _Worker:
+    """One worker process (see :mod:`~tajmahal.tournament.worker`) and its two pipes."""
+
+    def __init__(self, setup: bytes) -> None:
+        jobs_read, jobs_write = os.pipe()
+        results_read, results_write = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", WORKER_BOOT, str(jobs_read), str(results_write),
+                 str(os.getpid()), _LIBRARY_ROOT],
+                stdin=subprocess.DEVNULL, pass_fds=(jobs_read, results_write),
+            )
+        finally:
+            os.close(jobs_read)
+            os.close(results_write)
+        self.jobs = Connection(jobs_write, readable=False)
+        self.results = Connection(results_read, writable=False)
+        self.job: GameJob | None = None
+        self.ready = False
+        self.jobs.send_bytes(setup)
+
+    def failure(self) -> str:
+        """Why the worker stopped answering: its exit status, read from the system."""
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "a worker process stopped answering"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            cause = f"a worker process was killed by {name}"
+            if -code == signal.SIGKILL:
+                cause += " (kill -9, or the system's out-of-memory killer)"
+        else:
+            cause = f"a worker process exited with status {code}"
+        if self.job is not None:
+            cause += f" while playing game {self.job.game} (seed {self.job.seed}, " \
+                     f"{', '.join(self.job.players)})"
+        return cause
+
+    def close(self, kill: bool) -> None:
+        self.jobs.close()
+        if kill and self.process.poll() is None:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=None if kill else 60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.results.close()
+
+
+class _Pool:
+    """Worker processes, each playing one game at a time."""
+
+    def __init__(self, workers: int, setup: bytes) -> None:
+        self.workers: list[_Worker] = []
+        self.failed = False
+        try:
+            for _ in range(workers):
+                self.workers.append(_Worker(setup))
+        except OSError as exc:
+            self.close()
+            raise TournamentError(f"cannot start a worker process: {exc}") from None
+
+    def run(self, jobs: Iterable[GameJob]) -> Iterator[GameResult | str]:
+        """Play ``jobs``; yield each result as its game finishes."""
+        queue = iter(jobs)
+        more = True
+        while True:
+            for worker in self.workers:
+                if more and worker.ready and worker.job is None:
+                    worker.job = next(queue, None)
+                    more = worker.job is not None
+                    if worker.job is not None:
+                        with contextlib.suppress(OSError):  # it died: reported below
+                            worker.jobs.send(worker.job)
+            if not more and all(worker.job is None for worker in self.workers):
+                return
+            yield from self._finished()
+
+    def _finished(self) -> Iterator[GameResult | str]:
+        """Wait for at least one message; yield the results among them."""
+        waiting = {worker.results: worker for worker in self.workers}
+        for ready in connection_wait(list(waiting)):
+            worker = waiting[ready]  # type: ignore[index]
+            try:
+                message = worker.results.recv()
+            except (EOFError, OSError):
+                self.failed = True
+                failure = worker.failure()
+                log.error("%s", failure)
+                raise TournamentError(
+                    f"{failure}; the games finished so far are kept: resume the "
+                    "tournament to play the rest"
+                ) from None
+            if not worker.ready:
+                if message is not None:
+                    self.failed = True
+                    log.error("a worker process could not set up the tournament: %s", message)
+                    raise TournamentError(
+                        f"a worker process could not set up the tournament: {message} (bots, "
+                        "observers and components must be importable by name in a new process)"
+                    )
+                worker.ready = True
+            else:
+                worker.job = None
+                yield message
+
+    def close(self) -> None:
+        """Stop the workers: at once if a game is unfinished, else once they see the pipe close."""
+        kill = self.failed or any(worker.job is not None for worker in self.workers)
+        for worker in self.workers:
+            worker.close(kill)
 
 
 def _in_flight(
@@ -196,7 +377,8 @@ def _ray(
         import ray
     except ImportError:
         raise TournamentError(
-            "the ray backend needs Ray: pip install 'tajmahal[ray]'"
+            "the ray backend needs Ray: pip install 'tajmahal[ray]' (from a checkout: "
+            "pip install -e '.[ray]')"
         ) from None
     started = not ray.is_initialized()
     if started:

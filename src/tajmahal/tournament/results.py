@@ -2,10 +2,17 @@
 
 ::
 
-    {"format": "tajmahal/tournament", "version": 1, "entrants": [...], "num_players": 3,
-     "games": 300, "seed": 1, "time_limit": null, "game_time": null, "isolate": false}
+    {"format": "tajmahal/tournament", "version": 2, "entrants": [...], "num_players": 3,
+     "games": 300, "seed": 1, "time_limit": null, "game_time": null, "isolate": false,
+     "seating": "balanced", "until_decided": false}
     {"game": 0, "block": 0, "seed": 81..., "players": ["greedy", "random", "random#2"],
      "scores": [61, 30, 35], "winners": [0], "ranking": [0, 2, 1], "faults": [], "seconds": 0.08}
+
+Version 1 files (written before the balanced seating, and today by a
+tournament seated by rotation without the sequential test) have neither
+``seating`` nor ``until_decided``: they are read as ``"rotation"`` seating
+(see :mod:`~tajmahal.tournament.seating`) without a sequential test, and can
+still be summarised and resumed.
 
 Games are appended in the order they finish (not necessarily game order) and
 flushed at once, so a killed run loses at most the game being written.  A
@@ -38,7 +45,10 @@ from tajmahal.seats import check_seconds
 from tajmahal.tournament.seating import (
     MAX_ENTRANTS,
     MAX_GAMES,
+    SEATINGS,
     TournamentError,
+    arrangements,
+    block_size,
     check_arguments,
     deal_seed,
     entrant_names,
@@ -48,7 +58,8 @@ from tajmahal.tournament.seating import (
 __all__ = ["FORMAT", "GameResult", "Header", "ResultsFile", "read_results"]
 
 FORMAT = "tajmahal/tournament"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)  #: the versions this library reads
 MAX_LINE = 1 << 20  #: bytes in one line of a results file
 EXACT_BLOCKS_PER_GAME = 4  #: blocks of the schedule made per game line read (see _check_schedule)
 MAX_SCORE = 10_000
@@ -56,10 +67,11 @@ MAX_GAME_SECONDS = 10_000_000.0  #: the longest a game line may say it took (abo
 _GAME_KEYS = frozenset(
     {"game", "block", "seed", "players", "scores", "winners", "ranking", "faults", "seconds"}
 )
-_HEADER_KEYS = frozenset(
+_HEADER_KEYS_V1 = frozenset(
     {"format", "version", "entrants", "num_players", "games", "seed", "time_limit", "game_time",
      "isolate"}
 )
+_HEADER_KEYS = _HEADER_KEYS_V1 | {"seating", "until_decided"}
 
 
 @attrs.frozen
@@ -68,7 +80,10 @@ class Header:
 
     ``time_limit`` (seconds per decision), ``game_time`` (seconds per seat
     for a whole game) and ``isolate`` (every bot in its own process) are
-    passed to :func:`~tajmahal.play_match` for every game.
+    passed to :func:`~tajmahal.play_match` for every game.  ``seating`` is the
+    seating design (``"rotation"`` for files of format version 1);
+    ``until_decided`` says the tournament stops once its sequential test has
+    decided between the first two entrants (:mod:`~tajmahal.tournament.sequential`).
 
     >>> header = Header(('greedy', 'random', 'random'), num_players=3, games=3, seed=1)
     >>> header.names
@@ -82,6 +97,18 @@ class Header:
     time_limit: float | None = None
     game_time: float | None = None
     isolate: bool = False
+    seating: str = "balanced"
+    until_decided: bool = False
+
+    @property
+    def block_size(self) -> int:
+        """The number of games in each block (see :func:`~tajmahal.tournament.block_size`).
+
+        >>> rotated = Header(('a', 'b', 'c'), 3, 6, 0, seating='rotation')
+        >>> Header(('a', 'b', 'c'), 3, 6, 0).block_size, rotated.block_size
+        (6, 3)
+        """
+        return block_size(self.num_players, self.seating)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -93,15 +120,27 @@ class Header:
         return entrant_names(self.entrants)
 
     def to_json(self) -> dict[str, Any]:
-        """The header line's object.
+        """The header line's object (format version 1 when seated by rotation alone).
 
-        >>> Header(('a', 'b', 'c'), num_players=3, games=3, seed=0).to_json()['format']
-        'tajmahal/tournament'
+        >>> Header(('a', 'b', 'c'), num_players=3, games=6, seed=0).to_json()['version']
+        2
+        >>> Header(('a', 'b', 'c'), 3, 3, 0, seating='rotation').to_json()['version']
+        1
         """
         return {"format": FORMAT, "version": VERSION, "entrants": list(self.entrants),
                 "num_players": self.num_players, "games": self.games, "seed": self.seed,
                 "time_limit": self.time_limit, "game_time": self.game_time,
+                "isolate": self.isolate, "seating": self.seating,
+                "until_decided": self.until_decided} if self._needs_version_2 else {
+                "format": FORMAT, "version": 1, "entrants": list(self.entrants),
+                "num_players": self.num_players, "games": self.games, "seed": self.seed,
+                "time_limit": self.time_limit, "game_time": self.game_time,
                 "isolate": self.isolate}
+
+    @property
+    def _needs_version_2(self) -> bool:
+        """A tournament seated by rotation without the sequential test is a version 1 file."""
+        return self.seating != "rotation" or self.until_decided
 
 
 @attrs.frozen
@@ -221,7 +260,7 @@ class ResultsFile:
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / 'results.jsonl'
-    >>> header = Header(('greedy', 'random', 'random'), num_players=3, games=3, seed=1)
+    >>> header = Header(('greedy', 'random', 'random'), num_players=3, games=6, seed=1)
     >>> _ = path.write_text(json.dumps(header.to_json()) + '\\n{"game": 0, "blo')
     >>> found = read_results(path)
     >>> found.header == header, found.games, found.half_line
@@ -346,24 +385,35 @@ def _json(text: str) -> object:
 def _header(data: object) -> Header:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TournamentError(f"not a tournament results file (no \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if isinstance(version, bool) or version not in VERSIONS:
         raise TournamentError(
-            f"unknown version {data.get('version')!r}; this library reads version {VERSION}"
+            f"unknown version {version!r}; this library reads versions "
+            f"{', '.join(map(str, VERSIONS))}"
         )
-    if data.keys() != _HEADER_KEYS:
-        raise TournamentError(f"the header needs the keys {', '.join(sorted(_HEADER_KEYS))}")
+    keys = _HEADER_KEYS if version == VERSION else _HEADER_KEYS_V1
+    if data.keys() != keys:
+        raise TournamentError(
+            f"the header of version {version} needs the keys {', '.join(sorted(keys))}"
+        )
+    seating, until_decided = data.get("seating", "rotation"), data.get("until_decided", False)
+    if not isinstance(seating, str) or seating not in SEATINGS:
+        raise TournamentError(f"'seating' must be one of {', '.join(SEATINGS)}")
+    if not isinstance(until_decided, bool):
+        raise TournamentError("'until_decided' must be true or false")
     entrants = _strings(data["entrants"], "entrants", MIN_PLAYERS, MAX_ENTRANTS)
     for spec in entrants:
         if len(spec) > MAX_SPEC_LENGTH:
             raise TournamentError(f"an entrant has more than {MAX_SPEC_LENGTH} characters")
         parse_spec(spec)
     games = _int(data["games"], "games", 1, MAX_GAMES)
-    num_players = check_arguments(entrants, data["num_players"], games)
+    num_players = check_arguments(entrants, data["num_players"], games, seating)
     seed = _int(data["seed"], "seed", -(2**63), 2**63 - 1)
     if not isinstance(data["isolate"], bool):
         raise TournamentError("'isolate' must be true or false")
     return Header(entrants, num_players, games, seed, seconds(data["time_limit"], "time_limit"),
-                  seconds(data["game_time"], "game_time"), data["isolate"])
+                  seconds(data["game_time"], "game_time"), data["isolate"], seating,
+                  until_decided)
 
 
 def seconds(value: object, what: str) -> float | None:
@@ -384,13 +434,14 @@ def _check_schedule(
     block and all before it.  That is done for the first ``EXACT_BLOCKS_PER_GAME`` blocks
     per game line (more than a tournament ever runs ahead of the games it finished);
     the games past them (only in a file written by hand) are checked by what each block
-    fixes alone: its deal, and one table whose rotations the block's games are.  So
+    fixes alone: its deal, and one table whose arrangements the block's games are.  So
     reading costs time in proportion to the file, not to the game numbers it names.
     """
     if not games:
         return
-    seats = header.num_players
-    exact = min(games[-1].game // seats + 1, EXACT_BLOCKS_PER_GAME * len(games) + 64)
+    seats, size = header.num_players, header.block_size
+    design = arrangements(seats, header.seating)
+    exact = min(games[-1].game // size + 1, EXACT_BLOCKS_PER_GAME * len(games) + 64)
 
     def wrong(game: GameResult, block: int, seed: int, players: tuple[str, ...]) -> None:
         raise TournamentError(
@@ -401,7 +452,7 @@ def _check_schedule(
 
     wanted = iter(games)
     game = next(wanted)
-    for job in schedule(header.entrants, seats, exact * seats, header.seed):
+    for job in schedule(header.entrants, seats, exact * size, header.seed, header.seating):
         if job.game > game.game:
             break
         if job.game != game.game:
@@ -412,13 +463,15 @@ def _check_schedule(
     names = set(header.names)
     tables: dict[int, tuple[str, ...]] = {}
     for game in games:
-        block = game.game // seats
+        block = game.game // size
         if block < exact:
             continue
-        rotation = game.game % seats
-        table = game.players[-rotation:] + game.players[:-rotation] if rotation else game.players
-        table = tables.setdefault(block, table)
-        players = table[rotation:] + table[:rotation]
+        positions = design[game.game % size]  # the table position of the entrant in each seat
+        found = [""] * seats
+        for seat, position in enumerate(positions):
+            found[position] = game.players[seat]
+        table = tables.setdefault(block, tuple(found))
+        players = tuple(table[position] for position in positions)
         seed = deal_seed(header.seed, block)
         valid = names.issuperset(players) and len(set(players)) == seats
         if not valid or (game.block, game.seed, game.players) != (block, seed, players):
@@ -545,8 +598,14 @@ def open_for_append(path: Path, header: Header, resume: bool) -> tuple[IO[str], 
 
 
 def _difference(old: Header, new: Header) -> str:
-    for field in attrs.fields(Header):
-        if getattr(old, field.name) != getattr(new, field.name):
-            was, now = getattr(old, field.name), getattr(new, field.name)
-            return f"its {field.name} is {was!r}, not {now!r}"
+    names = [field.name for field in attrs.fields(Header)]
+    names.sort(key=lambda name: name not in ("seating", "until_decided"))
+    for name in names:  # the design first: it explains a different game count
+        if getattr(old, name) != getattr(new, name):
+            was, now = getattr(old, name), getattr(new, name)
+            hint = {
+                "seating": f" (continue it with seating={was!r}, --seating {was})",
+                "until_decided": " (continue it with the same until_decided, --until-decided)",
+            }.get(name, "")
+            return f"its {name} is {was!r}, not {now!r}{hint}"
     return "its header differs"

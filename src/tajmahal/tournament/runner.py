@@ -11,7 +11,12 @@ from typing import Any
 from tajmahal.bots.specs import check_spec
 from tajmahal.protocol import check_sandbox
 from tajmahal.rules.components import Components
-from tajmahal.tournament.backends import BACKENDS, MatchOptions, run_games
+from tajmahal.tournament.backends import (
+    BACKENDS,
+    MatchOptions,
+    check_workers_can_build,
+    run_games,
+)
 from tajmahal.tournament.results import (
     GameResult,
     Header,
@@ -19,7 +24,13 @@ from tajmahal.tournament.results import (
     seconds,
     write_line,
 )
-from tajmahal.tournament.seating import TournamentError, check_arguments, schedule
+from tajmahal.tournament.seating import (
+    TournamentError,
+    check_arguments,
+    default_games,
+    schedule,
+)
+from tajmahal.tournament.sequential import SequentialTest, block_share
 from tajmahal.tournament.stats import TournamentResult, summarize
 
 __all__ = ["run_tournament"]
@@ -27,7 +38,7 @@ __all__ = ["run_tournament"]
 
 def run_tournament(
     entrants: Sequence[str],
-    games: int = 300,
+    games: int | None = None,
     num_players: int | None = None,
     *,
     seed: int | None = None,
@@ -44,15 +55,27 @@ def run_tournament(
     observers: Sequence[object] = (),
     match_options: Mapping[str, Any] | None = None,
     on_game: Callable[[GameResult, int, int], None] | None = None,
+    seating: str | None = None,
+    until_decided: bool = False,
 ) -> TournamentResult:
     """Play a tournament between player specs and return its table.
 
     ``entrants`` are player specs (``'greedy'``, ``'ismcts:iterations=400'``);
     a spec entered twice is two entrants (``random``, ``random#2``).  Tables
     have ``num_players`` seats (default: the number of entrants, or 4 when
-    there are more than 5).  Every deal is played under all seat rotations,
-    so ``games`` must be a multiple of ``num_players``; with more entrants
-    than seats, tables are balanced (see :mod:`tajmahal.tournament.seating`).
+    there are more than 5).  Every deal is played under every arrangement of
+    the ``seating`` design, a *block*: ``"balanced"`` (the default for a new
+    tournament; a resumed one keeps its file's) puts every
+    entrant in every seat and directly after every other equally often (6
+    games per block at 3 seats, 24 at 4, 20 at 5); ``"rotation"`` only rotates
+    the seats (``num_players`` games), as files of format version 1 did.
+    ``games`` must be a multiple of the block size (default: 300 rounded up
+    to whole blocks, and to enough blocks for every entrant to play); with
+    more entrants than seats, tables are balanced (see :mod:`tajmahal.tournament.seating`).
+    ``until_decided=True`` stops as soon as a sequential test on the blocks
+    has decided which of the first two entrants is stronger (at most
+    ``games`` games; see :mod:`tajmahal.tournament.sequential` for its error
+    rates); ``result.decision`` says what it found.
     ``seed`` fixes every deal.  The default, ``None``, draws an unguessable
     63-bit seed from the operating system (the file's seed when resuming), kept
     in the results' header; each game's seed is derived from it
@@ -62,7 +85,8 @@ def run_tournament(
 
     ``backend`` is ``'serial'``, ``'process'`` (``jobs`` processes, default the
     CPU count) or ``'ray'`` (a local Ray instance with ``jobs`` CPUs, or the
-    cluster at ``ray_address``; needs ``pip install 'tajmahal[ray]'``); all
+    cluster at ``ray_address``; needs the ``ray`` extra,
+    ``pip install -e '.[ray]'`` from a checkout); all
     three give the same games.  ``out`` is a JSON-lines file that gets every
     game as it finishes; ``resume=True`` continues the tournament the file
     holds, playing only the games it lacks.  ``time_limit`` (seconds per
@@ -81,13 +105,21 @@ def run_tournament(
     >>> result = tm.run_tournament(['greedy', 'random', 'random'], games=6, backend='serial',
     ...                            seed=0)
     >>> [(row.name, row.games, row.wins) for row in result.table]
-    [('greedy', 6, 4.0), ('random#2', 6, 1.0), ('random', 6, 1.0)]
+    [('greedy', 6, 4.0), ('random', 6, 1.0), ('random#2', 6, 1.0)]
     """
-    num_players = check_arguments(entrants, num_players, games)
+    if seating is None:
+        before = _header_from(out) if resume and out is not None else None
+        seating = "balanced" if before is None else before.seating
+    if games is None:
+        games = default_games(entrants, num_players, seating)
+    num_players = check_arguments(entrants, num_players, games, seating)
+    if not isinstance(until_decided, bool):
+        raise TournamentError(f"until_decided must be True or False, got {until_decided!r}")
     for spec in entrants:
         check_spec(spec)  # an unknown bot or option fails before any game
     if backend not in BACKENDS:
         raise TournamentError(f"unknown backend {backend!r}; the backends: {', '.join(BACKENDS)}")
+    check_workers_can_build(entrants, backend)
     if jobs is None:
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 1024:
@@ -104,9 +136,10 @@ def run_tournament(
     if ray_address is not None and backend != "ray":
         raise TournamentError("ray_address is for the 'ray' backend only")
     if seed is None:
-        seed = _seed_from(out) if resume and out is not None else None
-        seed = secrets.randbits(63) if seed is None else seed
-    header = Header(tuple(entrants), num_players, games, seed, time_limit, game_time, isolate)
+        before = _header_from(out) if resume and out is not None else None
+        seed = secrets.randbits(63) if before is None else before.seed
+    header = Header(tuple(entrants), num_players, games, seed, time_limit, game_time, isolate,
+                    seating, until_decided)
     options = MatchOptions(
         time_limit, game_time, isolate, components, tuple(observers),
         tuple((match_options or {}).items()),
@@ -119,25 +152,57 @@ def run_tournament(
     elif resume:
         raise TournamentError("resume needs the results file (out) to resume from")
     done = {game.game for game in finished}
-    todo = (job for job in schedule(entrants, num_players, games, seed) if job.game not in done)
+    todo = (
+        job for job in schedule(entrants, num_players, games, seed, seating)
+        if job.game not in done
+    )
+    watch = _Sequential(header, finished) if until_decided else None
     try:
-        for result in run_games(todo, options, backend, jobs, ray_address):
-            if stream is not None:
-                write_line(stream, result.to_json())
-            finished.append(result)
-            if on_game is not None:
-                on_game(result, len(finished), games)
+        if watch is None or not watch.decided:
+            for result in run_games(todo, options, backend, jobs, ray_address):
+                if stream is not None:
+                    write_line(stream, result.to_json())
+                finished.append(result)
+                if on_game is not None:
+                    on_game(result, len(finished), games)
+                if watch is not None and watch.add(result):
+                    break  # decided: the games still in flight are dropped
     finally:
         if stream is not None:
             stream.close()
     return summarize(header, finished)
 
 
-def _seed_from(out: str | os.PathLike[str]) -> int | None:
-    """The seed of the tournament in ``out``, if the file exists and holds one."""
+class _Sequential:
+    """The sequential test, fed each block as soon as it and every block before it are complete."""
+
+    def __init__(self, header: Header, games: list[GameResult]) -> None:
+        self.header = header
+        self.first, self.second = header.names[:2]
+        self.test = SequentialTest()
+        self.waiting: dict[int, list[GameResult]] = {}
+        self.next_block = 0
+        self.decided = False
+        for game in games:
+            self.add(game)
+
+    def add(self, game: GameResult) -> bool:
+        """Count a finished game; whether the test has now decided."""
+        self.waiting.setdefault(game.block, []).append(game)
+        size = self.header.block_size
+        while not self.decided and len(self.waiting.get(self.next_block, ())) == size:
+            share = block_share(self.waiting.pop(self.next_block), self.first, self.second)
+            self.next_block += 1
+            if share is not None:
+                self.decided = self.test.add(share)
+        return self.decided
+
+
+def _header_from(out: str | os.PathLike[str]) -> Header | None:
+    """The header of the tournament in ``out``, if the file exists and holds one."""
     from tajmahal.tournament.results import read_results
 
     path = Path(out)
     if not path.exists() or path.stat().st_size == 0:
         return None
-    return read_results(path).header.seed
+    return read_results(path).header

@@ -1,15 +1,22 @@
 """Statistics of a tournament: the table (one row per entrant), ratings, head to head.
 
-* **wins** — a shared win (equal top scores) counts ``1 / number of winners``;
+* **wins** — a shared win (equal top scores) counts ``1 / number of winners``
+  (sums are exact: the same games give the same figures in any order);
 * **win rate** with its 95% **Wilson** score interval (sound for small counts
   and for rates near 0 or 1);
 * **mean score** with a 95% interval (normal approximation: mean ± 1.96 ·
   standard error; none below two games);
 * **mean rank**: 1 is first; seats with equal score (and the same fault
   status) share the mean of their places;
-* **rating**: ``openskill``'s Plackett–Luce model, every game in game order
-  (so the same games give the same ratings, whatever order they finished in);
-  the table is sorted by the conservative rating ``mu - 3 * sigma``;
+* **rating**: ``openskill``'s Plackett–Luce model, updated once per block
+  (a rating period, as in Glicko): every game of a block is rated from the
+  ratings at the block's start, the information (``1 / sigma**2``) the games
+  add is summed, and the mean moves by the sum of the games' moves scaled by
+  the block's posterior variance over one game's (a block of one game is
+  exactly openskill's update).  A block's games therefore count the same
+  whatever their order, so two copies of a deterministic bot, which play
+  mirror-image games in a balanced block, get exactly equal ratings; the
+  table is sorted by the conservative rating ``mu - 3 * sigma``;
 * **faults**: faulty decisions (and games with at least one);
 * **head to head**: for each pair, the share of their common games in which
   one finished ahead of the other (equal places count a half).
@@ -17,6 +24,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -25,10 +33,12 @@ import attrs
 from openskill.models import PlackettLuce
 
 from tajmahal.tournament.results import GameResult, Header
+from tajmahal.tournament.sequential import Decision, block_shares, decide
 
 __all__ = ["Z95", "EntrantRow", "HeadToHead", "Rating", "TournamentResult", "summarize", "wilson"]
 
 Z95 = 1.959963984540054
+_MODEL = PlackettLuce()
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -96,7 +106,7 @@ class EntrantRow:
 
         >>> row = summarize(_example_header(), _example_games()).table[0].to_json()
         >>> row['name'], row['wins'], row['win_ci'], round(row['rating']['mu'], 2)
-        ('b', 2.0, [0.2076596008020477, 0.9385080552796037], 30.86)
+        ('b', 2.0, [0.2076596008020477, 0.9385080552796037], 30.95)
         """
         data = attrs.asdict(self, recurse=True)
         data["win_ci"] = list(self.win_ci)
@@ -171,6 +181,7 @@ class TournamentResult:
     games: tuple[GameResult, ...]
     table: tuple[EntrantRow, ...]
     head_to_head: HeadToHead
+    decision: Decision | None = None  #: the sequential test's, when ``until_decided``
 
     @property
     def planned(self) -> int:
@@ -185,7 +196,7 @@ class TournamentResult:
         """Everything the CLI prints, as JSON: the tournament, the table, the head-to-head.
 
         >>> sorted(summarize(_example_header(), _example_games()).to_json())
-        ['faults', 'games_played', 'head_to_head', 'table', 'tournament']
+        ['decision', 'faults', 'games_played', 'head_to_head', 'table', 'tournament']
         """
         return {
             "tournament": self.header.to_json(),
@@ -193,6 +204,7 @@ class TournamentResult:
             "faults": sum(len(game.faults) for game in self.games),
             "table": [row.to_json() for row in self.table],
             "head_to_head": self.head_to_head.to_json(),
+            "decision": None if self.decision is None else self.decision.to_json(),
         }
 
 
@@ -203,53 +215,58 @@ def summarize(header: Header, games: Sequence[GameResult]) -> TournamentResult:
     [1.3333333333333333, 1.6666666666666667, 3.0]
     """
     ordered = tuple(sorted(games, key=lambda game: game.game))
+    decision = None
+    if header.until_decided:
+        decision = decide(header.names, block_shares(header, ordered))
+        if decision.last_block is not None:  # games after the deciding block do not count
+            ordered = tuple(game for game in ordered if game.block <= decision.last_block)
     names = header.names
     index = {name: i for i, name in enumerate(names)}
     count = len(names)
     played = [0] * count
-    wins = [0.0] * count
+    wins: list[list[float]] = [[] for _ in names]
     scores: list[list[int]] = [[] for _ in names]
-    ranks = [0.0] * count
+    ranks: list[list[float]] = [[] for _ in names]
     faults = [0] * count
     faulty_games = [0] * count
     met = [[0] * count for _ in names]
     ahead = [[0.0] * count for _ in names]
-    model = PlackettLuce()
-    ratings = [model.rating(name=name) for name in names]
-    for game in ordered:
-        seats = [index[name] for name in game.players]
-        places = game.positions()
-        for seat, who in enumerate(seats):
-            played[who] += 1
-            scores[who].append(game.scores[seat])
-            ranks[who] += places[seat]
-            for other_seat, other in enumerate(seats):
-                if other != who:
-                    met[who][other] += 1
-                    if places[seat] < places[other_seat]:
-                        ahead[who][other] += 1.0
-                    elif places[seat] == places[other_seat]:
-                        ahead[who][other] += 0.5
-        for seat in game.winners:
-            wins[seats[seat]] += 1 / len(game.winners)
-        for fault in game.faults:
-            faults[seats[fault.seat]] += 1
-        for seat in {fault.seat for fault in game.faults}:
-            faulty_games[seats[seat]] += 1
-        rated = model.rate([[ratings[who]] for who in seats], ranks=list(places))
-        for who, (rating,) in zip(seats, rated, strict=True):
-            ratings[who] = rating
+    ratings = [(_MODEL.mu, _MODEL.sigma)] * count
+    for _, block in itertools.groupby(ordered, key=lambda game: game.block):
+        rated: list[tuple[list[int], tuple[float, ...]]] = []
+        for game in block:
+            seats = [index[name] for name in game.players]
+            places = game.positions()
+            rated.append((seats, places))
+            for seat, who in enumerate(seats):
+                played[who] += 1
+                scores[who].append(game.scores[seat])
+                ranks[who].append(places[seat])
+                for other_seat, other in enumerate(seats):
+                    if other != who:
+                        met[who][other] += 1
+                        if places[seat] < places[other_seat]:
+                            ahead[who][other] += 1.0
+                        elif places[seat] == places[other_seat]:
+                            ahead[who][other] += 0.5
+            for seat in game.winners:
+                wins[seats[seat]].append(1 / len(game.winners))
+            for fault in game.faults:
+                faults[seats[fault.seat]] += 1
+            for seat in {fault.seat for fault in game.faults}:
+                faulty_games[seats[seat]] += 1
+        ratings = _rate_block(ratings, rated)
     rows = [
         EntrantRow(
             name=names[i],
             games=played[i],
-            wins=wins[i],
-            win_rate=wins[i] / played[i],
-            win_ci=wilson(wins[i], played[i]),
+            wins=math.fsum(wins[i]),
+            win_rate=math.fsum(wins[i]) / played[i],
+            win_ci=wilson(math.fsum(wins[i]), played[i]),
             mean_score=sum(scores[i]) / played[i],
             score_ci=_mean_interval(scores[i]),
-            mean_rank=ranks[i] / played[i],
-            rating=Rating(ratings[i].mu, ratings[i].sigma),
+            mean_rank=math.fsum(ranks[i]) / played[i],
+            rating=Rating(*ratings[i]),
             faults=faults[i],
             faulty_games=faulty_games[i],
         )
@@ -260,7 +277,41 @@ def summarize(header: Header, games: Sequence[GameResult]) -> TournamentResult:
     head_to_head = HeadToHead(
         names, tuple(map(tuple, met)), tuple(map(tuple, ahead))
     )
-    return TournamentResult(header, ordered, tuple(rows), head_to_head)
+    return TournamentResult(header, ordered, tuple(rows), head_to_head, decision)
+
+
+def _rate_block(
+    ratings: list[tuple[float, float]], games: list[tuple[list[int], tuple[float, ...]]]
+) -> list[tuple[float, float]]:
+    """The ratings (mu, sigma) after one block of games (seats, places), as one rating period.
+
+    >>> start = [(25.0, 25 / 3)] * 3
+    >>> one = _rate_block(start, [([0, 1, 2], (1.0, 2.0, 3.0))])
+    >>> plain = _MODEL.rate([[_MODEL.rating()] for _ in range(3)], ranks=[1, 2, 3])
+    >>> [round(mu, 9) for mu, _ in one] == [round(team[0].mu, 9) for team in plain]
+    True
+    """
+    shifts: dict[int, list[float]] = {}
+    gains: dict[int, list[float]] = {}
+    tau2 = _MODEL.tau**2
+    for seats, places in games:
+        teams = [[_MODEL.rating(mu=ratings[who][0], sigma=ratings[who][1])] for who in seats]
+        for who, (after,) in zip(seats, _MODEL.rate(teams, ranks=list(places)), strict=True):
+            mu, sigma = ratings[who]
+            shifts.setdefault(who, []).append(after.mu - mu)
+            gains.setdefault(who, []).append(1 / after.sigma**2 - 1 / (sigma**2 + tau2))
+    updated = list(ratings)
+    for who, moves in shifts.items():
+        mu, sigma = ratings[who]
+        prior = 1 / (sigma**2 + tau2)
+        gain = math.fsum(gains[who])
+        block_variance = 1 / max(prior + gain, prior)
+        game_variance = 1 / max(prior + gain / len(moves), prior)
+        updated[who] = (
+            mu + math.fsum(moves) * block_variance / game_variance,
+            math.sqrt(block_variance),
+        )
+    return updated
 
 
 def _mean_interval(values: Sequence[int]) -> tuple[float, float] | None:
@@ -274,7 +325,7 @@ def _mean_interval(values: Sequence[int]) -> tuple[float, float] | None:
 
 def _example_header() -> Header:
     """Three entrants at a three-seat table, one deal (for the examples)."""
-    return Header(("a", "b", "c"), num_players=3, games=3, seed=0)
+    return Header(("a", "b", "c"), num_players=3, games=3, seed=0, seating="rotation")
 
 
 def _example_games() -> tuple[GameResult, ...]:

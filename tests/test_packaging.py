@@ -1,0 +1,117 @@
+"""The package as people get it: metadata in one place, and a wheel that plays from a clean venv.
+
+The wheel test builds the sdist and the wheel (``python -m build --no-isolation``, offline),
+installs the wheel with ``--no-deps`` into a new venv that does not see this one's packages,
+lends it this venv's dependencies through a path file (which exposes their folders but not
+this checkout's editable install), and plays a match with the venv's own ``tajmahal``.
+"""
+
+from __future__ import annotations
+
+import email
+import os
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import tajmahal as tm
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_the_version_is_written_once() -> None:
+    assert "version" not in PROJECT["project"] and "version" in PROJECT["project"]["dynamic"]
+    assert PROJECT["tool"]["hatch"]["version"]["path"] == "src/tajmahal/__init__.py"
+    citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert f"\nversion: {tm.__version__}\n" in citation, "CITATION.cff names another version"
+
+
+def test_the_license_file_is_the_mit_text() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n") and "WITHOUT WARRANTY OF ANY KIND" in text
+    assert PROJECT["project"]["license"] == "MIT"
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    env = {k: v for k, v in os.environ.items() if k != "TAJMAHAL_COMPILE"}  # the pure wheel
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel",
+         "--outdir", str(out), str(ROOT)],
+        capture_output=True, text=True, timeout=600, env=env,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out
+
+
+def test_the_sdist_holds_the_sources_tests_and_license(dist: Path) -> None:
+    (sdist,) = dist.glob("tajmahal-*.tar.gz")
+    assert sdist.name == f"tajmahal-{tm.__version__}.tar.gz"
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for name in ("LICENSE", "README.md", "pyproject.toml", "src/tajmahal/__init__.py",
+                 "src/tajmahal/rules/data/standard.toml", "tests/data/deals.jsonl"):
+        assert name in names, name
+
+
+def test_the_wheel_metadata(dist: Path) -> None:
+    (wheel,) = dist.glob("tajmahal-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        info = f"tajmahal-{tm.__version__}.dist-info"
+        meta = email.message_from_bytes(archive.read(f"{info}/METADATA"))
+    assert meta["Version"] == tm.__version__
+    assert meta["License-Expression"] == "MIT" and f"{info}/licenses/LICENSE" in names
+    assert "tajmahal/py.typed" in names and "tajmahal/rules/data/standard.toml" in names
+    assert any(n.startswith("tajmahal/web/static/") for n in names), "the game pages are missing"
+    urls = meta.get_all("Project-URL") or []
+    assert any(url.startswith("Documentation, ") for url in urls), urls
+    assert "Operating System :: POSIX" in (meta.get_all("Classifier") or [])
+    requires = " ".join(meta.get_all("Requires-Dist") or [])
+    for name in ("attrs", "cattrs", "pluggy", "openskill", "rich"):
+        assert name in requires, name
+
+
+def test_the_wheel_plays_a_match_from_a_clean_venv(dist: Path, tmp_path: Path) -> None:
+    (wheel,) = dist.glob("tajmahal-*.whl")
+    home = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False, system_site_packages=False).create(home)
+    python = home / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--python", str(python)]
+    if subprocess.run([*pip, "--version"], capture_output=True).returncode != 0:  # pip < 22.3
+        pytest.fail("pip 22.3 or newer is needed (--python): make .venv/.installed upgrades it")
+    done = subprocess.run(
+        [*pip, "install", "--quiet", "--no-index", "--no-deps", str(wheel)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    target = Path(subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip())
+    # the dependencies from this venv; its .pth files (this checkout's editable install) stay off
+    (target / "zz_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    where = subprocess.run(
+        [python, "-c", "import tajmahal; print(tajmahal.__file__, tajmahal.__version__)"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )
+    assert where.returncode == 0, where.stderr
+    assert where.stdout.split() == [str(target / "tajmahal" / "__init__.py"), tm.__version__]
+    match = subprocess.run(
+        [home / "bin" / "tajmahal", "match", "greedy", "random", "random", "--seed", "7"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+    )
+    assert match.returncode == 0, match.stderr
+    expected = tm.play_match(["greedy", "random", "random"], seed=7)
+    for score in expected.scores:
+        assert str(score) in match.stdout, (expected.scores, match.stdout)
