@@ -40,6 +40,16 @@ def test_the_license_file_is_the_mit_text() -> None:
     assert PROJECT["project"]["license"] == "MIT"
 
 
+def test_the_changelog_sections_follow_keep_a_changelog() -> None:
+    order = ["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"]
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    for release in text.split("\n## ")[1:]:
+        found = [line[4:].strip() for line in release.splitlines() if line.startswith("### ")]
+        assert all(name in order for name in found), (release.splitlines()[0], found)
+        assert found == sorted(found, key=order.index), (release.splitlines()[0], found)
+        assert len(found) == len(set(found)), (release.splitlines()[0], found)
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
