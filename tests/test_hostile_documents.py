@@ -197,3 +197,13 @@ def test_many_different_documents_do_not_grow_the_caches() -> None:
         loaded = tm.loads(json.dumps(doc))
         assert isinstance(loaded, tm.GameRecord)
     assert len(_components._EMBEDDED) <= 17 and len(_components._INTERNED) <= 65
+
+
+def test_an_array_of_many_bad_entries_keeps_a_bounded_number_of_problems() -> None:
+    doc = copy.deepcopy(BASES["state"])
+    doc["known"][0] = ["bogus"] * 40_000
+    text = json.dumps(doc)
+    outcome, calls, peak = cost(lambda: tm.loads(text))
+    assert isinstance(outcome, tm.FormatError) and "'bogus' is not a card" in str(outcome)
+    assert calls < 10_000, calls  # reading stops after the first problems, not 40,000 of them
+    assert peak < 24_000_000, peak  # 99.9 MB before

@@ -32,6 +32,11 @@ class Invalid(ValueError):
     """One problem with one JSON value (raised by the converter's hooks)."""
 
 
+#: problems collected in one array or object before reading it stops (a hostile document
+#: with 40,000 bad entries would otherwise keep 40,000 exceptions)
+MAX_PROBLEMS_PER_ARRAY = 50
+
+
 class Nested(Exception):
     """Problems inside an array or object: (index or key, exception) pairs."""
 
@@ -194,7 +199,9 @@ def _each(
         try:
             out.append(structure(item, t))
         except Exception as exc:  # collected with its key
-            failed.append((key, exc))
+            failed.append((key, exc.with_traceback(None)))
+            if len(failed) == MAX_PROBLEMS_PER_ARRAY:  # memory stays bounded: the rest unread
+                break
     if failed:
         raise Nested(failed)
     return out
