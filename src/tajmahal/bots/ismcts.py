@@ -213,7 +213,14 @@ class IsmctsBot:
         return by_code[best[0]]
 
     def reward(self, game: Playout) -> list[float]:
-        """The reward of a position, one per seat (see :mod:`tajmahal.bots.evaluation`)."""
+        """The reward of a position, one per seat (see :mod:`tajmahal.bots.evaluation`).
+
+        >>> import tajmahal as tm
+        >>> from tajmahal.rules.playout import Playout
+        >>> rewards = IsmctsBot(seed=1).reward(Playout(tm.new_game(num_players=3, seed=1)))
+        >>> len(rewards), all(0 < r < 1 for r in rewards)
+        (3, True)
+        """
         return evaluate(game)
 
     def _iterate(self, root: _Node, game: Playout, rng: random.Random) -> None:
@@ -276,5 +283,12 @@ class IsmctsV1Bot(IsmctsBot):
     name: ClassVar[str] = "ismcts-v1"
 
     def reward(self, game: Playout) -> list[float]:
-        """The first release's reward: the margin's logistic at a fixed scale."""
+        """The first release's reward: the margin's logistic at a fixed scale.
+
+        >>> import tajmahal as tm
+        >>> from tajmahal.rules.playout import Playout
+        >>> game = Playout(tm.new_game(num_players=3, seed=1))
+        >>> IsmctsV1Bot(seed=1).reward(game) == evaluate(game, scale=FIXED_SCALE)
+        True
+        """
         return evaluate(game, scale=FIXED_SCALE)
