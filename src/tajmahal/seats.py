@@ -172,7 +172,7 @@ class _Job:
         self._signal = threading.Lock()  # released when the call has finished
         self._signal.acquire()
 
-    def run(self) -> None:
+    def _work_once(self) -> None:
         try:
             self.result = self.work()
         except BaseException as exc:  # the work functions catch the bot's; this is a last guard
@@ -180,6 +180,11 @@ class _Job:
             self.result = Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
         finally:
             self.work = _nothing  # drop references to the bot's objects
+
+    def run(self) -> None:
+        try:
+            self._work_once()
+        finally:
             with _LOCK:
                 self.finished = True
                 if self.abandoned:
@@ -193,12 +198,8 @@ class _Job:
     def run_here(self) -> None:
         """Run the call in the calling thread (no time limit: it cannot be abandoned)."""
         try:
-            self.result = self.work()
-        except BaseException as exc:  # the work functions catch the bot's; this is a last guard
-            reraise_user_interrupt(exc)
-            self.result = Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
+            self._work_once()
         finally:
-            self.work = _nothing  # drop references to the bot's objects
             self.finished, self.owner = True, None
 
     def wait(self, limit: float | None) -> bool:
