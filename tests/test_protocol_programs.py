@@ -10,7 +10,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -152,9 +151,7 @@ HOSTILE_CASES: dict[str, tuple[dict[str, Any], FaultKind, str, bool]] = {
 def test_a_hostile_program_gets_faults_and_the_match_ends(mode: str) -> None:
     options, kind, detail, keeps_seat = HOSTILE_CASES[mode]
     options = {"time_limit": 5.0, **options}
-    start = time.monotonic()
     result = tm.play_match([hostile(mode), "random", "random"], seed=2, **options)
-    took = time.monotonic() - start
     assert result.faulty_seats == {0}
     first = result.faults[0]
     assert first.kind is kind, first
@@ -173,7 +170,6 @@ def test_a_hostile_program_gets_faults_and_the_match_ends(mode: str) -> None:
                    result.faults[1:])
     assert result.ranking[-1] == 0
     assert all(len(f.detail) <= 1300 for f in result.faults)
-    assert took < 30, f"{mode}: the match took {took:.1f} s"
     assert tm.replay(result.record).scores == result.scores
 
 
