@@ -145,6 +145,7 @@ def create_app(server: GameServer) -> Starlette:
         if opened is None:
             return None, _error(404, "no game has this link")
         table = opened[0]
+        await table.record_stored()  # a game that has just ended: its record is being stored
         if table.finished_record is None:
             return None, _error(409, "the record is given out once the game is over")
         return table, None

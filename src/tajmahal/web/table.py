@@ -143,6 +143,7 @@ class Table:
         self._events: dict[int | None, list[tuple[int, int | None, list[str]]]] = {}
         self.closed = False
         self.finished_record: str | None = stored.record
+        self._recorded = asyncio.Event()  # set once a game that ends here has its record stored
         self.analysis_page: str | None = None
         self._rebuild_events()
 
@@ -318,10 +319,19 @@ class Table:
         text = dumps(record)
         await self.workers.stored(self.workers.store.finish, self.id, text)
         self.finished_record = text
+        self._recorded.set()
         log.info("game %s: over, scores %s", self.id, list(self.state.scores))
         seats, self._seats = self._seats, []
         if seats:
             await self.workers.bot(_finish_seats, seats, self.state)
+
+    async def record_stored(self, timeout: float = 30.0) -> None:
+        """Wait while a game that is over still has its record being stored."""
+        if self.finished_record is None and self.state.is_over:
+            try:
+                await asyncio.wait_for(self._recorded.wait(), timeout)
+            except TimeoutError:
+                log.warning("game %s: the record was not stored within %s s", self.id, timeout)
 
     def record(self) -> GameRecord:
         """The game's record (the seed included: only given out once the game is over)."""
