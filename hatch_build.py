@@ -3,8 +3,8 @@
 A hatchling build hook (``[tool.hatch.build.targets.wheel.hooks.custom]`` in
 pyproject.toml).  Without the environment variable, or for an editable install
 (``pip install -e .``), it does nothing and the wheel is pure Python.  With
-``TAJMAHAL_COMPILE=1`` it compiles every module of ``src/tajmahal/rules`` with
-mypyc (the fast playout path included) into C extension modules that sit beside
+``TAJMAHAL_COMPILE=1`` it compiles the hot modules of ``src/tajmahal/rules`` (``COMPILED``,
+the fast playout path included) with mypyc into C extension modules that sit beside
 their ``.py`` files in the same package (Python imports the extension first),
 and the wheel becomes a platform wheel.  It needs a C compiler and the Python
 headers (Debian: ``build-essential`` and ``python3-dev``); the build asks for
@@ -25,11 +25,25 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 ENVIRONMENT = "TAJMAHAL_COMPILE"  #: set to 1 (or true, yes) for the compiled build
 PACKAGE = Path("src") / "tajmahal"
-COMPILED = ("rules",)  #: the subpackages compiled, every module in them but these:
-#: the move classes and new_game check their arguments' types themselves (clear errors for
-#: a wrong type), which compiled code would refuse before (TypeError); both run once per
-#: move built by a user or per game, never in the engine's loops
-NOT_COMPILED = ("rules/moves.py", "rules/engine.py")
+#: the modules compiled: the engine's hot paths (legal moves, transitions, scoring, the lookup
+#: tables, the fast playout path, sampling, the view parts).  The others stay Python: the
+#: public classes' modules (components, errors, moves, setup, snapshot, state, views: mypyc
+#: would replace the docstrings of their attrs and enum classes, and doctest cannot find
+#: compiled functions' examples), the frozen map (compiled code would refuse a view holding
+#: a plain dict where the annotation says FrozenMap), and what runs once per game or document
+#: (engine, deal, validate, problems, display)
+COMPILED = (
+    "rules/legal.py",
+    "rules/playout.py",
+    "rules/playout_steps.py",
+    "rules/reshuffles.py",
+    "rules/roads.py",
+    "rules/sampling.py",
+    "rules/scoring.py",
+    "rules/tables.py",
+    "rules/transitions.py",
+    "rules/viewparts.py",
+)
 
 
 def compile_wanted() -> bool:
@@ -69,12 +83,7 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
         self._scratch = Path(tempfile.mkdtemp(prefix="tajmahal-mypyc-"))
         shutil.copytree(root / PACKAGE, self._scratch / "tajmahal",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))  # fmt: skip
-        modules = sorted(
-            str(path.relative_to(self._scratch))
-            for package in COMPILED
-            for path in (self._scratch / "tajmahal" / package).glob("*.py")
-            if str(path.relative_to(self._scratch / "tajmahal")) not in NOT_COMPILED
-        )
+        modules = [str(Path("tajmahal") / module) for module in COMPILED]
         self.app.display_info(f"mypyc: compiling {len(modules)} modules of tajmahal.rules")
         # the build environment's paths (pip's isolated build adds them to sys.path only)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))

@@ -332,7 +332,7 @@ class ProcessPlayer:
         if unasked:
             text = unasked.decode("utf-8", errors="replace")
             self._stop(ProcessFault.PROTOCOL, f"wrote without being asked: {shorten(text, 80)}")
-        texts = [str(move) for move in legal_moves]
+        texts = move_texts(legal_moves)
         line = request_line(number, limit, texts, dumps(view))
         self._note(">", line)
         started = time.monotonic()
@@ -475,6 +475,31 @@ class ProcessPlayer:
         self.stopped = f"{kind.value} at {when}"
         self.clean_exit = False
         raise BotProcessError(kind, detail, stderr) from None
+
+
+#: id(move) -> (the move, its text): the engine's moves (and a seat's copies of them) are
+#: values that live as long as their match, so a move's text is made once, not per request
+_TEXTS: dict[int, tuple[Move, str]] = {}
+_MAX_TEXTS = 4096  #: bounded: the cache starts again when it holds this many moves
+
+
+def move_texts(moves: Sequence[Move]) -> list[str]:
+    """``[str(move) for move in moves]``, each move's text made once per move object.
+
+    >>> import tajmahal as tm
+    >>> legal = tm.new_game(3, seed=1).legal_moves()
+    >>> move_texts(legal) == [str(m) for m in legal], move_texts(legal)[-1]
+    (True, 'withdraw')
+    """
+    texts = []
+    for move in moves:
+        known = _TEXTS.get(id(move))
+        if known is None or known[0] is not move:  # new, or another object at a reused id
+            if len(_TEXTS) >= _MAX_TEXTS:
+                _TEXTS.clear()
+            known = _TEXTS[id(move)] = (move, str(move))
+        texts.append(known[1])
+    return texts
 
 
 def match_move(text: str, legal_moves: Sequence[Move], texts: Sequence[str]) -> Move | None:
