@@ -16,7 +16,7 @@ limit the same code runs in the calling thread (there is nothing to bound).
 the bot's fault; the user's Ctrl-C stops the match.  Python raises the
 user's Ctrl-C in the main thread only: with a time limit it reaches the
 referee waiting there, not the bot's worker thread; without one,
-:func:`~tajmahal.seats.watching_interrupts` marks it as it arrives.
+:func:`~tajmahal.referee.seats.watching_interrupts` marks it as it arrives.
 
 **Moves handed to a bot.**  The engine's moves are values shared by every
 game (built once per set of components).  A seat hands its bot copies of
@@ -54,7 +54,7 @@ import attrs
 
 from tajmahal.bots.base import Bot
 from tajmahal.bots.untrusted import exception_text, plain_text, traceback_text, type_name
-from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
+from tajmahal.referee.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
 from tajmahal.rules.components import Card, Color, Special, Symbol
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import (
@@ -422,7 +422,7 @@ class InProcessSeat:
             seat.setup_fault = Answer(
                 kind=FaultKind.UNAVAILABLE,
                 detail=f"not started: {MAX_ABANDONED} abandoned bot calls are still running in "
-                "this process (see 'Abandoned calls' in the docs of tajmahal.seats)",
+                "this process (see 'Abandoned calls' in the docs of tajmahal.referee.seats)",
             )
             return seat
         worker = _Worker()

@@ -1,4 +1,4 @@
-"""Observers: what watches the matches the referee plays (hooks in :mod:`tajmahal.bots.hookspecs`).
+"""Observers: what watches the matches the referee plays (hooks in :mod:`tajmahal.hookspecs`).
 
 An observer is any object with one or more of the methods
 ``tajmahal_match_started(match)``, ``tajmahal_decision_made(decision)`` and
@@ -31,7 +31,7 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import dumps
 
 if TYPE_CHECKING:  # annotation only: the referee imports this module
-    from tajmahal.referee import MatchResult
+    from tajmahal.referee.match import MatchResult
 
 __all__ = ["HOOKS", "DecisionDataset", "ObserverWarning", "Watchers"]
 

@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from tajmahal.bots.base import Bot
-from tajmahal.events import DecisionMade, MatchStarted
-
-if TYPE_CHECKING:  # annotation only: the referee, above this module, calls these hooks
-    from tajmahal.referee import MatchResult
+if TYPE_CHECKING:  # annotations only: this module sits below everything that uses it
+    from tajmahal.bots.base import Bot
+    from tajmahal.events import DecisionMade, MatchStarted
+    from tajmahal.referee.match import MatchResult
 
 __all__ = [
     "PROJECT",
@@ -114,7 +113,7 @@ def tajmahal_match_started(match: MatchStarted) -> None:
     ``@tajmahal.hookimpl``, as for bots): then it watches every match played
     in a process where the package is installed.  An observer's return value
     is ignored.  An observer that raises does not stop the match: the referee
-    reports it with a :class:`tajmahal.observers.ObserverWarning` and stops
+    reports it with a :class:`tajmahal.referee.observers.ObserverWarning` and stops
     calling that observer for the rest of the match.
 
     >>> import tajmahal as tm
