@@ -16,6 +16,7 @@ import pytest
 
 import tajmahal as tm
 from tajmahal.bots import SpecError, check_spec, parse_spec
+from tajmahal.bots.file_bots import file_bot_class
 from tajmahal.cli import main
 
 #: a bot that plays as the built-in ``random`` does (same seed, same moves)
@@ -157,11 +158,11 @@ def test_a_file_that_loads_too_slowly_is_an_error(
 
 def test_a_changed_file_is_loaded_again_and_an_unchanged_one_is_not(tmp_path: Path) -> None:
     path = write(tmp_path, "counter.py", RANDOM_COPY + "\nLOADS = []\nLOADS.append(1)\n")
-    first = tm.bots.file_bots.file_bot_class(parse_spec(f"file:{path}"))
-    assert tm.bots.file_bots.file_bot_class(parse_spec(f"file:{path}")) is first
+    first = file_bot_class(parse_spec(f"file:{path}"))
+    assert file_bot_class(parse_spec(f"file:{path}")) is first
     path.write_text(RANDOM_COPY.replace("Copycat", "Renamed"), encoding="utf-8")
     os.utime(path, ns=(0, 10**9))  # a different modification time, whatever the clock
-    assert tm.bots.file_bots.file_bot_class(parse_spec(f"file:{path}")).__name__ == "Renamed"
+    assert file_bot_class(parse_spec(f"file:{path}")).__name__ == "Renamed"
 
 
 # ------------------------------------------------------------------------- it plays
