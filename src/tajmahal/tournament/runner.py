@@ -8,8 +8,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from tajmahal.bots.specs import PlayerSpec, check_spec
-from tajmahal.protocol import check_sandbox
+from tajmahal.protocol import ProcessLimits, check_sandbox
 from tajmahal.rules.components import Components
 from tajmahal.tournament.backends import (
     BACKENDS,
@@ -136,6 +138,12 @@ def run_tournament(
         check_sandbox()  # before any game, naming what is missing
         isolate = True
         match_options = {**(match_options or {}), "sandbox": True}
+        if out is not None:  # its header holds the seed of every deal: out of the bots' sight
+            limits = match_options.get("process_limits") or ProcessLimits()
+            if not isinstance(limits, ProcessLimits):
+                raise TournamentError(f"process_limits must be a ProcessLimits, got {limits!r}")
+            hidden = (*limits.hidden, Path(out))
+            match_options["process_limits"] = attrs.evolve(limits, hidden=hidden)
     if ray_address is not None and backend != "ray":
         raise TournamentError("ray_address is for the 'ray' backend only")
     if seed is None:
