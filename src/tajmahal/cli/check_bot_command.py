@@ -31,7 +31,8 @@ from tajmahal.protocol import (
     check_command,
     check_sandbox,
 )
-from tajmahal.referee import Fault, MatchResult, bot_seed, play_match
+from tajmahal.referee.faults import Fault
+from tajmahal.referee.match import MatchResult, bot_seed, play_match
 
 __all__ = ["GAMES", "CheckResult", "register", "run_checks"]
 
@@ -77,7 +78,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "every check passes.",
     )
     command.add_argument("spec", metavar="PLAYER",
-                         help="the bot: 'cmd:PROGRAM ARGS' or a registered bot's spec")
+                         help="the bot: 'cmd:PROGRAM ARGS', 'file:PATH[:CLASS]' or a "
+                         "registered bot's spec")
     command.add_argument("--seed", type=int, default=1,
                          help="the first game's seed (default 1); game N uses seed+N-1")
     command.add_argument("--time-limit", type=positive_seconds, default=5.0, metavar="S",

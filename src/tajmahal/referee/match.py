@@ -8,9 +8,9 @@ move* for that decision — the first legal move, a fixed choice so that the
 record stays reproducible — and ranks seats with faults after all clean
 seats.
 
-**How bots are asked.**  Each seat is a :class:`~tajmahal.seats.SeatPlayer`;
+**How bots are asked.**  Each seat is a :class:`~tajmahal.referee.seats.SeatPlayer`;
 with a time limit or a game clock, a Python bot runs in a worker thread of its
-own (:class:`~tajmahal.seats.InProcessSeat`), which also reads and judges what
+own (:class:`~tajmahal.referee.seats.InProcessSeat`), which also reads and judges what
 the bot returned, so that the referee never runs a method of an object a bot
 made outside the bot's time; without either, it runs in the referee's thread
 (there is nothing to bound, and no thread is started).  Each seat gets its
@@ -26,7 +26,7 @@ bot gets the same limit.  ``game_time`` is a clock per seat (the total
 seconds of all its decisions); once it runs out, every further decision of
 that seat is a timeout fault.  A decision that exceeds its time keeps
 running in its thread (Python cannot stop a thread): see "Abandoned calls" in
-:mod:`tajmahal.seats` for what that costs and its limit.
+:mod:`tajmahal.referee.seats` for what that costs and its limit.
 
 **Trust.**  Bots run in the referee's own process.  The referee survives
 everything a bot does through the interfaces it is given, but it cannot
@@ -63,20 +63,26 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from tajmahal.bots.base import Bot
-from tajmahal.bots.specs import check_spec
+from tajmahal.bots.specs import PlayerSpec, check_spec
 from tajmahal.bots.untrusted import type_name
 from tajmahal.events import DecisionMade, MatchStarted, explain
-from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import GameRecord
-from tajmahal.observers import Watchers
 from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command, check_sandbox
-from tajmahal.record_tags import check_tags, match_tags
+from tajmahal.referee.faults import Fault, FaultKind
+from tajmahal.referee.observers import Watchers
+from tajmahal.referee.record_tags import check_tags, match_tags
+from tajmahal.referee.seats import (
+    Answer,
+    InProcessSeat,
+    SeatPlayer,
+    check_seconds,
+    watching_interrupts,
+)
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView, lazy_view
-from tajmahal.seats import Answer, InProcessSeat, SeatPlayer, check_seconds, watching_interrupts
 
 log = logging.getLogger("tajmahal.referee")  # every fault: time-outs, crashes, bad moves
 
@@ -166,7 +172,7 @@ def bot_log_name(seed: int, seat: int) -> str:
 
 
 def play_match(
-    players: Sequence[str | Bot | ProcessSeat],
+    players: Sequence[str | PlayerSpec | Bot | ProcessSeat],
     seed: int | None = None,
     time_limit: float | None = None,
     *,
@@ -180,7 +186,9 @@ def play_match(
 ) -> MatchResult:
     """Play one game between 3–5 bots (player specs or instances), seat 0 first.
 
-    Bots given by player spec (``'greedy'``, ``'greedy:enough=5'``) are built
+    Bots given by player spec (``'greedy'``, ``'greedy:enough=5'``,
+    ``'file:bots/mine.py'``, or a parsed :class:`~tajmahal.bots.PlayerSpec`:
+    each spec is parsed and checked once, here) are built
     as ``BotClass(seed=bot_seed(seed, seat), **options)``; a bad spec, or a
     ``TypeError``/``ValueError`` from a constructor given options (a bad
     option value), raises :class:`~tajmahal.bots.SpecError` before the game
@@ -206,7 +214,7 @@ def play_match(
     raises.  (A :class:`~tajmahal.protocol.ProcessSeat` the caller started
     for a seat may stand in that seat; the match ends it too.)
 
-    ``observers`` watch the match (see :mod:`tajmahal.observers`), beside
+    ``observers`` watch the match (see :mod:`tajmahal.referee.observers`), beside
     every installed observer plugin.
 
     >>> import tajmahal as tm
@@ -230,16 +238,20 @@ def play_match(
     game_time = check_seconds(game_time, "game_time")
     if seed is not None and type(seed) is not int:
         raise TajMahalError(f"seed must be an integer or None, got {type(seed).__name__}")
+    seated: list[PlayerSpec | Bot | ProcessSeat] = []
     for number, player in enumerate(players):
-        if isinstance(player, str):
-            spec = check_spec(player)  # every spec before any bot is built
+        if isinstance(player, str | PlayerSpec):
+            spec = check_spec(player)  # every spec, parsed once, before any bot is built
             if spec.is_command:
                 check_command(spec)
+            seated.append(spec)
         elif not callable(inspect.getattr_static(player, "choose", None)):
             raise TajMahalError(
                 f"seat {number}: a {type_name(player)} is neither a player spec nor a bot "
                 "(an object with choose(view, legal_moves))"
             )
+        else:
+            seated.append(player)
     if not isinstance(sandbox, bool):
         raise TajMahalError(f"sandbox must be True or False, got {sandbox!r}")
     if sandbox:
@@ -252,9 +264,9 @@ def play_match(
         seed = secrets.randbits(63)
     with watching_interrupts():
         result = _play(
-            players, seed, time_limit, game_time, components, isolate, process_limits, watchers
+            seated, seed, time_limit, game_time, components, isolate, process_limits, watchers
         )
-    known = match_tags(players, time_limit, game_time)
+    known = match_tags(seated, time_limit, game_time)
     record = attrs.evolve(result.record, tags={**known, **given_tags})
     result = attrs.evolve(result, record=record)
     watchers.finished(result)
@@ -262,7 +274,7 @@ def play_match(
 
 
 def _play(
-    players: Sequence[str | Bot | ProcessSeat],
+    players: Sequence[PlayerSpec | Bot | ProcessSeat],
     seed: int,
     time_limit: float | None,
     game_time: float | None,
@@ -332,7 +344,7 @@ def _play(
 
 
 def _build_seats(
-    players: Sequence[str | Bot | ProcessSeat],
+    players: Sequence[PlayerSpec | Bot | ProcessSeat],
     seed: int,
     limit: float | None,
     isolate: bool,
@@ -340,6 +352,7 @@ def _build_seats(
 ) -> list[SeatPlayer]:
     """One seat per player, built in seat order; closes them all if one spec is bad.
 
+    ``players`` are checked already (specs parsed: :func:`play_match`).
     A ``cmd:`` spec (or any spec, with ``isolate``) is a bot program's seat,
     started here; its handshake is awaited when the referee reads its
     ``setup_fault``, so that the programs start up side by side.
@@ -347,7 +360,7 @@ def _build_seats(
     seats: list[SeatPlayer] = []
     try:
         for number, player in enumerate(players):
-            spec = check_spec(player) if isinstance(player, str) else None
+            spec = player if isinstance(player, PlayerSpec) else None
             if spec is not None and (spec.is_command or isolate):
                 log = bot_log_name(seed, number)
                 seats.append(ProcessSeat.build(
