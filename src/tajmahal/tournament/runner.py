@@ -94,10 +94,10 @@ def run_tournament(
     (every bot in its own process, through the bot protocol), ``sandbox``
     (those processes under bubblewrap: docs/trust.md), ``components``
     and ``match_options`` (further keywords) go to :func:`~tajmahal.play_match`
-    for every game, and so do ``observers`` (:mod:`tajmahal.observers`): with
+    for every game, and so do ``observers`` (:mod:`tajmahal.referee.observers`): with
     the ``process`` and ``ray`` backends each worker watches its games with its
     own copies of them (they must pickle), so an observer should write what it
-    sees (as :class:`~tajmahal.observers.DecisionDataset` does) rather than
+    sees (as :class:`~tajmahal.referee.observers.DecisionDataset` does) rather than
     keep it in memory.  ``on_game(result, done,
     total)`` is called as each game finishes (a progress bar).
 
