@@ -52,3 +52,10 @@ def _documents_follow_their_schemas(request: pytest.FixtureRequest) -> Iterator[
         pytest.fail(
             "documents or messages that break their JSON Schema:\n" + "\n".join(found[:5]) + more
         )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    counts = schema_check.checked
+    if counts:
+        shown = ", ".join(f"{name} {count}" for name, count in sorted(counts.items()))
+        terminalreporter.write_line(f"JSON Schema checks: {sum(counts.values())} ({shown})")

@@ -15,6 +15,7 @@ property's value once per distinct value (the documents of one game share most o
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import json
@@ -116,8 +117,13 @@ def violations_of(name: str, document: Any, skip: tuple[str, ...] = ()) -> list[
     return _nodes()[name].errors(document, "$", skip)
 
 
+#: how many documents and messages were checked, by schema name (the session's summary)
+checked: collections.Counter[str] = collections.Counter()
+
+
 def check(name: str, document: Any, what: str, skip: tuple[str, ...] = ()) -> None:
     """Record ``document``'s violations of schema ``name`` (``what``: who wrote or read it)."""
+    checked[name] += 1
     if name not in _nodes():
         _record(f"{what}: no schema {name!r} for {json.dumps(document)[:300]}")
         return
@@ -206,6 +212,7 @@ def _wrap_dumps(original: Callable[..., str]) -> Callable[..., str]:
     def wrapper(*args: Any, **kwargs: Any) -> str:
         text = original(*args, **kwargs)
         if _known_valid(text):
+            checked["(documents met before)"] += 1
             return text
         document = json.loads(text)
         kind = _kind(document)
@@ -223,6 +230,7 @@ def _wrap_loads(original: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(text: str | bytes, *args: Any, **kwargs: Any) -> Any:
         obj = original(text, *args, **kwargs)
         if _known_valid(text):
+            checked["(documents met before)"] += 1
             return obj
         document = json.loads(text)
         kind = _kind(document)
