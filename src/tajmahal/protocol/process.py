@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from tajmahal._escape import StderrEscaper
 from tajmahal.protocol.confine import (
     PRCTL,
     absolute_command,
@@ -166,7 +167,8 @@ class ChildProcess:
     referee's variables named in ``keep_env``).  ``stderr_log`` is a file that
     receives the child's stderr up to ``log_bytes`` bytes (appended, after a
     line naming the program, its pid and the time).  With ``sandbox``, the
-    files and folders in ``hidden`` are out of the child's reach.  Starting raises
+    files and folders in ``hidden`` are out of the child's reach, and those in
+    ``reads`` (such as a ``file:`` bot's folder) within it, even under ``/tmp``.  Starting raises
     ``OSError`` if the program cannot be run.
     """
 
@@ -184,6 +186,7 @@ class ChildProcess:
         env: dict[str, str] | None = None,
         keep_env: Sequence[str] = (),
         hidden: Sequence[Path] = (),
+        reads: Sequence[str] = (),
     ) -> None:
         if resource is None or not hasattr(select, "poll"):
             raise OSError("bot programs need a POSIX system (Linux, macOS)")
@@ -198,6 +201,7 @@ class ChildProcess:
         self.folder: Path | None = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
         self.log: BinaryIO | None = None
         self.log_room = log_bytes
+        self._stderr_escaper = StderrEscaper()
         sockets: list[socket.socket] = []
         try:
             if self.uid is not None:
@@ -215,7 +219,7 @@ class ChildProcess:
                 launch = switch_user_command(self.uid) + launch
             if sandbox:
                 pythonpath = env.get("PYTHONPATH", "").split(os.pathsep)
-                needs = [program, *launch, *pythonpath, *python_paths()]
+                needs = [program, *launch, *pythonpath, *python_paths(), *reads]
                 prefix = sandbox_command(
                     self.folder, memory_limit, self.uid is not None, needs, [str(p) for p in hidden]
                 )
@@ -354,8 +358,9 @@ class ChildProcess:
         self.tail += data
         del self.tail[:-STDERR_TAIL_BYTES]
         if self.log is not None and self.log_room > 0:
-            self.log.write(data[: self.log_room])
-            self.log_room -= len(data)
+            escaped = self._stderr_escaper.feed(data)  # no escape sequence reaches the file
+            self.log.write(escaped[: self.log_room])
+            self.log_room -= len(escaped)
             if self.log_room <= 0:
                 self.log.write(b"\n[stderr log cut here: the size limit was reached]\n")
 
