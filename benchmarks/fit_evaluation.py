@@ -182,7 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 10 or args.jobs < 1:
         parser.error("--games must be at least 10 and --jobs at least 1")
-    tm.bots.check_spec(args.player)
+    try:
+        tm.bots.check_spec(args.player)
+    except tm.TajMahalError as exc:
+        parser.error(str(exc))
     work = [(args.seed + g, 3 + g % 3, args.player) for g in range(args.games)]
     samples: list[Sample] = []
     with multiprocessing.Pool(args.jobs) as pool:
