@@ -75,6 +75,12 @@ def _check_withdrawal(state: tm.GameState) -> None:
     assert set(view.court_influence) - set(mine.court_influence) == won_influence
     assert gain.palaces == len(won_influence)
     assert gain.crown == (view.court_crown and not mine.court_crown)
+    for symbol in gain.ties:  # W4: a tie wins this seat nothing; the prize stays in court
+        assert symbol not in gain.prizes
+        assert symbol not in INFLUENCE or symbol in mine.court_influence
+    if gain.ties:
+        them = "it" if len(gain.ties) == 1 else "them"
+        assert f"does not win {them}" in gain.text and "nobody" not in gain.text
     took_tile = view.court_province_tile is not None and mine.court_province_tile is None
     assert (gain.province_tile is not None) == (took_tile and not gain.draws)
     if gain.exact:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import tajmahal as tm
-from tajmahal.observers import DecisionDataset
+from tajmahal.referee.observers import DecisionDataset
 from tajmahal.serialize._documents import READABLE
 from tajmahal.tournament import read_results, summarize_file
 from tajmahal.tournament.backends import MatchOptions, play_game

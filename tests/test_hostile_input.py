@@ -440,7 +440,7 @@ def test_long_dotted_keys_are_refused_in_linear_time(shape: str, parts: int) -> 
 
 @pytest.mark.parametrize("text", ['a.b.c = "x.y"', 'x = 1.5\ny = [1.5, 2.5]\n[a.b]\nc = "."'])
 def test_short_dotted_keys_and_dots_in_values_are_still_toml(text: str) -> None:
-    from tajmahal.rules.components import _check_key_parts
+    from tajmahal.rules.loading import _check_key_parts
 
     _check_key_parts(text + "\nv = '" + "." * 10_000 + "'\n# " + "." * 100, "ok.toml")
 

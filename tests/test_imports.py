@@ -1,8 +1,10 @@
-"""The imports inside ``rules/`` run one way, and ``rules/`` imports nothing else of the library.
+"""Imports run one way: inside ``rules/``, and across the whole package at import time.
 
-Imports under ``if TYPE_CHECKING:`` are for annotations only and never run, so
-they are not counted; every other import is, wherever it stands (a function
-body included).
+Inside ``rules/`` (which imports nothing else of the library), imports under
+``if TYPE_CHECKING:`` are for annotations only and never run, so they are not
+counted; every other import is, wherever it stands (a function body included).
+Across the package, what counts is what runs while a module is imported: its
+module-level imports and the packages they load first.
 """
 
 from __future__ import annotations
@@ -102,3 +104,120 @@ def test_rules_import_nothing_else_of_the_library() -> None:
             if m.startswith("tajmahal") and not m.startswith("tajmahal.rules")
         }
         assert not outside, f"{path.name} imports {outside}"
+
+
+# ------------------------------------------------------- the whole package, at import time
+
+PACKAGE = RULES.parent
+
+
+def _module_sources() -> dict[str, tuple[str, bool]]:
+    """Every module of the package by dotted name: (its source, whether it is a package)."""
+    sources = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = ("tajmahal", *path.relative_to(PACKAGE).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if is_package else parts)
+        sources[name] = (path.read_text(encoding="utf-8"), is_package)
+    return sources
+
+
+def _import_time_imports(tree: ast.Module, module: str, is_package: bool) -> set[str]:
+    """What a module names in its imports while it is being imported: its module-level ones.
+
+    Function bodies run later (not at import time) and ``if TYPE_CHECKING:``
+    blocks never run; class bodies, ``if``/``try`` blocks at module level do.
+    ``from m import x`` gives ``m:x`` (``x`` may be a name of ``m`` or its
+    submodule ``m.x``); relative imports are resolved against ``module``.
+    """
+    found: set[str] = set()
+    here = module if is_package else module.rpartition(".")[0]
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            return
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = here.split(".")
+                anchor = parts[: len(parts) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            found.update(f"{base}:{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _package_graph(modules: dict[str, tuple[str, bool]] | None = None) -> dict[str, set[str]]:
+    """Module -> the package's modules that importing it runs, or needs finished, first.
+
+    ``import a.b.c`` runs ``a/__init__``, then ``a/b/__init__``, then ``c``:
+    each is an edge, except the packages that contain the importing module
+    (they are already being imported when it runs).  A module that names a
+    package itself (``import tajmahal``, ``from tajmahal import new_game``)
+    needs that package's names: an edge even when it contains the module.
+    """
+    modules = _module_sources() if modules is None else modules
+    graph: dict[str, set[str]] = {}
+    for name, (source, is_package) in modules.items():
+        own = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 2)}
+        edges: set[str] = set()
+        for target in _import_time_imports(ast.parse(source), name, is_package):
+            base, _, member = target.partition(":")
+            named = f"{base}.{member}" if f"{base}.{member}" in modules else base
+            parts = named.split(".")
+            edges.update(
+                prefix
+                for prefix in (".".join(parts[:i]) for i in range(1, len(parts)))
+                if prefix in modules and prefix not in own
+            )
+            if named in modules and named != name:
+                edges.add(named)
+        graph[name] = edges
+    return graph
+
+
+def test_no_module_of_the_package_imports_itself_in_a_circle_at_import_time() -> None:
+    graph = _package_graph()
+    assert "tajmahal.rules.components" in graph["tajmahal.game"]  # the walk sees imports
+    assert "tajmahal.referee" in graph["tajmahal.game"]  # and the packages they run first
+    cycle = _cycle(graph)
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_import_time_walk_skips_functions_and_type_checking_and_resolves_relative() -> None:
+    code = (
+        "from typing import TYPE_CHECKING\n"
+        "import a.b\n"
+        "from . import sibling\n"
+        "from ..up import thing\n"
+        "if TYPE_CHECKING:\n    import x\n"
+        "def f():\n    import y\n"
+        "class C:\n    import z\n"
+    )
+    found = _import_time_imports(ast.parse(code), "p.q.m", is_package=False)
+    assert found == {"typing:TYPE_CHECKING", "a.b", "p.q:sibling", "p.up:thing", "z"}
+
+
+def test_importing_a_submodule_runs_its_packages_first_but_not_its_own() -> None:
+    graph = _package_graph()
+    assert "tajmahal.referee" in graph["tajmahal.cli.check_bot_command"]
+    assert "tajmahal.referee" not in graph["tajmahal.referee.match"]  # its own package
+
+
+def test_a_module_that_imports_the_package_containing_it_is_a_cycle() -> None:
+    # what bots/greedy.py did (``import tajmahal as tm`` while tajmahal imports bots)
+    graph = _package_graph({
+        "tajmahal": ("from tajmahal import bots\n", True),
+        "tajmahal.bots": ("from tajmahal.bots.greedy import GreedyBot\n", True),
+        "tajmahal.bots.greedy": ("import tajmahal as tm\n", False),
+    })
+    assert _cycle(graph) == ["tajmahal", "tajmahal.bots", "tajmahal.bots.greedy", "tajmahal"]

@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -260,3 +262,37 @@ def test_tournament_and_check_bot_take_sandbox(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "All " in done.stdout
+
+
+def peek(*paths: Path) -> str:
+    return f"cmd:{sys.executable} {HOSTILE} peek " + " ".join(str(path) for path in paths)
+
+
+@pytest.fixture
+def outside_tmp() -> Iterator[Path]:
+    """A folder outside /tmp, which the sandbox's private /tmp would hide anyway."""
+    folder = Path(tempfile.mkdtemp(prefix="tajmahal-test-", dir="/var/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_sandbox)])
+def test_a_sandboxed_program_cannot_read_the_results_file_nor_the_bot_logs(
+    outside_tmp: Path, sandbox: bool
+) -> None:
+    results, logs = outside_tmp / "results.jsonl", outside_tmp / "logs"
+    limits = ProcessLimits(log_dir=logs)
+    tm.run_tournament(
+        [peek(results, logs), "random", "random"], games=3, num_players=3, seed=3, out=results,
+        backend="serial", seating="rotation", isolate=True, sandbox=sandbox,
+        match_options={"process_limits": limits},
+    )  # fmt: skip
+    said = "".join(path.read_text() for path in logs.iterdir())
+    seen: dict[str, set[str]] = {str(results): set(), str(logs): set()}
+    for path, what in re.findall(r"peek (\S+): (.+)", said):
+        seen[path] = seen[path] | {what}
+    if sandbox:  # the header's tournament seed would give every deal away
+        assert seen == {str(results): {"Permission denied"}, str(logs): {"0 entries"}}, said
+    else:  # isolated only: a program reads what its user (or root's search right) reads
+        assert all(what.split()[1] in ("bytes", "entries") for what in seen[str(results)]), said
+        assert seen[str(results)] and seen[str(logs)] and "0 entries" not in seen[str(logs)], said

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import tajmahal as tm
-from tajmahal.observers import DecisionDataset, ObserverWarning
+from tajmahal.referee.observers import DecisionDataset, ObserverWarning
 
 PLAYERS = ["greedy", "random", "random"]
 

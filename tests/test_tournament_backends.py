@@ -51,7 +51,7 @@ def test_process_backend_plays_the_same_games(reference: Any, tmp_path: Path) ->
 
 
 def test_observers_watch_the_games_in_worker_processes(tmp_path: Path) -> None:
-    from tajmahal.observers import DecisionDataset
+    from tajmahal.referee.observers import DecisionDataset
 
     dataset = tmp_path / "decisions.jsonl"
     result = run_tournament(["random"] * 3, games=6, seed=3, backend="process", jobs=2,

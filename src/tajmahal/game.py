@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 import attrs
 
-from tajmahal.faults import Fault
+from tajmahal.referee.faults import Fault
 from tajmahal.rules.components import Components, standard_components
 from tajmahal.rules.engine import new_game
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError

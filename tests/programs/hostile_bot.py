@@ -1,5 +1,7 @@
 """Bot programs that misbehave, one per mode: ``python hostile_bot.py MODE [PID_FILE]``.
 
+``python hostile_bot.py peek PATH...`` says on stderr what it can read of each PATH.
+
 Standard library only.  Until it misbehaves, each mode plays the first legal
 move.  With PID_FILE, the program appends its pid (and the pids of processes
 it starts) to that file, so that tests can check that none is left.
@@ -12,7 +14,8 @@ import sys
 import time
 
 MODE = sys.argv[1]
-PIDS = sys.argv[2] if len(sys.argv) > 2 else None
+PIDS = sys.argv[2] if len(sys.argv) > 2 and MODE != "peek" else None
+PEEK = sys.argv[2:] if MODE == "peek" else []
 
 
 def note_pid(pid):
@@ -75,6 +78,17 @@ def main():
             child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
             note_pid(child.pid)
             os._exit(0)  # the child keeps stdout (and stderr) open
+        if MODE == "peek" and asked == 1:
+            for path in PEEK:
+                try:
+                    if os.path.isdir(path):
+                        print(f"peek {path}: {len(os.listdir(path))} entries", file=sys.stderr)
+                    else:
+                        with open(path, "rb") as file:
+                            print(f"peek {path}: {len(file.read())} bytes", file=sys.stderr)
+                except OSError as exc:
+                    print(f"peek {path}: {exc.strerror}", file=sys.stderr)
+            sys.stderr.flush()
         if MODE == "memory" and asked == 2:
             hoard = []
             while True:

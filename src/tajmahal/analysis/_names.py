@@ -38,7 +38,7 @@ def display_name(identifier: str | enum.Enum, components: Components | None = No
     """
     text = identifier.value if isinstance(identifier, enum.Enum) else str(identifier)
     if components is not None:
-        from tajmahal.rules.components import _board_index
+        from tajmahal.rules.component_types import _board_index
 
         cities, provinces, _ = _board_index(components.board)
         if text in cities:

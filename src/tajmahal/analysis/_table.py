@@ -89,7 +89,7 @@ class Withdrawal:
     seat: int
     prizes: tuple[Symbol, ...]  #: symbols whose prize it wins (a strict majority, still in court)
     spent: tuple[Symbol, ...]  #: majorities whose prize is already gone (W3)
-    ties: tuple[Symbol, ...]  #: ties for a prize still in court: nobody wins it (W4)
+    ties: tuple[Symbol, ...]  #: ties for a prize still in court: this seat does not win it (W4)
     palaces: int  #: normal palaces it places (W5), one per influence prize
     crown: bool  #: it places the crown palace (W7)
     province_tile: ProvinceTile | None  #: the province tile it takes (W9)
@@ -383,7 +383,8 @@ def withdrawal(view: PlayerView, seat: int | None = None) -> Withdrawal:
     if spent:
         text += f"; {and_list([symbol_name(s) for s in spent])}: prize already taken"
     if ties:
-        text += f"; tied on {and_list([symbol_name(s) for s in ties])}: nobody wins it"
+        them = "it" if len(ties) == 1 else "them"
+        text += f"; tied on {and_list([symbol_name(s) for s in ties])}: does not win {them}"
     return Withdrawal(
         seat, tuple(won), tuple(spent), tuple(ties), palaces, crown, tile, points, exact,
         False, takes, text + then,

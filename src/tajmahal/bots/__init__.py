@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.greedy import GreedyBot
-from tajmahal.bots.hookspecs import hookimpl
 from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot
 from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
@@ -26,6 +25,7 @@ from tajmahal.bots.registry import (
     reload,
 )
 from tajmahal.bots.specs import PlayerSpec, SpecError, check_spec, parse_spec
+from tajmahal.hookspecs import hookimpl
 
 __all__ = [
     "Bot",

@@ -10,9 +10,9 @@ from collections.abc import Iterable
 
 from tajmahal.bots.base import Bot
 from tajmahal.bots.greedy import GreedyBot
-from tajmahal.bots.hookspecs import hookimpl
 from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot
 from tajmahal.bots.random_bot import RandomBot
+from tajmahal.hookspecs import hookimpl
 
 __all__ = ["tajmahal_bots"]
 

@@ -12,8 +12,10 @@ values in estimated points:
   counting their symbols.
 
 It reads only what any bot gets — the view, the legal moves and the public
-API of ``import tajmahal as tm`` (cards, the board, :meth:`tajmahal.Board.reachable`)
-— so a bot author can copy it as a starting point.
+types (cards, the board, :meth:`tajmahal.Board.reachable`) — so a bot author
+can copy it as a starting point.  (It imports those types from the modules
+that define them, where a bot outside the package writes ``tm.Card``: the
+package imports its built-in bots, so they must not import the package.)
 """
 
 from __future__ import annotations
@@ -22,7 +24,19 @@ import functools
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-import tajmahal as tm  # only its public names, looked up when the bot plays
+from tajmahal.rules.components import (
+    Board,
+    BonusKind,
+    BonusTile,
+    Card,
+    Color,
+    Commodity,
+    Special,
+    Symbol,
+)
+from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard, Withdraw
+from tajmahal.rules.state import Phase
+from tajmahal.rules.views import PlayerView
 
 __all__ = ["GreedyBot"]
 
@@ -50,7 +64,7 @@ class GreedyBot:
         self.enough = enough
         self.card_cost = card_cost
 
-    def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+    def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
         """The legal move with the highest estimated value (the first one on a tie).
 
         >>> import tajmahal as tm
@@ -65,17 +79,17 @@ class GreedyBot:
         """
         if len(legal_moves) == 1:
             return legal_moves[0]
-        if view.phase is tm.Phase.PLAY:
+        if view.phase is Phase.PLAY:
             return self._play_or_withdraw(view, legal_moves)
         return max(legal_moves, key=lambda move: self._value(view, move))
 
     # ------------------------------------------------------------------ playing cards
-    def _play_or_withdraw(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+    def _play_or_withdraw(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
         prizes = _Prizes.of(view)
         mine = _table_counts(view.table[view.seat])
         rivals = _rival_best(view)
         held = prizes.worth(mine, rivals)
-        withdraw: tm.Move = next(m for m in legal_moves if isinstance(m, tm.Withdraw))  # P8
+        withdraw: Move = next(m for m in legal_moves if isinstance(m, Withdraw))  # P8
         if held >= self.enough:
             return withdraw
         alone = all(view.withdrawn[s] for s in range(view.num_players) if s != view.seat)
@@ -83,7 +97,7 @@ class GreedyBot:
         certainty = 1.0 if alone else 0.7
         best, best_gain = withdraw, 0.0
         for move in legal_moves:
-            if not isinstance(move, tm.PlayCards):
+            if not isinstance(move, PlayCards):
                 continue
             after = _add(mine, _card_counts(move.colored), _extra_counts(move.extra))
             gain = certainty * (prizes.worth(after, rivals) - held) - self._cost(view, move)
@@ -91,25 +105,25 @@ class GreedyBot:
                 best, best_gain = move, gain
         return best
 
-    def _cost(self, view: tm.PlayerView, move: tm.PlayCards) -> float:
+    def _cost(self, view: PlayerView, move: PlayCards) -> float:
         """What the cards of a play are worth to keep (special cards come back: F1)."""
         cost = self.card_cost * (1 + 2 / max(len(view.hand), 1))  # scarcer cards cost more
         extra = move.extra
         if extra is None:
             return cost
-        if extra.special is tm.Special.POINTS:
+        if extra.special is Special.POINTS:
             return cost - 2.0  # P6: two points at once
         if extra.special is not None:
             return cost
         return cost + 1.0  # a white card: flexible, and a point at the end (G1)
 
     # ------------------------------------------------------------------ other decisions
-    def _value(self, view: tm.PlayerView, move: tm.Move) -> float:
-        if isinstance(move, tm.PlacePalace):
+    def _value(self, view: PlayerView, move: Move) -> float:
+        if isinstance(move, PlacePalace):
             return _city_value(view, move.city, normal=True)
-        if isinstance(move, tm.PlaceCrownPalace):
+        if isinstance(move, PlaceCrownPalace):
             return _city_value(view, move.city, normal=False)
-        if isinstance(move, tm.TakeCard):
+        if isinstance(move, TakeCard):
             return _card_value(view, move.card)
         return 0.0
 
@@ -124,7 +138,7 @@ class _Prizes(NamedTuple):
     province_tile: float  #: 0 when the tile is not in the court
 
     @classmethod
-    def of(cls, view: tm.PlayerView) -> _Prizes:
+    def of(cls, view: PlayerView) -> _Prizes:
         cities = [city.id for city in view.components.board.province(view.province).cities]
         free = [c for c in cities if view.palaces[c][0] is None]
         crown_free = [c for c in cities if view.palaces[c][1] is None]
@@ -158,24 +172,24 @@ class _Prizes(NamedTuple):
 
 
 @functools.cache
-def _symbols() -> tuple[tm.Symbol, ...]:
+def _symbols() -> tuple[Symbol, ...]:
     """Every symbol, in Symbol order: the order of :data:`Counts`."""
-    return tuple(tm.Symbol)
+    return tuple(Symbol)
 
 
 @functools.cache
 def _mogul_and_elephant() -> tuple[int, int]:
     """The indices of the grand mogul (W7) and the elephant (W9) in :data:`Counts`."""
-    return _symbols().index(tm.Symbol.GRAND_MOGUL), _symbols().index(tm.Symbol.ELEPHANT)
+    return _symbols().index(Symbol.GRAND_MOGUL), _symbols().index(Symbol.ELEPHANT)
 
 
 @functools.cache
-def _influence() -> frozenset[tm.Symbol]:
+def _influence() -> frozenset[Symbol]:
     """The four influence symbols (C1): each wins a palace (W5)."""
-    return frozenset({tm.Symbol.VIZIER, tm.Symbol.GENERAL, tm.Symbol.MONK, tm.Symbol.PRINCESS})
+    return frozenset({Symbol.VIZIER, Symbol.GENERAL, Symbol.MONK, Symbol.PRINCESS})
 
 
-def _city_value(view: tm.PlayerView, city: str, normal: bool, roads: float | None = None) -> float:
+def _city_value(view: PlayerView, city: str, normal: bool, roads: float | None = None) -> float:
     """A palace here: its roads (:func:`_road_value`), plus a fortress's bonus tile (W6)."""
     value = _road_value(view, city) if roads is None else roads
     tile = view.bonus_tiles.get(city) if normal else None
@@ -184,7 +198,7 @@ def _city_value(view: tm.PlayerView, city: str, normal: bool, roads: float | Non
     return value
 
 
-def _road_value(view: tm.PlayerView, city: str) -> float:
+def _road_value(view: PlayerView, city: str) -> float:
     """Provinces a palace here would connect (K7), and a little for roads to other provinces."""
     province_of, foreign = _board_facts(view.components.board)
     value = float(len(_connected_provinces(view, city, province_of)))
@@ -192,7 +206,7 @@ def _road_value(view: tm.PlayerView, city: str) -> float:
     return value
 
 
-def _connected_provinces(view: tm.PlayerView, start: str, province_of: dict[str, str]) -> set[str]:
+def _connected_provinces(view: PlayerView, start: str, province_of: dict[str, str]) -> set[str]:
     """Other provinces reached from ``start`` through cities holding this seat's palaces."""
     palaces, seat = view.palaces, view.seat
     reached = view.components.board.reachable(start, through=lambda city: seat in palaces[city])
@@ -200,7 +214,7 @@ def _connected_provinces(view: tm.PlayerView, start: str, province_of: dict[str,
 
 
 @functools.lru_cache(maxsize=8)
-def _board_facts(board: tm.Board) -> tuple[dict[str, str], dict[str, int]]:
+def _board_facts(board: Board) -> tuple[dict[str, str], dict[str, int]]:
     """Per city id: its province, and how many of its roads lead to another province."""
     province_of = {city.id: city.province for city in board.cities}
     foreign = {
@@ -210,17 +224,17 @@ def _board_facts(board: tm.Board) -> tuple[dict[str, str], dict[str, int]]:
     return province_of, foreign
 
 
-def _bonus_value(view: tm.PlayerView, tile: tm.BonusTile) -> float:
-    if tile.kind is tm.BonusKind.COMMODITY and tile.commodity is not None:
+def _bonus_value(view: PlayerView, tile: BonusTile) -> float:
+    if tile.kind is BonusKind.COMMODITY and tile.commodity is not None:
         return _commodity_points(view, (tile.commodity,))
-    if tile.kind is tm.BonusKind.CARD:
+    if tile.kind is BonusKind.CARD:
         return 1.0
     return float(tile.points)
 
 
-def _commodity_points(view: tm.PlayerView, commodities: Sequence[tm.Commodity]) -> float:
+def _commodity_points(view: PlayerView, commodities: Sequence[Commodity]) -> float:
     """K4/K5: 1 point per commodity plus 1 per same commodity already owned."""
-    owned = dict.fromkeys(tm.Commodity, 0)
+    owned = dict.fromkeys(Commodity, 0)
     for tile in view.province_tiles[view.seat]:
         for c in tile.commodities:
             owned[c] += 1
@@ -229,15 +243,15 @@ def _commodity_points(view: tm.PlayerView, commodities: Sequence[tm.Commodity]) 
     return float(sum(1 + owned[c] for c in commodities))
 
 
-def _card_value(view: tm.PlayerView, card: tm.Card) -> float:
+def _card_value(view: PlayerView, card: Card) -> float:
     """Whites first, then cards of the colours in hand; more symbols are better."""
-    if card.color is tm.Color.WHITE:
+    if card.color is Color.WHITE:
         return 3.0 + len(card.symbols)
     same = sum(1 for c in view.hand if c.color is card.color)
     return len(card.symbols) + 0.4 * same
 
 
-def _table_counts(cards: Sequence[tm.Card]) -> Counts:
+def _table_counts(cards: Sequence[Card]) -> Counts:
     counts = [0] * len(_symbols())
     for card in cards:
         for i, n in enumerate(_card_counts(card)):
@@ -245,7 +259,7 @@ def _table_counts(cards: Sequence[tm.Card]) -> Counts:
     return tuple(counts)
 
 
-def _rival_best(view: tm.PlayerView) -> Counts:
+def _rival_best(view: PlayerView) -> Counts:
     """Per symbol, the highest count of any other seat still on the table (W1)."""
     best = [0] * len(_symbols())
     for seat, cards in enumerate(view.table):
@@ -256,12 +270,12 @@ def _rival_best(view: tm.PlayerView) -> Counts:
 
 
 @functools.lru_cache(maxsize=256)
-def _card_counts(card: tm.Card) -> Counts:
+def _card_counts(card: Card) -> Counts:
     """How many of each symbol ``card`` shows (P7: special cards count too)."""
     return tuple(card.symbols.count(s) for s in _symbols())
 
 
-def _extra_counts(card: tm.Card | None) -> Counts:
+def _extra_counts(card: Card | None) -> Counts:
     return (0,) * len(_symbols()) if card is None else _card_counts(card)
 
 

@@ -42,11 +42,12 @@ from typing import Any
 import attrs
 import pluggy
 
-from tajmahal.bots import builtin, hookspecs
+from tajmahal import hookspecs
+from tajmahal.bots import builtin
 from tajmahal.bots.base import Bot, describe
-from tajmahal.bots.hookspecs import PROJECT
 from tajmahal.bots.specs import SpecError, check_spec, parse_spec
 from tajmahal.bots.untrusted import exception_text, type_name
+from tajmahal.hookspecs import PROJECT
 from tajmahal.rules.errors import TajMahalError
 
 log = logging.getLogger("tajmahal.bots")  # plugins skipped or loaded with problems

@@ -31,7 +31,8 @@ from tajmahal.protocol import (
     check_command,
     check_sandbox,
 )
-from tajmahal.referee import Fault, MatchResult, bot_seed, play_match
+from tajmahal.referee.faults import Fault
+from tajmahal.referee.match import MatchResult, bot_seed, play_match
 
 __all__ = ["GAMES", "CheckResult", "register", "run_checks"]
 

@@ -19,9 +19,9 @@ from tajmahal.cli._common import (
     write_text,
 )
 from tajmahal.cli.account import account, ranking_line, scores_line, who, winners_line
-from tajmahal.faults import Fault
 from tajmahal.protocol import ProcessLimits
-from tajmahal.referee import MatchResult, play_match
+from tajmahal.referee.faults import Fault
+from tajmahal.referee.match import MatchResult, play_match
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = ["register"]

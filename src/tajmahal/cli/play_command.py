@@ -42,7 +42,7 @@ from tajmahal.cli._terminal import EscapingStream, printable
 from tajmahal.cli.account import decision_lines, ranking_line, scores_line, winners_line
 from tajmahal.events import Decision, explain, opening
 from tajmahal.game import Game
-from tajmahal.referee import bot_seed
+from tajmahal.referee.match import bot_seed
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, parse_move

@@ -43,7 +43,7 @@ def _run(args: argparse.Namespace) -> int:
             f"'tajmahal serve' needs the web extra: pip install 'tajmahal[web]', "
             f"from a checkout pip install -e '.[web]' ({exc})"
         ) from None
-    from tajmahal.seats import check_seconds
+    from tajmahal.referee.seats import check_seconds
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, got {args.port}")

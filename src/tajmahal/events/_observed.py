@@ -1,4 +1,4 @@
-"""What observers of a match receive (the hooks of :mod:`tajmahal.bots.hookspecs`)."""
+"""What observers of a match receive (the hooks of :mod:`tajmahal.hookspecs`)."""
 
 from __future__ import annotations
 

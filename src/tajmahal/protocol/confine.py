@@ -214,7 +214,11 @@ def _bwrap() -> str | None:
 
 
 def sandbox_command(
-    folder: Path, tmp_bytes: int | None, as_root: bool, needs: Sequence[str] = ()
+    folder: Path,
+    tmp_bytes: int | None,
+    as_root: bool,
+    needs: Sequence[str] = (),
+    hidden: Sequence[str] = (),
 ) -> list[str]:
     """The bubblewrap prefix that runs a program in a sandbox working in ``folder``.
 
@@ -224,6 +228,7 @@ def sandbox_command(
     capabilities that :func:`switch_user_command` needs inside.  The paths in
     ``needs`` that lie under ``/tmp`` (a checkout, a virtual environment or a
     bot program kept there) are bound back read-only over the private ``/tmp``.
+    The files and folders in ``hidden`` are out of reach inside (see :func:`_hiding`).
 
     >>> sandbox_command(Path('/tmp/b'), None, as_root=False)[1:4]
     ['--die-with-parent', '--new-session', '--unshare-pid']
@@ -234,8 +239,10 @@ def sandbox_command(
     if tmp_bytes is not None:
         command += ["--size", str(tmp_bytes)]
     command += ["--tmpfs", "/tmp"]
-    for path in _under_tmp(needs):
+    kept = _under_tmp(needs)
+    for path in kept:
         command += ["--ro-bind", path, path]
+    command += _hiding(hidden, needs, kept)
     command += ["--bind", str(folder), str(folder), "--chdir", str(folder)]
     if as_root:
         for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_DAC_READ_SEARCH"):
@@ -255,6 +262,37 @@ def _under_tmp(paths: Sequence[str]) -> list[str]:
         if inside and not any(path.startswith(kept + os.sep) for kept in found):
             found.append(path)
     return found
+
+
+def _hiding(hidden: Sequence[str], needs: Sequence[str], kept: Sequence[str]) -> list[str]:
+    """bubblewrap arguments that put each existing path of ``hidden`` out of reach.
+
+    A file is covered by ``/dev/null`` (which the sandbox cannot open: binds are
+    ``nodev``), a folder by an empty ``tmpfs``; a folder holding something the
+    program needs stays (it could not run), and a path under the private
+    ``/tmp`` is already out of sight unless bound back.
+
+    >>> _hiding(['/etc/passwd', '/no/such/file'], [], [])
+    ['--ro-bind', '/dev/null', '/etc/passwd']
+    >>> _hiding(['/usr'], ['/usr/bin/python3'], [])
+    []
+    """
+    needed = {os.path.realpath(p) for p in needs if p and os.path.isabs(p)}
+    arguments: list[str] = []
+    for path in sorted({os.path.realpath(p) for p in hidden}):
+        if not os.path.exists(path) or path == "/" or (_inside(path, "/tmp") and not any(
+            _inside(path, each) for each in kept
+        )):
+            continue
+        if not os.path.isdir(path):
+            arguments += ["--ro-bind", "/dev/null", path]
+        elif not any(_inside(each, path) and each != path for each in needed):
+            arguments += ["--tmpfs", path]
+    return arguments
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def python_paths() -> list[str]:

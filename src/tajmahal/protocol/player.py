@@ -15,9 +15,10 @@ from __future__ import annotations
 import contextlib
 import enum
 import math
+import os
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -114,6 +115,17 @@ def _count(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
+def _absolute_paths(value: Any) -> tuple[Path, ...]:
+    if isinstance(value, str | os.PathLike) or not isinstance(value, Iterable):
+        raise TajMahalError(f"hidden must be a sequence of paths, got {value!r}")
+    paths = []
+    for each in value:
+        if not isinstance(each, str | os.PathLike):
+            raise TajMahalError(f"hidden must be a sequence of paths, got {each!r} in it")
+        paths.append(Path(os.path.abspath(each)))
+    return tuple(paths)
+
+
 def _flag(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, bool):
         raise TajMahalError(f"{attribute.name} must be True or False, got {value!r}")
@@ -144,7 +156,11 @@ class ProcessLimits:
     the program has to exit after the ``result`` message before it is killed.
     ``log_dir``, if set, receives each program's stderr as a file
     (named by :func:`tajmahal.referee.bot_log_name`, which holds no seed; at
-    most ``log_bytes`` bytes).
+    most ``log_bytes`` bytes).  ``hidden`` names files and folders that a
+    sandboxed program must not read (a tournament's results file, whose header
+    holds the tournament seed): in the sandbox a file cannot be opened and a
+    folder shows empty, and so does ``log_dir``, where the other seats' stderr
+    goes.
 
     >>> ProcessLimits().memory_mb, ProcessLimits().cpu_seconds, ProcessLimits().decision_timeout
     (1024, 600, 30.0)
@@ -164,6 +180,7 @@ class ProcessLimits:
     exit_timeout: float = attrs.field(default=2.0, validator=_positive)
     log_dir: Path | None = attrs.field(default=None, converter=attrs.converters.optional(Path))
     log_bytes: int = attrs.field(default=1 << 20, validator=_byte_count)
+    hidden: tuple[Path, ...] = attrs.field(default=(), converter=_absolute_paths)
 
 
 class ProcessPlayer:
@@ -233,6 +250,7 @@ class ProcessPlayer:
                 separate_user=self.limits.separate_user,
                 stderr_log=stderr_log,
                 log_bytes=self.limits.log_bytes,
+                hidden=(*self.limits.hidden, *filter(None, [self.limits.log_dir])),
                 env=None if env is None else dict(env),
                 keep_env=keep_env,
             )

@@ -165,7 +165,8 @@ class ChildProcess:
     own.  ``env`` is its whole environment (default: a minimal one, with the
     referee's variables named in ``keep_env``).  ``stderr_log`` is a file that
     receives the child's stderr up to ``log_bytes`` bytes (appended, after a
-    line naming the program, its pid and the time).  Starting raises
+    line naming the program, its pid and the time).  With ``sandbox``, the
+    files and folders in ``hidden`` are out of the child's reach.  Starting raises
     ``OSError`` if the program cannot be run.
     """
 
@@ -182,6 +183,7 @@ class ChildProcess:
         log_bytes: int = 1 << 20,
         env: dict[str, str] | None = None,
         keep_env: Sequence[str] = (),
+        hidden: Sequence[Path] = (),
     ) -> None:
         if resource is None or not hasattr(select, "poll"):
             raise OSError("bot programs need a POSIX system (Linux, macOS)")
@@ -200,6 +202,9 @@ class ChildProcess:
         try:
             if self.uid is not None:
                 os.chown(self.folder, self.uid, self.uid)
+            if stderr_log is not None:  # before the sandbox, which hides the folder if asked
+                stderr_log.parent.mkdir(parents=True, exist_ok=True)
+                self.log = stderr_log.open("ab")  # the same seed and seat may come again
             if env is None:
                 env = bot_environment(self.folder, keep_env)
             launch = absolute_command(command)
@@ -211,12 +216,11 @@ class ChildProcess:
             if sandbox:
                 pythonpath = env.get("PYTHONPATH", "").split(os.pathsep)
                 needs = [program, *launch, *pythonpath, *python_paths()]
-                prefix = sandbox_command(self.folder, memory_limit, self.uid is not None, needs)
+                prefix = sandbox_command(
+                    self.folder, memory_limit, self.uid is not None, needs, [str(p) for p in hidden]
+                )
                 launch = prefix + launch
             limits = self._limits(memory_limit, cpu_seconds, max_processes)
-            if stderr_log is not None:
-                stderr_log.parent.mkdir(parents=True, exist_ok=True)
-                self.log = stderr_log.open("ab")  # the same seed and seat may come again
             for _ in range(3):
                 sockets += socket.socketpair()
             ours_in, theirs_in, ours_out, theirs_out, ours_err, theirs_err = sockets

@@ -14,8 +14,8 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, Fault
 from tajmahal.game import MAX_TAGS, GameRecord, ReplayError, replay_states, tag_problem
+from tajmahal.referee.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, Fault
 from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,

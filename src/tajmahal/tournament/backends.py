@@ -38,7 +38,7 @@ from typing import Any
 
 import attrs
 
-from tajmahal.referee import play_match
+from tajmahal.referee.match import play_match
 from tajmahal.rules.components import Components
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.tournament.results import GameResult

@@ -8,8 +8,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from tajmahal.bots.specs import check_spec
-from tajmahal.protocol import check_sandbox
+from tajmahal.protocol import ProcessLimits, check_sandbox
 from tajmahal.rules.components import Components
 from tajmahal.tournament.backends import (
     BACKENDS,
@@ -94,10 +96,10 @@ def run_tournament(
     (every bot in its own process, through the bot protocol), ``sandbox``
     (those processes under bubblewrap: docs/trust.md), ``components``
     and ``match_options`` (further keywords) go to :func:`~tajmahal.play_match`
-    for every game, and so do ``observers`` (:mod:`tajmahal.observers`): with
+    for every game, and so do ``observers`` (:mod:`tajmahal.referee.observers`): with
     the ``process`` and ``ray`` backends each worker watches its games with its
     own copies of them (they must pickle), so an observer should write what it
-    sees (as :class:`~tajmahal.observers.DecisionDataset` does) rather than
+    sees (as :class:`~tajmahal.referee.observers.DecisionDataset` does) rather than
     keep it in memory.  ``on_game(result, done,
     total)`` is called as each game finishes (a progress bar).
 
@@ -133,6 +135,12 @@ def run_tournament(
         check_sandbox()  # before any game, naming what is missing
         isolate = True
         match_options = {**(match_options or {}), "sandbox": True}
+        if out is not None:  # its header holds the seed of every deal: out of the bots' sight
+            limits = match_options.get("process_limits") or ProcessLimits()
+            if not isinstance(limits, ProcessLimits):
+                raise TournamentError(f"process_limits must be a ProcessLimits, got {limits!r}")
+            hidden = (*limits.hidden, Path(out))
+            match_options["process_limits"] = attrs.evolve(limits, hidden=hidden)
     if ray_address is not None and backend != "ray":
         raise TournamentError("ray_address is for the 'ray' backend only")
     if seed is None:

@@ -9,9 +9,9 @@ import attrs
 
 from tajmahal.bots.specs import SpecError, check_spec
 from tajmahal.protocol import check_command
+from tajmahal.referee.seats import check_seconds
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.seats import check_seconds
 
 __all__ = ["MAX_NAME", "ConfigError", "GameConfig", "SeatConfig", "ServerSettings"]
 

@@ -16,15 +16,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
-from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
 from tajmahal.protocol import ProcessSeat
-from tajmahal.record_tags import match_tags
-from tajmahal.referee import _Referee, bot_seed
+from tajmahal.referee.faults import Fault, FaultKind
+from tajmahal.referee.match import _Referee, bot_seed
+from tajmahal.referee.record_tags import match_tags
+from tajmahal.referee.seats import Answer, InProcessSeat, SeatPlayer
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
-from tajmahal.seats import Answer, InProcessSeat, SeatPlayer
 from tajmahal.serialize import dumps
 from tajmahal.web.advice import hint_for, table_lines
 from tajmahal.web.config import GameConfig, ServerSettings

@@ -8,9 +8,9 @@ move* for that decision — the first legal move, a fixed choice so that the
 record stays reproducible — and ranks seats with faults after all clean
 seats.
 
-**How bots are asked.**  Each seat is a :class:`~tajmahal.seats.SeatPlayer`;
+**How bots are asked.**  Each seat is a :class:`~tajmahal.referee.seats.SeatPlayer`;
 with a time limit or a game clock, a Python bot runs in a worker thread of its
-own (:class:`~tajmahal.seats.InProcessSeat`), which also reads and judges what
+own (:class:`~tajmahal.referee.seats.InProcessSeat`), which also reads and judges what
 the bot returned, so that the referee never runs a method of an object a bot
 made outside the bot's time; without either, it runs in the referee's thread
 (there is nothing to bound, and no thread is started).  Each seat gets its
@@ -26,7 +26,7 @@ bot gets the same limit.  ``game_time`` is a clock per seat (the total
 seconds of all its decisions); once it runs out, every further decision of
 that seat is a timeout fault.  A decision that exceeds its time keeps
 running in its thread (Python cannot stop a thread): see "Abandoned calls" in
-:mod:`tajmahal.seats` for what that costs and its limit.
+:mod:`tajmahal.referee.seats` for what that costs and its limit.
 
 **Trust.**  Bots run in the referee's own process.  The referee survives
 everything a bot does through the interfaces it is given, but it cannot
@@ -66,17 +66,23 @@ from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import check_spec
 from tajmahal.bots.untrusted import type_name
 from tajmahal.events import DecisionMade, MatchStarted, explain
-from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import GameRecord
-from tajmahal.observers import Watchers
 from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command, check_sandbox
-from tajmahal.record_tags import check_tags, match_tags
+from tajmahal.referee.faults import Fault, FaultKind
+from tajmahal.referee.observers import Watchers
+from tajmahal.referee.record_tags import check_tags, match_tags
+from tajmahal.referee.seats import (
+    Answer,
+    InProcessSeat,
+    SeatPlayer,
+    check_seconds,
+    watching_interrupts,
+)
 from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView, lazy_view
-from tajmahal.seats import Answer, InProcessSeat, SeatPlayer, check_seconds, watching_interrupts
 
 log = logging.getLogger("tajmahal.referee")  # every fault: time-outs, crashes, bad moves
 
@@ -206,7 +212,7 @@ def play_match(
     raises.  (A :class:`~tajmahal.protocol.ProcessSeat` the caller started
     for a seat may stand in that seat; the match ends it too.)
 
-    ``observers`` watch the match (see :mod:`tajmahal.observers`), beside
+    ``observers`` watch the match (see :mod:`tajmahal.referee.observers`), beside
     every installed observer plugin.
 
     >>> import tajmahal as tm

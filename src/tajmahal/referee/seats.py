@@ -1,0 +1,687 @@
+"""Seat players: how the referee asks one seat for its decisions, bounded in time.
+
+The referee talks to every seat through the :class:`SeatPlayer` protocol
+(``name``, ``choose``, ``close``); :class:`InProcessSeat` runs a Python bot
+in this process.  A seat answers each decision with an :class:`Answer`: the
+index of the chosen legal move, or a fault — never a bot's own object, so
+the referee never touches what a bot made.
+
+**Worker threads.**  With a time limit, an in-process seat runs all its
+bot's code — building the bot, reading its ``name``, ``choose``, and
+describing whatever it returned or raised — in one daemon worker thread of
+its own, and waits for each call at most the time allowed.  Without a time
+limit the same code runs in the calling thread (there is nothing to bound).
+
+**Ctrl-C.**  A ``KeyboardInterrupt`` or ``SystemExit`` raised by a bot is
+the bot's fault; the user's Ctrl-C stops the match.  Python raises the
+user's Ctrl-C in the main thread only: with a time limit it reaches the
+referee waiting there, not the bot's worker thread; without one,
+:func:`~tajmahal.referee.seats.watching_interrupts` marks it as it arrives.
+
+**Moves handed to a bot.**  The engine's moves are values shared by every
+game (built once per set of components).  A seat hands its bot copies of
+them, its own: made the first time the seat meets each move, and handed over
+again at every later decision that offers that move (no copying per
+decision).  A bot that changes one in place (``object.__setattr__``) changes
+only what it is itself handed; what it returns is judged by value against
+the engine's moves, as always.
+
+**Abandoned calls.**  A thread cannot be killed: a call that exceeds its
+time keeps running.  The seat does not ask its bot again until that call
+returns (each decision meanwhile is a timeout fault), and a bot object never
+runs two calls at once, also across matches.  At most
+:data:`MAX_ABANDONED` abandoned calls may be running in one process; while
+that many are, new in-process seats are not started (their decisions are
+``unavailable`` faults), so that a process running many matches does not
+slow down without bound.  Run untrusted bots in a separate process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import itertools
+import math
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from types import FrameType
+from typing import Any, Protocol
+
+import attrs
+
+from tajmahal.bots.base import Bot
+from tajmahal.bots.untrusted import exception_text, plain_text, traceback_text, type_name
+from tajmahal.referee.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
+from tajmahal.rules.components import Card, Color, Special, Symbol
+from tajmahal.rules.errors import TajMahalError
+from tajmahal.rules.moves import (
+    MOVE_TYPES,
+    Move,
+    PlaceCrownPalace,
+    PlacePalace,
+    PlayCards,
+    TakeCard,
+    Withdraw,
+)
+from tajmahal.rules.views import PlayerView
+
+__all__ = [
+    "MAX_ABANDONED",
+    "Answer",
+    "InProcessSeat",
+    "SeatPlayer",
+    "abandoned_calls",
+    "check_seconds",
+    "reraise_user_interrupt",
+    "watching_interrupts",
+]
+
+MAX_ABANDONED = 16  #: abandoned bot calls that may run at once in one process
+MAX_NAME = 64  #: the most characters of a bot's name
+
+
+@attrs.frozen
+class Answer:
+    """A seat's answer to one decision: a legal move's index, or a fault; and the time taken.
+
+    >>> Answer(index=2, elapsed=0.01).index
+    2
+    >>> Answer(kind=FaultKind.TIMEOUT, detail='no move after 1 s').kind.value
+    'timeout'
+    """
+
+    index: int | None = None  #: the chosen move's position in ``legal_moves``, or None on a fault
+    kind: FaultKind | None = None
+    detail: str = ""
+    traceback: str = ""
+    elapsed: float = 0.0  #: seconds the seat took
+
+
+class SeatPlayer(Protocol):
+    """What the referee needs from a seat (an in-process bot, or a bot in another process).
+
+    ``choose`` answers within ``limit`` seconds (None: no limit) with an
+    :class:`Answer`; it never raises for anything the bot does.  ``decision``
+    is the decision's number in the game (a bot program is told it; an
+    in-process bot is not).  ``close``
+    releases what the seat holds; the referee calls it once, at the end.
+
+    >>> seat = InProcessSeat.build('random', seed=1, limit=None)
+    >>> isinstance(seat.name, str)
+    True
+    >>> seat.close()
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def choose(
+        self, view: PlayerView, legal: tuple[Move, ...], limit: float | None, decision: int = 0
+    ) -> Answer:
+        """Ask for one decision (see the class docstring).
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(3, seed=1)
+        >>> seat = InProcessSeat.build('random', seed=1, limit=None)
+        >>> seat.choose(state.view(0), state.legal_moves(), limit=1.0).index is not None
+        True
+        """
+        ...
+
+    def close(self) -> None:
+        """Release the seat's resources.
+
+        >>> InProcessSeat.build('random', seed=1, limit=None).close()
+        """
+        ...
+
+
+# ---------------------------------------------------------------------------- worker threads
+
+_LOCK = threading.Lock()
+_ABANDONED: set[_Job] = set()
+_BUSY: dict[int, _Job] = {}  # id(bot) -> its abandoned call, while it runs
+_COUNTER = itertools.count(1)
+
+
+def abandoned_calls() -> int:
+    """How many abandoned bot calls (past their time limit) are still running in this process.
+
+    >>> abandoned_calls() >= 0
+    True
+    """
+    with _LOCK:
+        return len(_ABANDONED)
+
+
+class _Job:
+    """One call of bot code; ``work`` returns an :class:`Answer` (or the built bot)."""
+
+    def __init__(self, work: Callable[[], Any], owner: object = None) -> None:
+        self.work, self.owner = work, owner
+        self.finished = False
+        self.abandoned = False
+        self.result: Any = None
+        self._signal: threading.Lock | None = None  # made by expect(), for a threaded call
+
+    def expect(self) -> None:
+        """Prepare to :meth:`wait` for the call (before it is handed to a thread)."""
+        self._signal = threading.Lock()  # released when the call has finished
+        self._signal.acquire()
+
+    def _work_once(self) -> None:
+        try:
+            self.result = self.work()
+        except BaseException as exc:  # the work functions catch the bot's; this is a last guard
+            reraise_user_interrupt(exc)
+            self.result = Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
+        finally:
+            self.work = _nothing  # drop references to the bot's objects
+
+    def run(self) -> None:
+        try:
+            self._work_once()
+        finally:
+            with _LOCK:
+                self.finished = True
+                if self.abandoned:
+                    _ABANDONED.discard(self)
+                    if _BUSY.get(id(self.owner)) is self:
+                        del _BUSY[id(self.owner)]
+                self.owner = None
+            if self._signal is not None:
+                self._signal.release()
+
+    def run_here(self) -> None:
+        """Run the call in the calling thread (no time limit: it cannot be abandoned)."""
+        try:
+            self._work_once()
+        finally:
+            self.finished, self.owner = True, None
+
+    def wait(self, limit: float | None) -> bool:
+        """Whether the call finished within ``limit`` seconds; if not, it is abandoned."""
+        assert self._signal is not None, "expect() comes first"
+        if self._signal.acquire(timeout=-1 if limit is None else limit):
+            return True
+        with _LOCK:
+            if self.finished:
+                return True
+            self.abandoned = True
+            _ABANDONED.add(self)
+            if self.owner is not None:
+                _BUSY[id(self.owner)] = self
+        return False
+
+
+def _nothing() -> None:
+    return None
+
+
+_PRESSED = threading.Event()  # set by the SIGINT handler of watching_interrupts()
+
+
+@contextlib.contextmanager
+def watching_interrupts() -> Iterator[None]:
+    """While active, a ``KeyboardInterrupt`` from the user's Ctrl-C is told apart from a bot's.
+
+    Bot calls without a time limit run in the calling thread, where both
+    look alike; in the main thread this wraps the SIGINT handler to mark a
+    real Ctrl-C (and then calls the previous handler), and the seat re-raises
+    a marked one instead of recording it as the bot's fault.  Elsewhere
+    nothing is needed: Python raises the user's Ctrl-C in the main thread only.
+
+    >>> with watching_interrupts():
+    ...     pass
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def on_sigint(number: int, frame: FrameType | None) -> None:
+        _PRESSED.set()
+        if callable(previous):
+            previous(number, frame)
+        elif previous != signal.SIG_IGN:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _PRESSED.clear()
+
+
+def reraise_user_interrupt(exc: BaseException) -> None:
+    """Re-raise ``exc`` if it is the user's Ctrl-C (see :func:`watching_interrupts`).
+
+    >>> reraise_user_interrupt(KeyboardInterrupt())  # raised by code, not by Ctrl-C: returns
+    """
+    if type(exc) is KeyboardInterrupt and _PRESSED.is_set():
+        raise exc
+
+
+class _Worker:
+    """A daemon thread that runs one seat's calls, one at a time, in order.
+
+    The thread starts with the first call that has a time limit: a seat
+    whose calls have none (no ``time_limit``, no game clock) never starts one.
+    """
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+
+    def _start(self) -> None:
+        name = f"tajmahal-seat-{next(_COUNTER)}"
+        self.thread = threading.Thread(target=self._loop, name=name, daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while (job := self.jobs.get()) is not None:
+            job.run()
+
+    def call(self, job: _Job, limit: float | None) -> tuple[bool, float]:
+        """Run ``job``; (finished within ``limit``, seconds waited).
+
+        Without a limit the call runs in the calling thread (nothing to
+        bound, and no thread switch to pay for); see :func:`watching_interrupts`.
+        """
+        start = time.perf_counter()
+        if limit is None:
+            job.run_here()
+            return True, time.perf_counter() - start
+        if self.thread is None:
+            self._start()
+        job.expect()
+        self.jobs.put(job)
+        finished = job.wait(limit)
+        return finished, time.perf_counter() - start
+
+    def stop(self) -> None:
+        if self.thread is not None:
+            self.jobs.put(None)  # the thread ends after the call it may still be running
+
+
+# ---------------------------------------------------------------------------- the seat
+
+
+class InProcessSeat:
+    """A Python bot in this process, run in a worker thread of its own (see the module docs).
+
+    Build it with :meth:`build`; a bot that cannot be built (its constructor
+    raised or stalled) leaves the seat without a bot: :attr:`~InProcessSeat.setup_fault`
+    says why and every decision is an ``unavailable`` answer.
+
+    >>> import tajmahal as tm
+    >>> seat = InProcessSeat.build('greedy', seed=1, limit=2.0)
+    >>> state = tm.new_game(3, seed=1)
+    >>> answer = seat.choose(state.view(0), state.legal_moves(), limit=2.0)
+    >>> str(state.legal_moves()[answer.index]), seat.name, seat.setup_fault
+    ('play red:elephant+monk', 'greedy', None)
+    >>> seat.close()
+    """
+
+    #: why the seat has no bot (its constructor raised or stalled), or None
+    setup_fault: Answer | None
+
+    def __init__(self, bot: Bot | None, name: str) -> None:
+        self.bot, self._name = bot, name
+        self._worker: _Worker | None = None
+        self.setup_fault = None
+        # the engine's moves (by id) -> this seat's copies, made once each per seat
+        self._copies: dict[int, Move] = {}
+        self._cards: dict[int, Card] = {}
+        self._originals: list[Move] = []
+
+    @classmethod
+    def _running(cls, bot: Bot, name: str, worker: _Worker) -> InProcessSeat:
+        seat = cls(bot, name)
+        seat._worker = worker
+        return seat
+
+    @property
+    def name(self) -> str:
+        """The seat's player name: the spec, or the bot instance's ``name`` (safely read).
+
+        >>> class Nameless:
+        ...     def choose(self, view, legal_moves):
+        ...         return legal_moves[0]
+        >>> InProcessSeat.build('greedy:enough=3', seed=0, limit=None).name
+        'greedy:enough=3'
+        >>> InProcessSeat.build(Nameless(), seed=0, limit=None).name
+        'Nameless'
+        """
+        return self._name
+
+    @classmethod
+    def build(
+        cls, player: str | Bot, seed: int, limit: float | None, registry: Any = None
+    ) -> InProcessSeat:
+        """A seat for ``player`` (a player spec or a bot instance), built within ``limit`` seconds.
+
+        A spec's bot is built as ``BotClass(seed=seed, **options)``.  A
+        ``TypeError`` or ``ValueError`` from a constructor given options is a
+        bad option value: :class:`~tajmahal.bots.SpecError`.  Any other
+        failure, or a constructor that stalls, is the seat's
+        :attr:`~InProcessSeat.setup_fault`.
+
+        >>> import tajmahal as tm
+        >>> class Picky:
+        ...     name = 'picky'
+        ...     def __init__(self, seed=0, level=1):
+        ...         if level not in (1, 2):
+        ...             raise ValueError(f'level is 1 or 2, not {level}')
+        ...     def choose(self, view, legal_moves):
+        ...         return legal_moves[0]
+        >>> class Plugin:
+        ...     @tm.hookimpl
+        ...     def tajmahal_bots(self):
+        ...         return [Picky]
+        >>> registry = tm.bots.Registry(entry_points=False)
+        >>> registry.register(Plugin(), name='picky')
+        >>> InProcessSeat.build('picky:level=3', seed=0, limit=1.0, registry=registry)
+        Traceback (most recent call last):
+        ...
+        tajmahal.bots.specs.SpecError: player spec 'picky:level=3': bad option value: ...
+        """
+        from tajmahal.bots.specs import SpecError, check_spec
+
+        if isinstance(player, str):
+            spec = check_spec(player, registry)
+            if spec.is_command:
+                raise SpecError(f"player spec {player!r}: in-process seats run Python bots only")
+            from tajmahal.bots.registry import default_registry
+
+            assert spec.name is not None
+            bot_class = (registry or default_registry()).bot_class(spec.name)
+            options = dict(spec.options)
+            name = spec.text
+
+            def make() -> Any:
+                return _construct(bot_class, seed, options)
+
+        else:
+            if not callable(inspect.getattr_static(player, "choose", None)):
+                raise TajMahalError(
+                    f"a {type_name(player)} is neither a player spec nor a bot (an object with "
+                    "choose(view, legal_moves))"
+                )
+            instance, name = player, ""
+
+            def make() -> Any:
+                return _name_of(instance)
+
+        if abandoned_calls() >= MAX_ABANDONED:
+            seat = cls(None, name or type_name(player))
+            seat.setup_fault = Answer(
+                kind=FaultKind.UNAVAILABLE,
+                detail=f"not started: {MAX_ABANDONED} abandoned bot calls are still running in "
+                "this process (see 'Abandoned calls' in the docs of tajmahal.referee.seats)",
+            )
+            return seat
+        worker = _Worker()
+        job = _Job(make)
+        finished, elapsed = worker.call(job, limit)
+        if not finished:
+            worker.stop()
+            seat = cls(None, name or type_name(player))
+            seat.setup_fault = Answer(
+                kind=FaultKind.TIMEOUT,
+                detail=f"building the bot took more than {limit:g} s",
+                elapsed=elapsed,
+            )
+            return seat
+        result = job.result
+        if isinstance(player, str):
+            if isinstance(result, _BadOption):
+                worker.stop()
+                raise SpecError(f"player spec {player!r}: bad option value: {result.detail}")
+            if isinstance(result, Answer):
+                worker.stop()
+                seat = cls(None, name)
+                seat.setup_fault = attrs.evolve(result, elapsed=elapsed)
+                return seat
+            return cls._running(result, name, worker)
+        if isinstance(result, Answer):  # reading ``name`` failed: the bot still plays
+            return cls._running(player, type_name(player), worker)
+        return cls._running(player, result, worker)
+
+    def choose(
+        self, view: PlayerView, legal: tuple[Move, ...], limit: float | None, decision: int = 0
+    ) -> Answer:
+        """Ask the bot for one decision (see :class:`SeatPlayer`).
+
+        >>> import tajmahal as tm
+        >>> class Slow:
+        ...     name = 'slow'
+        ...     def choose(self, view, legal_moves):
+        ...         import time; time.sleep(0.5); return legal_moves[0]
+        >>> seat = InProcessSeat.build(Slow(), seed=0, limit=1.0)
+        >>> state = tm.new_game(3, seed=1)
+        >>> seat.choose(state.view(0), state.legal_moves(), limit=0.05).kind
+        <FaultKind.TIMEOUT: 'timeout'>
+        """
+        if self.bot is None or self._worker is None:
+            fault = self.setup_fault
+            why = fault.detail if fault is not None else "no bot"
+            return Answer(kind=FaultKind.UNAVAILABLE, detail=f"the seat has no bot ({why})")
+        bot = self.bot
+        running = None
+        if _BUSY:  # only while some call is abandoned (reading an empty dict needs no lock)
+            with _LOCK:
+                running = _BUSY.get(id(bot))
+        if running is not None and not running.finished:
+            return Answer(
+                kind=FaultKind.TIMEOUT,
+                detail="the bot is still running an earlier call that exceeded its time limit",
+            )
+        copies = self._copies_of(legal)
+
+        def work() -> Answer | int:
+            try:
+                chosen = bot.choose(view, copies)
+            except BaseException as exc:  # SystemExit, KeyboardInterrupt: the bot's, not the user's
+                reraise_user_interrupt(exc)
+                return Answer(
+                    kind=FaultKind.EXCEPTION,
+                    detail=exception_text(exc, MAX_DETAIL - 100),
+                    traceback=traceback_text(exc, MAX_TRACEBACK),
+                )
+            return _judge(chosen, legal, copies)
+
+        job = _Job(work, owner=bot)
+        finished, elapsed = self._worker.call(job, limit)
+        if not finished:
+            assert limit is not None
+            detail = f"no move after the {limit:.3g} s time limit"
+            return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
+        result: Answer | int = job.result
+        if limit is not None and elapsed > limit:
+            detail = f"took {elapsed:.3f} s, more than the {limit:.3g} s time limit"
+            return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
+        if type(result) is int:
+            return Answer(index=result, elapsed=elapsed)
+        assert isinstance(result, Answer)
+        return attrs.evolve(result, elapsed=elapsed)
+
+    def _copies_of(self, legal: tuple[Move, ...]) -> tuple[Move, ...]:
+        """The seat's own copies of ``legal`` (see "Moves handed to a bot" in the module docs)."""
+        copies = self._copies
+        try:
+            return tuple(map(copies.__getitem__, map(id, legal)))
+        except KeyError:
+            for move in legal:
+                if id(move) not in copies:
+                    self._originals.append(move)  # alive while its id is a key
+                    copies[id(move)] = _copy(move, self._cards)
+            return tuple([copies[id(move)] for move in legal])
+
+    def close(self) -> None:
+        """Stop the worker thread (after the call it may still be running).
+
+        >>> InProcessSeat.build('random', seed=0, limit=None).close()
+        """
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+        self.bot = None
+
+
+@attrs.frozen
+class _BadOption:
+    detail: str
+
+
+def _construct(bot_class: Any, seed: int, options: dict[str, Any]) -> Any:
+    """Runs in the worker: the bot, or a :class:`_BadOption`, or a fault :class:`Answer`."""
+    try:
+        return bot_class(seed=seed, **options)
+    except (TypeError, ValueError) as exc:
+        if options:
+            return _BadOption(exception_text(exc, MAX_DETAIL - 100))
+        return _setup_exception(exc)
+    except BaseException as exc:
+        reraise_user_interrupt(exc)
+        return _setup_exception(exc)
+
+
+def _setup_exception(exc: BaseException) -> Answer:
+    return Answer(
+        kind=FaultKind.EXCEPTION,
+        detail="building the bot: " + exception_text(exc, MAX_DETAIL - 100),
+        traceback=traceback_text(exc, MAX_TRACEBACK),
+    )
+
+
+def _name_of(bot: Any) -> str | Answer:
+    """Runs in the worker: the bot's ``name`` if it is a short printable string."""
+    try:
+        name = plain_text(getattr(bot, "name", None), MAX_NAME + 1)
+    except BaseException as exc:
+        reraise_user_interrupt(exc)
+        return Answer(kind=FaultKind.EXCEPTION, detail=exception_text(exc, 100))
+    if name and len(name) <= MAX_NAME and name.isprintable():
+        return name
+    return type_name(bot)
+
+
+# ---------------------------------------------------------------------------- moves
+
+
+def _copy(move: Move, cards: dict[int, Card]) -> Move:
+    """A fresh copy of an engine move (fresh cards too): what a bot mutates stays its own.
+
+    ``cards`` maps the engine's cards to their copies within one decision.
+    """
+    kind = type(move)
+    if kind is PlayCards:
+        assert isinstance(move, PlayCards)
+        extra = None if move.extra is None else _copy_card(move.extra, cards)
+        return PlayCards(_copy_card(move.colored, cards), extra)
+    if kind is TakeCard:
+        assert isinstance(move, TakeCard)
+        return TakeCard(_copy_card(move.card, cards))
+    if kind is PlacePalace or kind is PlaceCrownPalace:
+        assert isinstance(move, PlacePalace | PlaceCrownPalace)
+        return kind(move.city)
+    return Withdraw()
+
+
+def _copy_card(card: Card, cards: dict[int, Card]) -> Card:
+    copy = cards.get(id(card))
+    if copy is None:
+        copy = cards[id(card)] = Card(card.color, card.symbols, card.special)
+    return copy
+
+
+def _judge(chosen: object, legal: Sequence[Move], copies: Sequence[Move]) -> Answer | int:
+    """Runs in the worker: the index of the legal move ``chosen`` is, checking exact types
+    field by field, or a fault."""
+    problem = _foreign_part(chosen)
+    if problem is None:
+        for index, copy in enumerate(copies):  # most bots return one of the moves handed over
+            if copy is chosen:
+                if legal[index] == chosen:  # unless the bot changed that copy since
+                    return index
+                break
+        for index, move in enumerate(legal):  # exact types only: == runs no bot code
+            if move == chosen:
+                return index
+        shown = str(chosen)  # our own __str__ over exact library types
+    else:
+        shown = problem
+    detail = f"returned {shown}, which is not one of the {len(legal)} legal moves"
+    return Answer(kind=FaultKind.ILLEGAL_MOVE, detail=detail[:MAX_DETAIL])
+
+
+def _foreign_part(chosen: object) -> str | None:
+    """None if ``chosen`` is exactly a move class with exactly the library's field types;
+    else a description that names foreign objects by type only."""
+    kind = type(chosen)
+    if kind is str:  # a plain string is safe to show (say, a move's text instead of the move)
+        assert isinstance(chosen, str)
+        return f"the string {chosen[:60]!r}" + ("..." if len(chosen) > 60 else "")
+    if kind not in MOVE_TYPES:
+        return f"an object of type {type_name(chosen)}"
+    try:
+        if kind is PlacePalace or kind is PlaceCrownPalace:
+            city = object.__getattribute__(chosen, "city")
+            text = plain_text(city, 101)
+            if type(city) is not str or text is None or len(text) > 100:
+                return f"a {kind.__name__} whose city is a {type_name(city)}, not a city id"
+        elif kind is TakeCard:
+            return _card_problem(object.__getattribute__(chosen, "card"), "TakeCard")
+        elif kind is PlayCards:
+            problem = _card_problem(object.__getattribute__(chosen, "colored"), "PlayCards")
+            extra = object.__getattribute__(chosen, "extra")
+            if problem is None and extra is not None:
+                problem = _card_problem(extra, "PlayCards")
+            return problem
+    except AttributeError:
+        return f"a {kind.__name__} with missing fields"
+    return None
+
+
+def _card_problem(card: object, where: str) -> str | None:
+    if type(card) is not Card:
+        return f"a {where} holding a {type_name(card)}, not a Card"
+    color = object.__getattribute__(card, "color")
+    symbols = object.__getattribute__(card, "symbols")
+    special = object.__getattribute__(card, "special")
+    if (
+        type(color) is not Color
+        or type(symbols) is not tuple
+        or len(symbols) > 4
+        or any(type(s) is not Symbol for s in symbols)
+        or (special is not None and type(special) is not Special)
+    ):
+        return f"a {where} whose Card has fields of foreign types"
+    return None
+
+
+def check_seconds(value: object, what: str) -> float | None:
+    """``value`` as a number of seconds (None stays None); a clear error if it is not one.
+
+    >>> check_seconds(1.5, 'time_limit'), check_seconds(None, 'game_time')
+    (1.5, None)
+    >>> check_seconds(float('nan'), 'time_limit')
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.TajMahalError: time_limit must be a number of seconds above 0 and at most 86400, got nan
+    """  # noqa: E501
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not (0 < value <= MAX_SECONDS):  # type: ignore[operator]
+        shown = value if type(value) in (int, float) else type_name(value)
+        raise TajMahalError(
+            f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:g}, got {shown}"
+        )
+    assert isinstance(value, int | float) and math.isfinite(value)
+    return float(value)
+
