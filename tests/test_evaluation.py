@@ -50,7 +50,9 @@ def kind(game: Playout, color: Color, *symbols: Symbol) -> int:
     return next(
         k
         for k, card in enumerate(t.kinds)
-        if card.color is color and sorted(card.symbols, key=str) == sorted(symbols, key=str) and not t.special[k]
+        if card.color is color
+        and sorted(card.symbols, key=str) == sorted(symbols, key=str)
+        and not t.special[k]
     )
 
 

@@ -151,9 +151,7 @@ class IsmctsBot:
             )
         self.seed = seed
         self.level = level
-        self.iterations = (
-            iterations if iterations is not None or time_limit else DEFAULT_ITERATIONS
-        )
+        self.iterations = iterations if iterations is not None or time_limit else DEFAULT_ITERATIONS
         self.time_limit = None if time_limit is None else float(time_limit)
         self.c = float(c)
         self.rollout = rollout
@@ -202,6 +200,7 @@ class IsmctsBot:
         searched = [(code, node) for code, node in root.children.items() if code in by_code]
         if not searched:  # only when legal_moves are not the view's own legal moves
             return legal_moves[0]
+
         def trust(item: tuple[int, _Node]) -> tuple[int, float]:
             return item[1].visits, item[1].total / item[1].visits
 
