@@ -334,8 +334,8 @@ def reward_scale(game: Playout, weights: EvaluationWeights = WEIGHTS) -> float:
     """The margin (in points) that makes a reward of 0.73 (fitted per visits still to play).
 
     >>> import tajmahal as tm
-    >>> start = reward_scale(Playout(tm.new_game(num_players=3, seed=1)))  # twelve visits to play
-    >>> start > WEIGHTS.scales[0]
+    >>> game = Playout(tm.new_game(num_players=3, seed=1))
+    >>> reward_scale(game) == WEIGHTS.scales[12]  # twelve visits to play
     True
     """
     return weights.scales[min(visits_left(game), len(weights.scales) - 1)]
@@ -350,10 +350,13 @@ def evaluate(
 
     >>> import tajmahal as tm
     >>> game = Playout(tm.new_game(num_players=3, seed=1))
-    >>> game.scores[0] += 3  # three points ahead of both rivals
+    >>> game.scores[0] += 3  # three points ahead of both rivals, but a weaker hand
+    >>> [round(v, 1) for v in estimated_scores(game)]
+    [49.7, 51.9, 46.5]
     >>> [round(r, 3) for r in evaluate(game, scale=3.0)]
-    [0.731, 0.269, 0.269]
-    >>> 0.5 < evaluate(game)[0] < 0.6  # twelve visits to play: far from decided
+    [0.322, 0.678, 0.142]
+    >>> est, rewards = estimated_scores(game), evaluate(game)  # the fitted estimates and scale
+    >>> max(range(3), key=est.__getitem__) == max(range(3), key=rewards.__getitem__)
     True
     """
     est = estimated_scores(game, weights)
