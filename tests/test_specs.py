@@ -187,3 +187,79 @@ def test_a_name_like_no_bot_gets_no_suggestion() -> None:
     with pytest.raises(tm.bots.UnknownBotError) as info:
         check_spec("zzzzzz")
     assert "did you mean" not in str(info.value)
+
+
+# ------------------------------------------------- a spec is parsed once where it enters
+
+
+class ParseCounter:
+    """A spy around the real ``parse_spec``: it counts the texts parsed and parses them."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import importlib
+        import sys
+
+        import tajmahal.bots.specs as specs
+
+        for entry in ("tajmahal.referee.match", "tajmahal.tournament", "tajmahal.cli",
+                      "tajmahal.protocol", "tajmahal.web.config"):  # fmt: skip
+            importlib.import_module(entry)  # loaded before the spy goes in (they load lazily)
+        self.texts: list[str] = []
+        self.original = specs.parse_spec
+        # every module that holds the parser (by `from ... import parse_spec`) gets the spy
+        for module in list(sys.modules.values()):
+            name = getattr(module, "__name__", "")
+            if name.startswith("tajmahal") and getattr(module, "parse_spec", 0) is self.original:
+                monkeypatch.setattr(module, "parse_spec", self)
+
+    def __call__(self, text: str) -> PlayerSpec:
+        self.texts.append(text)
+        return self.original(text)
+
+
+def test_play_match_parses_each_spec_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = ParseCounter(monkeypatch)
+    players = ["greedy:enough=5", "random", "Random"]
+    result = tm.play_match(players, seed=3, time_limit=10)
+    assert sorted(counter.texts) == sorted(players)
+    assert result.players == tuple(players) and result.record.tags["package.2"].startswith("taj")
+
+
+def test_an_isolated_match_parses_each_spec_once_in_the_referee(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    counter = ParseCounter(monkeypatch)
+    tm.play_match(["greedy", "random", "random"], seed=3, isolate=True, time_limit=20)
+    assert sorted(counter.texts) == ["greedy", "random", "random"]
+
+
+def test_a_tournament_parses_each_entrant_once_not_once_per_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    counter = ParseCounter(monkeypatch)
+    entrants = ["greedy:enough=5", "random", "random"]
+    result = tm.run_tournament(entrants, games=12, seed=1, backend="serial")
+    assert sum(row.games for row in result.table) == 36
+    assert sorted(counter.texts) == sorted(entrants)
+
+
+def test_a_parsed_spec_is_accepted_wherever_a_text_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    specs = [parse_spec("greedy"), parse_spec("random"), parse_spec("random")]
+    counter = ParseCounter(monkeypatch)
+    result = tm.play_match(specs, seed=3)
+    assert result.players == ("greedy", "random", "random") and counter.texts == []
+    table = tm.run_tournament(specs, games=6, seed=1, backend="serial").table
+    assert [row.name for row in table][:1] and counter.texts == []
+
+
+def test_the_command_line_parses_each_spec_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    counter = ParseCounter(monkeypatch)
+    assert main(["match", "greedy", "random", "random", "--seed", "3"]) == 0
+    assert sorted(counter.texts) == ["greedy", "random", "random"]
+    counter.texts.clear()
+    assert main(["tournament", "greedy", "random", "random", "--games", "6", "--backend",
+                 "serial", "--seed", "1", "--quiet"]) == 0  # fmt: skip
+    assert sorted(counter.texts) == ["greedy", "random", "random"]
+    capsys.readouterr()

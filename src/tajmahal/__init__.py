@@ -1,16 +1,20 @@
 """tajmahal: rules engine, bot plugin API and referee for Reiner Knizia's *Taj Mahal*.
 
+``import tajmahal`` loads the game itself (components, states, moves, views);
+the rest — the referee, tournaments, bots and plugins, the bot protocol, JSON,
+analysis, pictures — loads the first time one of its names is used
+(``tm.play_match``, ``tm.bots``, ``tm.dumps``...), so that a program pays
+only for what it uses.  Every name of ``__all__`` is there either way.
+
 >>> import tajmahal as tm
 >>> len(tm.standard_components().deck)
 96
 """
 
 import logging
+from typing import TYPE_CHECKING
 
-from tajmahal import analysis, bots, events, protocol, render
-from tajmahal.bots import Bot, hookimpl
-from tajmahal.game import Game, GameRecord, replay
-from tajmahal.referee import Fault, MatchResult, play_match
+from tajmahal._lazy import lazy_names
 from tajmahal.rules.components import (
     Board,
     BonusKind,
@@ -41,8 +45,16 @@ from tajmahal.rules.moves import (
 from tajmahal.rules.setup import TilePlacement, place_tiles
 from tajmahal.rules.state import GameState, Phase
 from tajmahal.rules.views import PlayerView
-from tajmahal.serialize import dumps, loads
-from tajmahal.tournament import TournamentError, TournamentResult, run_tournament
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load on first use (below)
+    from tajmahal import analysis, bots, events, protocol, render
+    from tajmahal.bots.base import Bot
+    from tajmahal.game import Game, GameRecord, replay
+    from tajmahal.hookspecs import hookimpl
+    from tajmahal.referee.faults import Fault
+    from tajmahal.referee.match import MatchResult, play_match
+    from tajmahal.serialize import dumps, loads
+    from tajmahal.tournament import TournamentError, TournamentResult, run_tournament
 
 __version__ = "0.1.0.dev0"
 
@@ -102,3 +114,36 @@ __all__ = [
     "run_tournament",
     "standard_components",
 ]
+
+#: what loads on first use, and from where: the match layer, tournaments, the bot protocol,
+#: plugins, JSON, analysis and pictures (with their dependencies: pluggy, cattrs, openskill,
+#: subprocess and socket handling), so that ``import tajmahal`` loads the game alone
+_ON_FIRST_USE = {
+    "Bot": "tajmahal.bots.base",
+    "Fault": "tajmahal.referee.faults",
+    "Game": "tajmahal.game",
+    "GameRecord": "tajmahal.game",
+    "MatchResult": "tajmahal.referee.match",
+    "TournamentError": "tajmahal.tournament",
+    "TournamentResult": "tajmahal.tournament",
+    "dumps": "tajmahal.serialize",
+    "hookimpl": "tajmahal.hookspecs",
+    "loads": "tajmahal.serialize",
+    "play_match": "tajmahal.referee.match",
+    "replay": "tajmahal.game",
+    "run_tournament": "tajmahal.tournament",
+    # subpackages and modules, as attributes of the package (``tm.bots.create(...)``)
+    **{
+        name: f"tajmahal.{name}"
+        for name in (
+            "analysis", "bots", "events", "game", "hookspecs", "protocol", "referee", "render",
+            "serialize", "tournament",
+            # the match layer's former modules (now in tajmahal.referee)
+            "faults", "observers", "record_tags", "seats",
+        )
+    },
+}
+
+if not TYPE_CHECKING:  # hidden from type checkers, which see the imports above
+    __getattr__, __dir__ = lazy_names(__name__, _ON_FIRST_USE, __all__)
+

@@ -15,7 +15,7 @@ A bot that raises or returns an illegal move is recorded in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from typing import TYPE_CHECKING, Any, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -29,6 +29,9 @@ from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
 from tajmahal.rules.moves import Move
 from tajmahal.rules.state import GameState
+
+if TYPE_CHECKING:
+    from tajmahal.bots.specs import PlayerSpec
 
 __all__ = ["ENV_ID", "TajMahalEnv"]
 
@@ -76,7 +79,7 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
             raise AdapterError(f"reward must be 'rank' or 'score', got {reward!r}")
         if illegal_action not in ("lose", "raise"):
             raise AdapterError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        self.opponents = list(opponents)
+        self.opponents = [_parsed(spec) for spec in opponents]  # each spec parsed once, here
         for spec in self.opponents:
             _bot(spec, 0)  # a bad spec fails here, not at the first reset
         self.seat = seat
@@ -232,16 +235,24 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         self.game_state = state
 
 
-def _bot(spec: str | Bot, seed: int) -> Bot:
-    """A bot from a player spec (``'greedy:enough=5'``) or a ready bot."""
-    if isinstance(spec, str):
-        from tajmahal import bots
-        from tajmahal.bots.specs import parse_spec
+def _parsed(spec: str | Bot) -> PlayerSpec | Bot:
+    """An opponent's spec parsed (once, when the environment is made), or a ready bot."""
+    from tajmahal.bots.specs import parse_spec
 
-        if parse_spec(spec).is_command:
+    return parse_spec(spec) if isinstance(spec, str) else spec
+
+
+def _bot(spec: PlayerSpec | Bot, seed: int) -> Bot:
+    """A bot from a parsed player spec (``'greedy:enough=5'``) or a ready bot."""
+    from tajmahal.bots.specs import PlayerSpec
+
+    if isinstance(spec, PlayerSpec):
+        from tajmahal import bots
+
+        if spec.is_command:
             raise AdapterError(
-                f"opponent {spec!r} is an external program: the environment seats "
-                "registered bots (a name with options) or bot objects"
+                f"opponent {spec.text!r} is an external program: the environment seats "
+                "Python bots (a name with options, a file: spec) or bot objects"
             )
         return bots.create(spec, seed=seed)
     if isinstance(spec, Bot):

@@ -45,7 +45,7 @@ import pluggy
 from tajmahal import hookspecs
 from tajmahal.bots import builtin
 from tajmahal.bots.base import Bot, describe
-from tajmahal.bots.specs import SpecError, check_spec, parse_spec
+from tajmahal.bots.specs import PlayerSpec, SpecError, bot_class_of, check_spec, parse_spec
 from tajmahal.bots.untrusted import exception_text, type_name
 from tajmahal.hookspecs import PROJECT
 from tajmahal.rules.errors import TajMahalError
@@ -330,11 +330,12 @@ class Registry:
             )
         return infos[name].bot_class
 
-    def create(self, name: str, seed: int = 0, **options: Any) -> Bot:
+    def create(self, name: str | PlayerSpec, seed: int = 0, **options: Any) -> Bot:
         """Build a bot from its name or player spec, as ``BotClass(seed=seed, **options)``.
 
         ``name`` may carry options in the player-spec syntax
-        (``'greedy:enough=2'``); keyword ``options`` add to them.
+        (``'greedy:enough=2'``), or be a parsed :class:`~tajmahal.bots.PlayerSpec`
+        (a ``file:`` one too); keyword ``options`` add to them.
 
         >>> registry = Registry(entry_points=False)
         >>> registry.create('greedy', seed=1, enough=2.0).enough
@@ -346,24 +347,24 @@ class Registry:
         ...
         tajmahal.bots.specs.SpecError: player spec 'greedy': bot 'greedy' has no option 'speed'; ...
         """
-        spec = parse_spec(name)
+        spec = name if isinstance(name, PlayerSpec) else parse_spec(name)
         if spec.is_command:
             raise SpecError(
-                f"player spec {name!r} names an external program: play_match starts those"
+                f"player spec {spec.text!r} names an external program: play_match starts those"
             )
-        assert spec.name is not None
-        bot_class = self.bot_class(spec.name)
+        bot_class = self.bot_class(spec.name) if spec.name is not None else bot_class_of(spec)
         merged = dict(spec.options)
         for key in options:
             if key in merged:
-                raise SpecError(f"player spec {name!r}: option {key!r} is given twice")
+                raise SpecError(f"player spec {spec.text!r}: option {key!r} is given twice")
         merged.update(options)
         check_spec(attrs.evolve(spec, options=tuple(merged.items())), self)
         try:
             return bot_class(seed=seed, **merged)
         except (TypeError, ValueError) as exc:
             shown = ", ".join(f"{k}={v!r}" for k, v in {"seed": seed, **merged}.items())
-            raise SpecError(f"cannot build bot {spec.name!r} with {shown}: {exc}") from None
+            what = spec.name if spec.name is not None else bot_class.__name__
+            raise SpecError(f"cannot build bot {what!r} with {shown}: {exc}") from None
 
     def _collect(self) -> dict[str, BotInfo]:
         found: dict[str, BotInfo] = {}
@@ -532,7 +533,7 @@ def available() -> dict[str, type[Bot]]:
     return default_registry().available()
 
 
-def create(name: str, seed: int = 0, **options: Any) -> Bot:
+def create(name: str | PlayerSpec, seed: int = 0, **options: Any) -> Bot:
     """Build the installed bot called ``name``; :class:`UnknownBotError` lists the names.
 
     >>> import tajmahal as tm

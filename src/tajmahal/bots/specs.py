@@ -6,6 +6,15 @@
     ismcts:iterations=400,c=0.7  options, passed to the constructor as keywords
                                  (values read as JSON scalars, else as strings)
     cmd:node bots/random.js      an external program speaking the bot protocol
+    file:bots/mine.py:MyBot      a local Python file's Bot class, without packaging it
+    file:bots/mine.py            (the file's only Bot class)
+    file:bots/mine.py:MyBot:depth=3,style=bold   (and options, as for a named bot)
+
+A ``file:`` spec's path runs to the first ``.py`` followed by ``:`` or the
+end; it is made absolute when the spec is parsed (so that worker processes
+and isolated bots find the same file).  The file is read and loaded (once
+per process and version of the file) when the spec is checked, before any
+game: see :mod:`tajmahal.bots.file_bots`.
 
 A bad spec (bad syntax, unknown bot, unknown option, a value of the wrong
 type) is a :class:`SpecError` naming the spec, raised before any game starts.
@@ -23,6 +32,12 @@ constructor, which judges the value's range (a ``ValueError`` or
 ('ismcts', (('iterations', 400), ('c', 0.7), ('rollout', 'random')))
 >>> parse_spec('cmd:node "my bots/random.js"').command
 ('node', 'my bots/random.js')
+>>> spec = parse_spec('file:/srv/bots/mine.py:MyBot:depth=3')
+>>> spec.path, spec.class_name, spec.options
+('/srv/bots/mine.py', 'MyBot', (('depth', 3),))
+>>> import os
+>>> parse_spec('file:mine.py').path == os.path.join(os.getcwd(), 'mine.py')
+True
 """
 
 from __future__ import annotations
@@ -30,6 +45,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import os
 import re
 import shlex
 import types
@@ -42,12 +58,14 @@ import attrs
 from tajmahal.rules.errors import TajMahalError
 
 if TYPE_CHECKING:
+    from tajmahal.bots.base import Bot
     from tajmahal.bots.registry import Registry
 
 __all__ = [
     "MAX_SPEC_LENGTH",
     "PlayerSpec",
     "SpecError",
+    "bot_class_of",
     "check_spec",
     "option_types",
     "parse_spec",
@@ -55,6 +73,9 @@ __all__ = [
 
 MAX_SPEC_LENGTH = 4096
 COMMAND_PREFIX = "cmd:"
+FILE_PREFIX = "file:"
+#: a file: spec's path (to the first ".py" followed by ":" or the end), then what follows
+_FILE = re.compile(r"(.+?\.py)(?::(.*))?", re.S)
 _NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*", re.IGNORECASE | re.ASCII)  # matched lowercased
 _OPTION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -76,11 +97,18 @@ class SpecError(TajMahalError, ValueError):
 
 @attrs.frozen
 class PlayerSpec:
-    """One parsed player spec: a registered bot with options, or an external command.
+    """One parsed player spec: a registered bot, an external command or a local Python file.
 
     ``name`` and ``options`` describe a registered bot; ``command`` (the
-    program and its arguments, shlex-split) an external program.  ``text`` is
-    the spec as written, which is also how results name the player.
+    program and its arguments, shlex-split) an external program; ``path``
+    (absolute), ``class_name`` (None: the file's only Bot class) and
+    ``options`` a bot in a local file.  ``text`` is the spec as written,
+    which is also how results name the player; ``resolved`` is the spec with
+    the file's absolute path, which any process can parse to the same spec.
+
+    A spec is parsed once, where it enters the library (:func:`tajmahal.play_match`,
+    :func:`tajmahal.run_tournament`, the command line, the web lobby), and
+    travels as a :class:`PlayerSpec` from there: those accept either.
 
     >>> spec = parse_spec('greedy:enough=5')
     >>> spec.is_command, spec.name, dict(spec.options), str(spec)
@@ -91,6 +119,11 @@ class PlayerSpec:
     name: str | None = None
     options: tuple[tuple[str, OptionValue], ...] = ()
     command: tuple[str, ...] = ()
+    path: str | None = None
+    class_name: str | None = None
+    resolved: str = attrs.field(
+        default=attrs.Factory(lambda self: self.text, takes_self=True), repr=False
+    )
 
     @property
     def is_command(self) -> bool:
@@ -100,6 +133,15 @@ class PlayerSpec:
         (True, False)
         """
         return bool(self.command)
+
+    @property
+    def is_file(self) -> bool:
+        """Whether this spec names a bot class in a local Python file (``file:...``).
+
+        >>> parse_spec('file:/srv/mine.py').is_file, parse_spec('random').is_file
+        (True, False)
+        """
+        return self.path is not None
 
     def __str__(self) -> str:
         return self.text
@@ -130,6 +172,8 @@ def parse_spec(text: str) -> PlayerSpec:
         raise SpecError(f"player spec {shown}: control characters are not allowed")
     if text.startswith(COMMAND_PREFIX):
         return PlayerSpec(text, command=_command(text, shown))
+    if text.startswith(FILE_PREFIX):
+        return _file_spec(text, shown)
     name, _, rest = text.partition(":")
     if not _NAME.fullmatch(name):
         raise SpecError(
@@ -141,10 +185,12 @@ def parse_spec(text: str) -> PlayerSpec:
 
 
 def check_spec(spec: str | PlayerSpec, registry: Registry | None = None) -> PlayerSpec:
-    """Parse ``spec`` and check that its bot exists and accepts its options.
+    """Parse ``spec`` (unless it is parsed already) and check that its bot exists and accepts its options.
 
-    Runs none of the bot's code (the constructor's signature is read, not
-    called).  Commands are checked by the referee when it starts them.
+    Runs none of a registered bot's code (the constructor's signature is
+    read, not called); a ``file:`` spec's file is loaded (its module runs,
+    as a plugin's does), once per process and version of the file.
+    Commands are checked by the referee when it starts them.
 
     >>> check_spec('greedy:enough=5').name
     'greedy'
@@ -156,35 +202,51 @@ def check_spec(spec: str | PlayerSpec, registry: Registry | None = None) -> Play
     Traceback (most recent call last):
     ...
     tajmahal.bots.registry.UnknownBotError: player spec 'nobody': no bot is called 'nobody'; ...
-    """
-    from tajmahal.bots.registry import UnknownBotError, default_registry
-
+    """  # noqa: E501
     parsed = spec if isinstance(spec, PlayerSpec) else parse_spec(spec)
     if parsed.is_command:
         return parsed
-    assert parsed.name is not None
-    registry = registry if registry is not None else default_registry()
-    try:
-        bot_class = registry.bot_class(parsed.name)
-    except UnknownBotError as exc:
-        raise UnknownBotError(f"player spec {_shown(parsed.text)}: {exc}") from None
+    bot_class = bot_class_of(parsed, registry)
     if not parsed.options:  # nothing to check (and no signature to read: once per seat)
         return parsed
+    shown = _shown(parsed.text)
+    what = f"bot {parsed.name!r}" if parsed.name is not None else f"class {bot_class.__name__}"
     accepted = _accepted_options(bot_class)
     if accepted is not None:
         for key, _ in parsed.options:
             if key not in accepted:
                 known = ", ".join(sorted(accepted)) or "(none)"
                 raise SpecError(
-                    f"player spec {_shown(parsed.text)}: bot {parsed.name!r} has no option "
-                    f"{key!r}; its options: {known}"
+                    f"player spec {shown}: {what} has no option {key!r}; its options: {known}"
                 )
     wanted = option_types(bot_class)
     for key, value in parsed.options:
         problem = _type_problem(value, wanted.get(key))
         if problem:
-            raise SpecError(f"player spec {_shown(parsed.text)}: option {key!r} {problem}")
+            raise SpecError(f"player spec {shown}: option {key!r} {problem}")
     return parsed
+
+
+def bot_class_of(spec: PlayerSpec, registry: Registry | None = None) -> type[Bot]:
+    """The bot class a (registered or ``file:``) spec names; the registry's lookup errors else.
+
+    >>> bot_class_of(parse_spec('greedy:enough=5')).__name__
+    'GreedyBot'
+    """
+    from tajmahal.bots.registry import UnknownBotError, default_registry
+
+    if spec.is_command:
+        raise SpecError(f"player spec {_shown(spec.text)} names a program, not a Python bot")
+    if spec.is_file:
+        from tajmahal.bots.file_bots import file_bot_class
+
+        return file_bot_class(spec)
+    assert spec.name is not None
+    registry = registry if registry is not None else default_registry()
+    try:
+        return registry.bot_class(spec.name)
+    except UnknownBotError as exc:
+        raise UnknownBotError(f"player spec {_shown(spec.text)}: {exc}") from None
 
 
 def option_types(bot_class: type[Any]) -> dict[str, tuple[type, ...]]:
@@ -259,6 +321,34 @@ def _type_problem(value: Any, kinds: tuple[type, ...] | None) -> str | None:
     wanted = " or ".join("None" if k is type(None) else k.__name__ for k in kinds)
     given = f"the string {_shown(value)}" if isinstance(value, str) else repr(value)
     return f"takes {wanted}, got {given}"
+
+
+def _file_spec(text: str, shown: str) -> PlayerSpec:
+    """A ``file:PATH[:CLASS][:OPTIONS]`` spec, its path made absolute and checked to exist."""
+    found = _FILE.fullmatch(text[len(FILE_PREFIX) :])
+    if found is None:
+        raise SpecError(
+            f"player spec {shown}: 'file:' names a Python file ending in .py, "
+            "as in 'file:bots/mine.py' or 'file:bots/mine.py:MyBot'"
+        )
+    written, tail = found.group(1), found.group(2)
+    class_name: str | None = None
+    options: tuple[tuple[str, OptionValue], ...] = ()
+    if tail is not None:
+        first, colon, rest = tail.partition(":")
+        if "=" in first:  # no class: options only
+            options = _options(tail, shown)
+        else:
+            if not first.isidentifier():
+                raise SpecError(f"player spec {shown}: {_shown(first)} is not a class name")
+            class_name = first
+            if colon:
+                if not rest:
+                    raise SpecError(f"player spec {shown}: options are missing after ':'")
+                options = _options(rest, shown)
+    path = os.path.abspath(written)  # the file itself is read when the spec is checked
+    resolved = FILE_PREFIX + path + text[len(FILE_PREFIX) + len(written) :]
+    return PlayerSpec(text, options=options, path=path, class_name=class_name, resolved=resolved)
 
 
 def _command(text: str, shown: str) -> tuple[str, ...]:

@@ -78,7 +78,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "every check passes.",
     )
     command.add_argument("spec", metavar="PLAYER",
-                         help="the bot: 'cmd:PROGRAM ARGS' or a registered bot's spec")
+                         help="the bot: 'cmd:PROGRAM ARGS', 'file:PATH[:CLASS]' or a "
+                         "registered bot's spec")
     command.add_argument("--seed", type=int, default=1,
                          help="the first game's seed (default 1); game N uses seed+N-1")
     command.add_argument("--time-limit", type=positive_seconds, default=5.0, metavar="S",

@@ -40,7 +40,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "bots",
         nargs="+",
         metavar="PLAYER",
-        help="a player spec per seat (3 to 5): NAME[:KEY=VALUE,...] or 'cmd:PROGRAM ARGS'",
+        help="a player spec per seat (3 to 5): NAME[:KEY=VALUE,...], 'cmd:PROGRAM ARGS' or "
+        "'file:PATH[:CLASS][:KEY=VALUE,...]'",
     )
     match.add_argument(
         "--seed",

@@ -26,7 +26,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     serve.add_argument("--db", metavar="FILE",
                        help="the game database (default: games.sqlite3 in your data folder)")
     serve.add_argument("--allow-commands", action="store_true",
-                       help="allow 'cmd:' bots (they run programs on this machine)")
+                       help="allow 'cmd:' and 'file:' bots (they run programs, or a Python "
+                       "file's code, on this machine)")
     serve.add_argument("--isolate", action="store_true",
                        help="run every bot in a process of its own")
     serve.add_argument("--games-per-minute", type=int, default=30, metavar="N",

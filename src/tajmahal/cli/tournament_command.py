@@ -58,7 +58,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         "copies of it.",
     )
     command.add_argument(
-        "entrants", nargs="*", metavar="PLAYER", help="player specs: NAME[:KEY=VALUE,...]"
+        "entrants", nargs="*", metavar="PLAYER",
+        help="player specs: NAME[:KEY=VALUE,...], 'cmd:PROGRAM ARGS' or 'file:PATH[:CLASS]'",
     )
     command.add_argument(
         "--games", type=int,

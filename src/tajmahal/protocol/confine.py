@@ -228,7 +228,7 @@ def sandbox_command(
     capabilities that :func:`switch_user_command` needs inside.  The paths in
     ``needs`` that lie under ``/tmp`` (a checkout, a virtual environment or a
     bot program kept there) are bound back read-only over the private ``/tmp``.
-    The files and folders in ``hidden`` are out of reach inside (see :func:`_hiding`).
+    The files and folders in ``hidden`` are out of reach inside (see ``_hiding`` below).
 
     >>> sandbox_command(Path('/tmp/b'), None, as_root=False)[1:4]
     ['--die-with-parent', '--new-session', '--unshare-pid']

@@ -1,4 +1,4 @@
-"""Run a registered bot as a bot program: ``python -m tajmahal.protocol.runner SPEC``.
+"""Run a Python bot (registered, or file:) as a bot program: ``python -m tajmahal.protocol.runner``.
 
 This is how ``play_match(..., isolate=True)`` seats a Python bot: in its own
 process, seeing only what the protocol sends (its seat's view and the legal
@@ -47,16 +47,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         spec = check_spec(args[0])
         if spec.is_command:
-            raise TajMahalError(f"player spec {args[0]!r}: the runner runs registered bots only")
+            raise TajMahalError(f"player spec {args[0]!r}: the runner runs Python bots only")
     except TajMahalError as exc:
         print(f"tajmahal.protocol.runner: {exc}", file=sys.stderr)
         return 2
-    name, options = spec.name, dict(spec.options)
-    assert name is not None
     protocol_out = _private_stdout()
     try:
         serve(
-            lambda seed: create(name, seed=seed, **options),
+            lambda seed: create(spec, seed=seed),
             name=spec.text[:64],
             deterministic=True,  # the Bot protocol asks it of every registered bot
             trust_views=True,  # the views come from the referee that started this process

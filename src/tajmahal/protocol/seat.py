@@ -117,7 +117,7 @@ class ProcessSeat:
         ('crash', "cannot start '/no/such/bot': No such file or directory")
         >>> seat.close()
         """
-        command = spec.command if spec.is_command else tuple(runner_command(spec.text))
+        command = spec.command if spec.is_command else tuple(runner_command(spec.resolved))
         limits = limits if limits is not None else ProcessLimits()
         log = None
         if limits.log_dir is not None:

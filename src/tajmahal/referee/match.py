@@ -63,7 +63,7 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from tajmahal.bots.base import Bot
-from tajmahal.bots.specs import check_spec
+from tajmahal.bots.specs import PlayerSpec, check_spec
 from tajmahal.bots.untrusted import type_name
 from tajmahal.events import DecisionMade, MatchStarted, explain
 from tajmahal.game import GameRecord
@@ -172,7 +172,7 @@ def bot_log_name(seed: int, seat: int) -> str:
 
 
 def play_match(
-    players: Sequence[str | Bot | ProcessSeat],
+    players: Sequence[str | PlayerSpec | Bot | ProcessSeat],
     seed: int | None = None,
     time_limit: float | None = None,
     *,
@@ -186,7 +186,9 @@ def play_match(
 ) -> MatchResult:
     """Play one game between 3–5 bots (player specs or instances), seat 0 first.
 
-    Bots given by player spec (``'greedy'``, ``'greedy:enough=5'``) are built
+    Bots given by player spec (``'greedy'``, ``'greedy:enough=5'``,
+    ``'file:bots/mine.py'``, or a parsed :class:`~tajmahal.bots.PlayerSpec`:
+    each spec is parsed and checked once, here) are built
     as ``BotClass(seed=bot_seed(seed, seat), **options)``; a bad spec, or a
     ``TypeError``/``ValueError`` from a constructor given options (a bad
     option value), raises :class:`~tajmahal.bots.SpecError` before the game
@@ -236,16 +238,20 @@ def play_match(
     game_time = check_seconds(game_time, "game_time")
     if seed is not None and type(seed) is not int:
         raise TajMahalError(f"seed must be an integer or None, got {type(seed).__name__}")
+    seated: list[PlayerSpec | Bot | ProcessSeat] = []
     for number, player in enumerate(players):
-        if isinstance(player, str):
-            spec = check_spec(player)  # every spec before any bot is built
+        if isinstance(player, str | PlayerSpec):
+            spec = check_spec(player)  # every spec, parsed once, before any bot is built
             if spec.is_command:
                 check_command(spec)
+            seated.append(spec)
         elif not callable(inspect.getattr_static(player, "choose", None)):
             raise TajMahalError(
                 f"seat {number}: a {type_name(player)} is neither a player spec nor a bot "
                 "(an object with choose(view, legal_moves))"
             )
+        else:
+            seated.append(player)
     if not isinstance(sandbox, bool):
         raise TajMahalError(f"sandbox must be True or False, got {sandbox!r}")
     if sandbox:
@@ -258,9 +264,9 @@ def play_match(
         seed = secrets.randbits(63)
     with watching_interrupts():
         result = _play(
-            players, seed, time_limit, game_time, components, isolate, process_limits, watchers
+            seated, seed, time_limit, game_time, components, isolate, process_limits, watchers
         )
-    known = match_tags(players, time_limit, game_time)
+    known = match_tags(seated, time_limit, game_time)
     record = attrs.evolve(result.record, tags={**known, **given_tags})
     result = attrs.evolve(result, record=record)
     watchers.finished(result)
@@ -268,7 +274,7 @@ def play_match(
 
 
 def _play(
-    players: Sequence[str | Bot | ProcessSeat],
+    players: Sequence[PlayerSpec | Bot | ProcessSeat],
     seed: int,
     time_limit: float | None,
     game_time: float | None,
@@ -338,7 +344,7 @@ def _play(
 
 
 def _build_seats(
-    players: Sequence[str | Bot | ProcessSeat],
+    players: Sequence[PlayerSpec | Bot | ProcessSeat],
     seed: int,
     limit: float | None,
     isolate: bool,
@@ -346,6 +352,7 @@ def _build_seats(
 ) -> list[SeatPlayer]:
     """One seat per player, built in seat order; closes them all if one spec is bad.
 
+    ``players`` are checked already (specs parsed: :func:`play_match`).
     A ``cmd:`` spec (or any spec, with ``isolate``) is a bot program's seat,
     started here; its handshake is awaited when the referee reads its
     ``setup_fault``, so that the programs start up side by side.
@@ -353,7 +360,7 @@ def _build_seats(
     seats: list[SeatPlayer] = []
     try:
         for number, player in enumerate(players):
-            spec = check_spec(player) if isinstance(player, str) else None
+            spec = player if isinstance(player, PlayerSpec) else None
             if spec is not None and (spec.is_command or isolate):
                 log = bot_log_name(seed, number)
                 seats.append(ProcessSeat.build(

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tajmahal.bots.registry import distribution_version
+from tajmahal.bots.specs import PlayerSpec, parse_spec
 from tajmahal.bots.untrusted import plain_text
 from tajmahal.game import MAX_TAGS, tag_problem
 from tajmahal.rules.errors import TajMahalError
@@ -58,7 +59,7 @@ def check_tags(tags: Mapping[str, str] | None) -> dict[str, str]:
 def match_tags(
     players: Sequence[Any], time_limit: float | None, game_time: float | None
 ) -> dict[str, str]:
-    """The tags the referee writes for a match between ``players`` (specs or bot instances).
+    """The tags the referee writes for a match between ``players`` (specs, parsed or not, or bots).
 
     >>> tags = match_tags(['greedy', 'random', 'random'], 1.5, None)
     >>> tags['time_limit'], tags['game_time'], tags['package.0'].split()[0]
@@ -78,11 +79,10 @@ def match_tags(
 
 def _package(player: object) -> str:
     """The distribution (with its version) that installed a player's bot, or ``unknown``."""
-    if isinstance(player, str):
+    if isinstance(player, str | PlayerSpec):
         from tajmahal.bots.registry import bot_infos
-        from tajmahal.bots.specs import parse_spec
 
-        name = parse_spec(player).name
+        name = (parse_spec(player) if isinstance(player, str) else player).name
         info = bot_infos().get(name) if name is not None else None
         return f"{info.origin} {_version(info.origin)}" if info is not None else "unknown"
     module = plain_text(type.__dict__["__module__"].__get__(type(player), type), 200) or ""

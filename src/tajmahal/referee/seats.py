@@ -48,7 +48,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -67,6 +67,9 @@ from tajmahal.rules.moves import (
     Withdraw,
 )
 from tajmahal.rules.views import PlayerView
+
+if TYPE_CHECKING:  # the bots package loads when a seat is first built from a spec
+    from tajmahal.bots.specs import PlayerSpec
 
 __all__ = [
     "MAX_ABANDONED",
@@ -361,9 +364,12 @@ class InProcessSeat:
 
     @classmethod
     def build(
-        cls, player: str | Bot, seed: int, limit: float | None, registry: Any = None
+        cls, player: str | PlayerSpec | Bot, seed: int, limit: float | None, registry: Any = None
     ) -> InProcessSeat:
         """A seat for ``player`` (a player spec or a bot instance), built within ``limit`` seconds.
+
+        A spec given as text is parsed and checked here; a :class:`~tajmahal.bots.PlayerSpec`
+        is taken as checked already (the referee checks every spec once, on entry).
 
         A spec's bot is built as ``BotClass(seed=seed, **options)``.  A
         ``TypeError`` or ``ValueError`` from a constructor given options is a
@@ -390,16 +396,13 @@ class InProcessSeat:
         ...
         tajmahal.bots.specs.SpecError: player spec 'picky:level=3': bad option value: ...
         """
-        from tajmahal.bots.specs import SpecError, check_spec
+        from tajmahal.bots.specs import PlayerSpec, SpecError, bot_class_of, check_spec
 
-        if isinstance(player, str):
-            spec = check_spec(player, registry)
+        if isinstance(player, str | PlayerSpec):
+            spec = check_spec(player, registry) if isinstance(player, str) else player
             if spec.is_command:
-                raise SpecError(f"player spec {player!r}: in-process seats run Python bots only")
-            from tajmahal.bots.registry import default_registry
-
-            assert spec.name is not None
-            bot_class = (registry or default_registry()).bot_class(spec.name)
+                raise SpecError(f"player spec {spec.text!r}: in-process seats run Python bots only")
+            bot_class = bot_class_of(spec, registry)
             options = dict(spec.options)
             name = spec.text
 
@@ -438,10 +441,10 @@ class InProcessSeat:
             )
             return seat
         result = job.result
-        if isinstance(player, str):
+        if isinstance(player, str | PlayerSpec):
             if isinstance(result, _BadOption):
                 worker.stop()
-                raise SpecError(f"player spec {player!r}: bad option value: {result.detail}")
+                raise SpecError(f"player spec {name!r}: bad option value: {result.detail}")
             if isinstance(result, Answer):
                 worker.stop()
                 seat = cls(None, name)

@@ -16,7 +16,6 @@ import math
 import os
 import re
 import stat
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -200,6 +199,8 @@ def parse_components(text: str, *, source: str = "<string>", name: str | None = 
     ...
     tajmahal.rules.errors.ComponentsError: deep.toml: nested too deeply
     """
+    import tomllib  # here, not at the top: most programs never read a components file
+
     _check_key_parts(text, source)
     try:
         data = tomllib.loads(text)

@@ -34,7 +34,7 @@ import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -53,6 +53,9 @@ WORKER_BOOT = (
     "from tajmahal.tournament.worker import main; main()"
 )
 _LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if TYPE_CHECKING:
+    from tajmahal.bots.specs import PlayerSpec
+
 log = logging.getLogger("tajmahal.tournament")  # each game finished, worker errors
 
 
@@ -216,18 +219,18 @@ def hand_plugins() -> tuple[list[tuple[str, Any, str]], dict[str, str]]:
     return sendable, refused
 
 
-def check_workers_can_build(specs: Sequence[str], backend: str) -> None:
+def check_workers_can_build(specs: Sequence[str | PlayerSpec], backend: str) -> None:
     """Raise :class:`TournamentError` (one line) if a bot cannot be built in ``backend``'s workers.
 
     >>> check_workers_can_build(['greedy', 'random', 'random'], 'process')
     """
     if backend == "serial":
         return
-    from tajmahal.bots.specs import parse_spec
+    from tajmahal.bots.specs import PlayerSpec, parse_spec
 
     _, refused = hand_plugins()
     for spec in specs:
-        parsed = parse_spec(spec)
+        parsed = spec if isinstance(spec, PlayerSpec) else parse_spec(spec)
         if not parsed.is_command and parsed.name in refused:
             raise TournamentError(
                 f"{refused[parsed.name]}: move the class into a module and install it as a "

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from tajmahal.bots.specs import check_spec
+from tajmahal.bots.specs import PlayerSpec, check_spec
 from tajmahal.protocol import ProcessLimits, check_sandbox
 from tajmahal.rules.components import Components
 from tajmahal.tournament.backends import (
@@ -30,6 +30,7 @@ from tajmahal.tournament.seating import (
     TournamentError,
     check_arguments,
     default_games,
+    parse_entrants,
     schedule,
 )
 from tajmahal.tournament.sequential import SequentialTest, block_share
@@ -39,7 +40,7 @@ __all__ = ["run_tournament"]
 
 
 def run_tournament(
-    entrants: Sequence[str],
+    entrants: Sequence[str | PlayerSpec],
     games: int | None = None,
     num_players: int | None = None,
     *,
@@ -60,10 +61,12 @@ def run_tournament(
     seating: str | None = None,
     until_decided: bool = False,
 ) -> TournamentResult:
-    """Play a tournament between player specs and return its table.
+    r"""Play a tournament between player specs and return its table.
 
-    ``entrants`` are player specs (``'greedy'``, ``'ismcts:iterations=400'``);
-    a spec entered twice is two entrants (``random``, ``random#2``).  Tables
+    ``entrants`` are player specs (``'greedy'``, ``'ismcts:iterations=400'``,
+    ``'file:bots/mine.py'``, or parsed :class:`~tajmahal.bots.PlayerSpec`\ s:
+    each is parsed once, here, and travels as a ``PlayerSpec`` to the
+    workers); a spec entered twice is two entrants (``random``, ``random#2``).  Tables
     have ``num_players`` seats (default: the number of entrants, or 4 when
     there are more than 5).  Every deal is played under every arrangement of
     the ``seating`` design, a *block*: ``"balanced"`` (the default for a new
@@ -109,19 +112,19 @@ def run_tournament(
     >>> [(row.name, row.games, row.wins) for row in result.table]
     [('greedy', 6, 4.0), ('random', 6, 1.0), ('random#2', 6, 1.0)]
     """
+    parsed = parse_entrants(entrants)  # each spec parsed once, here; PlayerSpecs from now on
     if seating is None:
         before = _header_from(out) if resume and out is not None else None
         seating = "balanced" if before is None else before.seating
     if games is None:
-        games = default_games(entrants, num_players, seating)
-    num_players = check_arguments(entrants, num_players, games, seating)
+        games = default_games(parsed, num_players, seating)
+    num_players = check_arguments(parsed, num_players, games, seating)
     if not isinstance(until_decided, bool):
         raise TournamentError(f"until_decided must be True or False, got {until_decided!r}")
-    for spec in entrants:
-        check_spec(spec)  # an unknown bot or option fails before any game
+    specs = tuple(check_spec(spec) for spec in parsed)  # no unknown bot or option: no game
     if backend not in BACKENDS:
         raise TournamentError(f"unknown backend {backend!r}; the backends: {', '.join(BACKENDS)}")
-    check_workers_can_build(entrants, backend)
+    check_workers_can_build(specs, backend)
     if jobs is None:
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 1024:
@@ -146,8 +149,8 @@ def run_tournament(
     if seed is None:
         before = _header_from(out) if resume and out is not None else None
         seed = secrets.randbits(63) if before is None else before.seed
-    header = Header(tuple(entrants), num_players, games, seed, time_limit, game_time, isolate,
-                    seating, until_decided)
+    header = Header(tuple(spec.text for spec in specs), num_players, games, seed, time_limit,
+                    game_time, isolate, seating, until_decided)  # fmt: skip
     options = MatchOptions(
         time_limit, game_time, isolate, components, tuple(observers),
         tuple((match_options or {}).items()),
@@ -161,7 +164,7 @@ def run_tournament(
         raise TournamentError("resume needs the results file (out) to resume from")
     done = {game.game for game in finished}
     todo = (
-        job for job in schedule(entrants, num_players, games, seed, seating)
+        job for job in schedule(specs, num_players, games, seed, seating)
         if job.game not in done
     )
     watch = _Sequential(header, finished) if until_decided else None

@@ -51,7 +51,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
-from tajmahal.bots.specs import parse_spec
+from tajmahal.bots.specs import PlayerSpec, parse_spec
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
 
@@ -90,7 +90,8 @@ class GameJob:
     """One game to play: its number, block, deal seed, and the entrant in each seat.
 
     ``players`` are entrant names (see :func:`entrant_names`), ``specs`` the
-    player specs the referee builds the bots from.
+    player specs the referee builds the bots from (parsed once, by
+    :func:`~tajmahal.run_tournament`, and sent to the workers as they are).
 
     >>> jobs = list(schedule(['greedy', 'random', 'random'], num_players=3, games=6, seed=1))
     >>> for job in jobs:
@@ -109,10 +110,10 @@ class GameJob:
     block: int
     seed: int
     players: tuple[str, ...]
-    specs: tuple[str, ...]
+    specs: tuple[str | PlayerSpec, ...]
 
 
-def entrant_names(specs: Sequence[str]) -> tuple[str, ...]:
+def entrant_names(specs: Sequence[str | PlayerSpec]) -> tuple[str, ...]:
     """The entrants' names: the specs as written, a repeated spec numbered ``#2``, ``#3``...
 
     A spec may be entered more than once (two copies of ``random`` fill a
@@ -123,9 +124,9 @@ def entrant_names(specs: Sequence[str]) -> tuple[str, ...]:
     """
     seen: dict[str, int] = {}
     names = []
-    for spec in specs:
-        seen[spec] = seen.get(spec, 0) + 1
-        names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    for text in map(str, specs):
+        seen[text] = seen.get(text, 0) + 1
+        names.append(text if seen[text] == 1 else f"{text}#{seen[text]}")
     return tuple(names)
 
 
@@ -175,7 +176,9 @@ def block_size(num_players: int, seating: str = "balanced") -> int:
     return len(arrangements(num_players, seating))
 
 
-def default_games(specs: Sequence[str], num_players: int | None, seating: str = "balanced") -> int:
+def default_games(
+    specs: Sequence[str | PlayerSpec], num_players: int | None, seating: str = "balanced"
+) -> int:
     """About 300 games: 300 rounded up to whole blocks (and to every entrant playing once).
 
     >>> [default_games(['a'] * n, None) for n in (3, 4, 5)]
@@ -194,13 +197,21 @@ def default_games(specs: Sequence[str], num_players: int | None, seating: str = 
     return max(-(-300 // size), tables) * size
 
 
-def check_arguments(
-    specs: Sequence[str], num_players: int | None, games: int, seating: str = "balanced"
-) -> int:
-    """Check the entrants, seat count, game count and seating; return the seat count.
+def parse_entrants(specs: Sequence[str | PlayerSpec]) -> tuple[PlayerSpec, ...]:
+    """The entrants as parsed player specs (each text parsed once), checked for their number.
 
-    The default seat count is the number of entrants (3 to 5), else 4.
+    >>> [spec.name for spec in parse_entrants(['greedy', 'random', 'Random'])]
+    ['greedy', 'random', 'random']
+    >>> parse_entrants('greedy random random')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tajmahal.tournament.seating.TournamentError: entrants must be a list of player specs, ...
     """
+    _check_entrants(specs)
+    return tuple(spec if isinstance(spec, PlayerSpec) else parse_spec(spec) for spec in specs)
+
+
+def _check_entrants(specs: Sequence[str | PlayerSpec]) -> None:
     if isinstance(specs, str) or not isinstance(specs, Sequence):
         raise TournamentError("entrants must be a list of player specs, as ['greedy', 'random']")
     if not MIN_PLAYERS <= len(specs) <= MAX_ENTRANTS:
@@ -208,8 +219,20 @@ def check_arguments(
             f"a tournament needs {MIN_PLAYERS} to {MAX_ENTRANTS} entrants, got {len(specs)}; "
             "name a bot more than once to let copies of it play (greedy random random)"
         )
+
+
+def check_arguments(
+    specs: Sequence[str | PlayerSpec], num_players: int | None, games: int,
+    seating: str = "balanced",
+) -> int:
+    """Check the entrants, seat count, game count and seating; return the seat count.
+
+    The default seat count is the number of entrants (3 to 5), else 4.
+    """
+    _check_entrants(specs)
     for spec in specs:
-        parse_spec(spec)  # syntax; the registry is asked later, where the bots run
+        if not isinstance(spec, PlayerSpec):
+            parse_spec(spec)  # syntax; the registry is asked later, where the bots run
     if num_players is None:
         num_players = len(specs) if len(specs) <= MAX_PLAYERS else 4
     if (
@@ -245,7 +268,11 @@ def check_arguments(
 
 
 def schedule(
-    specs: Sequence[str], num_players: int, games: int, seed: int, seating: str = "balanced"
+    specs: Sequence[str | PlayerSpec],
+    num_players: int,
+    games: int,
+    seed: int,
+    seating: str = "balanced",
 ) -> Iterator[GameJob]:
     """Every game of the tournament, in order, made as asked for (see the module docstring).
 

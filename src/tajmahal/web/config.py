@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from tajmahal.bots.specs import SpecError, check_spec
+from tajmahal.bots.specs import PlayerSpec, SpecError, check_spec, parse_spec
 from tajmahal.protocol import check_command
 from tajmahal.referee.seats import check_seconds
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
@@ -30,7 +30,8 @@ class ServerSettings:
     False
     """
 
-    allow_commands: bool = False  #: whether ``cmd:`` bots may be seated (they run programs)
+    #: whether ``cmd:`` and ``file:`` bots may be seated (they run programs, or files' code)
+    allow_commands: bool = False
     isolate: bool = False  #: run every bot in a process of its own (the bot protocol)
     default_time_limit: float = 10.0  #: seconds per bot decision when the lobby names none
     max_message_bytes: int = 4096  #: the longest WebSocket message a client may send
@@ -48,6 +49,8 @@ class SeatConfig:
 
     human: bool
     name: str
+    #: a bot's spec, parsed and checked (when the config was made: not stored)
+    spec: PlayerSpec | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -159,14 +162,15 @@ def _seat(number: int, data: object, settings: ServerSettings, stored: bool) -> 
     if type(name) is not str:
         raise ConfigError(f"seat {number}: a bot is named by a player spec (text)")
     try:
-        spec = check_spec(name)
+        spec = parse_spec(name)  # parsed once, here: the seat keeps the PlayerSpec
+        if (spec.is_command or spec.is_file) and not stored and not settings.allow_commands:
+            raise ConfigError(  # before a file is loaded: that runs its code
+                f"seat {number}: this server does not run programs ('cmd:' bots) or local "
+                "Python files ('file:' bots); start it with --allow-commands to allow them"
+            )
+        spec = check_spec(spec)
         if spec.is_command and not stored:
-            if not settings.allow_commands:
-                raise ConfigError(
-                    f"seat {number}: this server does not run programs ('cmd:' bots); "
-                    "start it with --allow-commands to allow them"
-                )
             check_command(spec)
     except SpecError as exc:
         raise ConfigError(f"seat {number}: {exc}") from None
-    return SeatConfig(False, spec.text)
+    return SeatConfig(False, spec.text, spec)

@@ -410,7 +410,7 @@ class Table:
             if seat.human:
                 seats.append(_HumanSeat(seat.name))
                 continue
-            spec = check_spec(seat.name)
+            spec = seat.spec if seat.spec is not None else check_spec(seat.name)
             seed = bot_seed(self._seed, number)
             if spec.is_command or self.settings.isolate:
                 seats.append(ProcessSeat.build(
