@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-core
 
-.PHONY: demo test lint typecheck unit clean docs node bwrap fast fast-tree test-fast compiler
+.PHONY: demo test lint typecheck unit clean docs node bwrap fast fast-tree test-fast compiler test-versions
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -105,8 +105,14 @@ fast: $(STAMP) compiler
 
 test: lint typecheck unit
 
+# The suite on the other Pythons the machine has (3.12 and 3.13; PYTHON_VERSIONS=... to
+# change), each in its own .venv-X.Y; a missing version is reported and skipped, an extra
+# with no wheel for a version is left out and its tests skip (.ci/test-python-versions).
+test-versions: $(CHROMIUM) node bwrap
+	.ci/test-python-versions
+
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W -b html docs docs/_build/html
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-3.* build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+import schema_check
+
 # A test run started in the background by a non-interactive shell (``cmd &``, some CI
 # runners) inherits SIGINT ignored, and children started from it would inherit that too.
 # The Ctrl-C tests need what a terminal gives: KeyboardInterrupt on SIGINT, here and in
@@ -34,3 +36,26 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield launched
         launched.close()
+
+
+# Every document and protocol message a test makes the library write or accept is checked
+# against the published JSON Schemas (tests/schema_check.py); a violation fails its test.
+schema_check.install()
+
+
+@pytest.fixture(autouse=True)
+def _documents_follow_their_schemas(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    found = schema_check.take_violations()
+    if found and request.node.get_closest_marker("unchecked_documents") is None:
+        more = f" (and {len(found) - 5} more)" if len(found) > 5 else ""
+        pytest.fail(
+            "documents or messages that break their JSON Schema:\n" + "\n".join(found[:5]) + more
+        )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    counts = schema_check.checked
+    if counts:
+        shown = ", ".join(f"{name} {count}" for name, count in sorted(counts.items()))
+        terminalreporter.write_line(f"JSON Schema checks: {sum(counts.values())} ({shown})")

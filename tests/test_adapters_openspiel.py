@@ -1,5 +1,7 @@
 """python_tajmahal: the chance model, information states, resampling, serialisation."""
 
+# ruff: noqa: E402  (the module skips before importing the adapter when open_spiel is missing)
+
 from __future__ import annotations
 
 import base64
@@ -9,8 +11,11 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import pyspiel
 import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="open_spiel is missing (the 'openspiel' extra: no wheel for this Python?)"
+)
 
 import tajmahal as tm
 from tajmahal.adapters.actions import AdapterError, action_space

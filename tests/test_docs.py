@@ -14,6 +14,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import importlib.util
+import json
 import os
 import pkgutil
 import re
@@ -282,3 +283,14 @@ def test_docs_code_and_changelog_point_to_the_rules_page_not_to_files_users_lack
         if unseen.search(line)
     ]
     assert not found, f"point to docs/rules.md instead: {found}"
+
+
+def test_the_json_schemas_are_published_where_their_ids_say(built: Path) -> None:
+    from tajmahal.serialize import SCHEMA_NAMES, schema
+
+    for name in SCHEMA_NAMES:
+        published = json.loads((built / "schemas" / f"{name}.json").read_text())
+        assert published == schema(name)
+        assert published["$id"].endswith(f"/en/latest/schemas/{name}.json")
+    page = (built / "reference" / "schemas.html").read_text()
+    assert "message-request.json" in page and "_downloads" in page

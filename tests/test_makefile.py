@@ -30,7 +30,10 @@ def dry_run(tmp_path: Path, venv_python: str | None) -> tuple[str, bool]:
         python.chmod(0o755)
     done = subprocess.run(
         ["make", "-n", ".venv/.installed", f"PYTHON={sys.executable}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout, (tmp_path / ".venv").exists()
@@ -56,9 +59,54 @@ def test_the_demo_installs_the_package_alone(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     done = subprocess.run(
         ["make", "-n", "demo", f"PYTHON={sys.executable}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     installs = [line for line in done.stdout.splitlines() if "pip install" in line]
     assert installs == [".venv/bin/python -m pip install --quiet -e ."], done.stdout
     assert "tajmahal match" in done.stdout
+
+
+VERSIONS_SCRIPT = ROOT / ".ci" / "test-python-versions"
+
+
+def fake_python(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n', encoding="utf-8")
+    path.chmod(0o755)
+
+
+def test_the_other_pythons_are_found_on_path_or_in_pyenv(tmp_path: Path) -> None:
+    fake_python(tmp_path / "bin" / "python3.97")
+    for patch in ("3.98.2", "3.98.10", "3.98.9"):  # the newest patch release wins
+        fake_python(tmp_path / "pyenv" / "versions" / patch / "bin" / "python3.98")
+    (tmp_path / "pyenv" / "versions" / "3.99.0" / "bin").mkdir(parents=True)  # broken: none
+    env = {"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin", "PYENV_ROOT": str(tmp_path / "pyenv"),
+           "PYTHON_VERSIONS": "3.97 3.98 3.99", "HOME": str(tmp_path)}  # fmt: skip
+    done = subprocess.run([str(VERSIONS_SCRIPT), "--find"], env=env, capture_output=True,
+                          text=True, timeout=60, check=True)  # fmt: skip
+    assert done.stdout.splitlines() == [
+        f"3.97 {tmp_path / 'bin' / 'python3.97'}",
+        f"3.98 {tmp_path / 'pyenv' / 'versions' / '3.98.10' / 'bin' / 'python3.98'}",
+        "3.99 missing",
+    ]
+
+
+def test_a_missing_python_is_reported_never_a_silent_pass(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "PYENV_ROOT": str(tmp_path), "HOME": str(tmp_path),
+           "PYTHON_VERSIONS": "3.99"}  # fmt: skip
+    done = subprocess.run([str(VERSIONS_SCRIPT)], env=env, capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "== Python 3.99: not on this machine: SKIPPED (no tests ran on it)" in done.stdout
+    assert done.stdout.splitlines()[-1] == "Python 3.99: SKIPPED, not on this machine"
+    assert not (ROOT / ".venv-3.99").exists()
+
+
+def test_ci_runs_the_other_pythons_after_make_test() -> None:
+    lines = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+             if line and not line.startswith("#")]  # fmt: skip
+    assert lines[-2:] == ["make test", "make test-versions"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 import tajmahal as tm
+from tajmahal.serialize import SCHEMA_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -83,6 +85,8 @@ def test_the_wheel_metadata(dist: Path) -> None:
     assert meta["License-Expression"] == "MIT" and f"{info}/licenses/LICENSE" in names
     assert "tajmahal/py.typed" in names and "tajmahal/rules/data/standard.toml" in names
     assert any(n.startswith("tajmahal/web/static/") for n in names), "the game pages are missing"
+    for schema_name in SCHEMA_NAMES:  # the JSON Schemas are package data
+        assert f"tajmahal/serialize/schemas/{schema_name}.json" in names, schema_name
     urls = meta.get_all("Project-URL") or []
     assert any(url.startswith("Documentation, ") for url in urls), urls
     assert "Operating System :: POSIX" in (meta.get_all("Classifier") or [])
@@ -125,3 +129,15 @@ def test_the_wheel_plays_a_match_from_a_clean_venv(dist: Path, tmp_path: Path) -
     expected = tm.play_match(["greedy", "random", "random"], seed=7)
     for score in expected.scores:
         assert str(score) in match.stdout, (expected.scores, match.stdout)
+
+
+def test_the_classifiers_name_the_pythons_the_suite_runs_on() -> None:
+    classifiers = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["classifiers"]
+    named = {c.rsplit(" :: ", 1)[1] for c in classifiers
+             if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)}  # fmt: skip
+    script = (ROOT / ".ci" / "test-python-versions").read_text()
+    others = re.search(r"versions=\$\{PYTHON_VERSIONS:-([\d. ]+)\}", script)
+    assert others is not None
+    make_test = f"{sys.version_info.major}.{sys.version_info.minor}"  # `make test`: 3.11 on CI
+    assert named == {"3.11", *others.group(1).split()}
+    assert make_test in named

@@ -231,4 +231,6 @@ def test_render_draws_palaces_of_a_game_state() -> None:
     assert placed >= 1
     svg = render_board(state.components, state=state)
     assert svg.count('class="palace seat-') == placed
-    assert render_board(state.components, state=state.view(1)) == svg
+    view_svg = render_board(state.components, state=state.view(1))
+    assert view_svg.count('class="palace seat-') == placed  # the same board...
+    assert "key-hand" in view_svg and "key-hand" not in svg  # ...and the view's own hand

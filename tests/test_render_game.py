@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import attrs
 import pytest
 
 import tajmahal as tm
@@ -85,4 +86,38 @@ def test_states_and_views_show_as_pictures_in_notebooks(visit7: tm.GameState) ->
     assert visit7._repr_svg_() == render_board(COMPS, state=visit7)
     view = visit7.view(2)
     assert view._repr_svg_() == render_board(COMPS, state=view)
-    assert visit7._repr_svg_() == view._repr_svg_()  # public facts only
+    assert "key-hand" not in visit7._repr_svg_()  # a state's picture: public facts only
+
+
+def hand_lines(svg: str) -> list[str]:
+    return [el.text or "" for el in with_class(ET.fromstring(svg), "key-hand")]
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_a_views_picture_shows_its_own_hand_and_no_other(visit7: tm.GameState, seat: int) -> None:
+    view = visit7.view(seat)
+    lines = hand_lines(view._repr_svg_() or "")
+    assert lines[0] == f"hand of seat {seat}: {len(view.hand)} cards"
+    shown = " ".join(lines[1:]).replace(",", "")
+    for color in {card.color.value for card in view.hand}:
+        assert f"{color}:" in shown
+    words = [w for w in shown.split() if not w.endswith(":")]
+    assert sorted(words) == sorted(str(card).partition(":")[2] for card in view.hand)
+    others = {str(c) for s in range(visit7.num_players) if s != seat for c in visit7.hands[s]}
+    assert not others - {str(c) for c in view.hand} & set(words)  # no hidden card shown
+
+
+def test_the_hand_fits_inside_the_key_and_the_picture(visit7: tm.GameState) -> None:
+    root = ET.fromstring(render_board(state=visit7.view(0)))
+    _, y, _, h = (float(v) for v in root.get("viewBox", "").split())
+    key = with_class(root, "key")[0]
+    frame = key.find("{http://www.w3.org/2000/svg}rect")
+    assert frame is not None
+    bottom = float(frame.get("y", "0")) + float(frame.get("height", "0"))
+    for line in with_class(root, "key-hand"):
+        assert float(line.get("y", "0")) < bottom <= y + h
+
+
+def test_an_empty_hand_is_said(visit7: tm.GameState) -> None:
+    view = attrs.evolve(visit7.view(1), hand=())
+    assert hand_lines(render_board(state=view)) == ["hand of seat 1: no cards"]

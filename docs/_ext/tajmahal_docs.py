@@ -12,6 +12,9 @@ It also lets the root toctree name pages that other people write and that may
 not exist yet (``optional_pages`` in ``conf.py``): their lines are dropped
 while the file is missing, so the build stays free of warnings.
 
+After an HTML build, the JSON Schemas are copied to ``schemas/`` in the site,
+the address their ``$id`` names.
+
 Finally, docstrings name things as users import them (``GameState.apply``,
 ``Game``) from modules where those short names do not resolve; a reference
 that Sphinx cannot resolve is retried under the ``tajmahal.`` prefix, then as
@@ -24,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -66,6 +70,18 @@ def match_picture(path: str) -> None:
             code = cli.main(["render", "--record", str(game), "--visit", "6", "--out", path])
     if code != 0:
         raise RuntimeError(f"tajmahal render failed with exit code {code}")
+
+
+def publish_schemas(app: Sphinx, exception: Exception | None) -> None:
+    """Copy the JSON Schemas to ``<site>/schemas/`` (where their ``$id`` says they are)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from tajmahal.serialize import SCHEMA_NAMES, schema
+
+    target = Path(app.outdir) / "schemas"
+    target.mkdir(exist_ok=True)
+    for name in SCHEMA_NAMES:
+        (target / f"{name}.json").write_text(json.dumps(schema(name), indent=2) + "\n")
 
 
 def write_pictures(app: Sphinx) -> None:
@@ -133,4 +149,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("optional_pages", [], "env")
     app.connect("builder-inited", write_pictures)
     app.connect("source-read", drop_missing_pages)
+    app.connect("build-finished", publish_schemas)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

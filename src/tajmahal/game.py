@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections
 import re
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -110,6 +110,33 @@ class GameRecord:
             f"<GameRecord {self.num_players} players{players}, seed {self.seed}, "
             f"{len(self.moves)} moves, {result}{faults}>"
         )
+
+    def _repr_html_(self) -> str | None:
+        """The replay page inline, for notebooks (Jupyter shows a record as its replay).
+
+        An ``<iframe>`` whose ``srcdoc`` is :func:`tajmahal.render.viewer.replay_html`'s
+        self-contained page, escaped (players' names included); a record that does not
+        replay shows why instead. Drawn by :mod:`tajmahal.render`, which registers itself.
+
+        >>> import tajmahal as tm
+        >>> html = tm.play_match(['random', 'random', 'random'], seed=1).record._repr_html_()
+        >>> html.startswith('<iframe') and 'srcdoc="&lt;!DOCTYPE html&gt;' in html
+        True
+        """
+        if not _record_drawer:
+            import importlib
+
+            importlib.import_module("tajmahal.render")  # registers the drawer
+        return _record_drawer[0](self) if _record_drawer else None
+
+
+#: draws a record as HTML (registered by tajmahal.render: game.py imports nothing above it)
+_record_drawer: list[Callable[[GameRecord], str]] = []
+
+
+def set_record_html_drawer(draw: Callable[[GameRecord], str]) -> None:
+    """Make ``draw(record)`` every :class:`GameRecord`'s HTML picture (``_repr_html_``)."""
+    _record_drawer[:] = [draw]
 
 
 class Game:

@@ -43,6 +43,7 @@ import attrs
 import pluggy
 
 from tajmahal import hookspecs
+from tajmahal._escape import log_text
 from tajmahal.bots import builtin
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.specs import PlayerSpec, SpecError, bot_class_of, check_spec, parse_spec
@@ -252,7 +253,8 @@ class Registry:
         origin = package if package is not None else self._origins.get(plugin, plugin)
         problem = PluginProblem(plugin, origin, error, ran)
         self._load_problems.append(problem)
-        log.warning("%s (%s)", problem, "loaded, its bots not offered" if ran else "skipped")
+        what = "loaded, its bots not offered" if ran else "skipped"
+        log.warning("%s (%s)", log_text(problem), what)
 
     def _load_entry_points(self) -> None:
         seen: set[tuple[str, str]] = set()

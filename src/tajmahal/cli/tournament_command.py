@@ -40,6 +40,7 @@ from tajmahal.tournament import (
     summarize,
 )
 from tajmahal.tournament.seating import SEATINGS
+from tajmahal.tournament.stats import TABLE_COLUMNS, table_cells
 
 __all__ = ["print_table", "register"]
 
@@ -208,23 +209,11 @@ def print_table(result: TournamentResult, console: Console) -> None:
             "as listed, so results may depend on the order the entrants were listed in"
         )
     table = Table(title=None, show_edge=False)
-    for name, justify in (
-        ("#", "right"), ("entrant", "left"), ("games", "right"), ("wins", "right"),
-        ("win rate (95% CI)", "right"), ("mean score (95% CI)", "right"),
-        ("mean rank", "right"), ("rating mu ± sigma", "right"), ("faults", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for name in TABLE_COLUMNS:
+        table.add_column(name, justify="left" if name == "entrant" else "right")
     for place, row in enumerate(result.table, start=1):
-        low, high = row.win_ci
-        score = f"{row.mean_score:.1f}"
-        if row.score_ci is not None:
-            score += f" ({row.score_ci[0]:.1f}–{row.score_ci[1]:.1f})"
-        table.add_row(
-            str(place), Text(row.name), str(row.games), f"{row.wins:g}",
-            f"{row.win_rate:.1%} ({low:.1%}–{high:.1%})", score, f"{row.mean_rank:.2f}",
-            f"{row.rating.mu:.1f} ± {row.rating.sigma:.1f}",
-            f"{row.faults} in {row.faulty_games} games" if row.faults else "0",
-        )
+        texts = table_cells(row, place)
+        table.add_row(texts[0], Text(texts[1]), *texts[2:])
     console.print(table)
     names = [row.name for row in result.table]
     h2h = Table(title=None, show_edge=False)

@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from tajmahal._escape import StderrEscaper
 from tajmahal.protocol.confine import (
     PRCTL,
     absolute_command,
@@ -198,6 +199,7 @@ class ChildProcess:
         self.folder: Path | None = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
         self.log: BinaryIO | None = None
         self.log_room = log_bytes
+        self._stderr_escaper = StderrEscaper()
         sockets: list[socket.socket] = []
         try:
             if self.uid is not None:
@@ -354,8 +356,9 @@ class ChildProcess:
         self.tail += data
         del self.tail[:-STDERR_TAIL_BYTES]
         if self.log is not None and self.log_room > 0:
-            self.log.write(data[: self.log_room])
-            self.log_room -= len(data)
+            escaped = self._stderr_escaper.feed(data)  # no escape sequence reaches the file
+            self.log.write(escaped[: self.log_room])
+            self.log_room -= len(escaped)
             if self.log_room <= 0:
                 self.log.write(b"\n[stderr log cut here: the size limit was reached]\n")
 

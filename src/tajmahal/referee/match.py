@@ -62,6 +62,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from tajmahal._escape import log_text
 from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import PlayerSpec, check_spec
 from tajmahal.bots.untrusted import type_name
@@ -426,7 +427,7 @@ class _Referee:
 
     def _fault(self, fault: Fault) -> None:
         self.faults.append(fault)
-        log.warning("%s", fault)
+        log.warning("%s", log_text(fault))  # one line, whatever the bot wrote
 
     def _charge(self, seat: int, seconds: float) -> None:
         clock = self.clocks[seat]

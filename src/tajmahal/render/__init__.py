@@ -24,8 +24,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from functools import partial
+from html import escape
 from pathlib import Path
 
+from tajmahal.game import GameRecord, set_record_html_drawer
 from tajmahal.render._draw import (
     _draw_bonus,
     _draw_city_markers,
@@ -41,6 +43,7 @@ from tajmahal.render._panel import PANEL_WIDTH, draw_panel, panel_height, state_
 from tajmahal.render._svg import BACKGROUND, FONT, Attrs, _el, _fmt, _open, _title
 from tajmahal.rules.components import Components, standard_components
 from tajmahal.rules.display import set_svg_drawer
+from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.setup import TilePlacement, place_tiles
 from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
@@ -56,6 +59,9 @@ def render_board(
     players: Sequence[str] = (),
 ) -> str:
     """The board as an SVG document (a string); a pure function.
+
+    The picture of a :class:`~tajmahal.PlayerView` also shows, in the key, the
+    view's own hand (what that seat sees); a GameState's picture shows no hand.
 
     ``components`` defaults to :func:`~tajmahal.standard_components`.  Given a
     ``placement`` (from :func:`~tajmahal.place_tiles`), each province shows its
@@ -87,8 +93,11 @@ def render_board(
     >>> game = render_board(state=tm.new_game(3, seed=3), players=['ann', 'bob', 'cy'])
     >>> 'Visit 1 of 12' in game and '>seat 1 bob<' in game
     True
+    >>> 'hand of seat 2: 6 cards' in render_board(state=tm.new_game(3, seed=3).view(2))
+    True
     """
-    return "\n".join(board_elements(components, placement, state, players)) + "\n"
+    own_hand = isinstance(state, PlayerView)
+    return "\n".join(board_elements(components, placement, state, players, hand=own_hand)) + "\n"
 
 
 def board_elements(
@@ -97,8 +106,12 @@ def board_elements(
     state: object,
     players: Sequence[str] = (),
     layout_tiles: Tiles | None = None,
+    *,
+    hand: bool = False,
 ) -> list[str]:
     """:func:`render_board`'s document as a list of its elements (one string each, in order).
+
+    ``hand``: the key also shows the view's own hand (``state`` a PlayerView).
 
     ``layout_tiles`` (a superset of the tiles shown) fixes where labels go, so that the
     pictures of one game's steps keep every label in place and share most elements.
@@ -112,7 +125,8 @@ def board_elements(
     layout = _layout(comps, layout_tiles or tiles)
     x0, y0, x1, y1 = layout.view
     if view is not None:  # the key to the right of the map
-        panel = (x1 + 4, y0 + 6, x1 + 4 + PANEL_WIDTH, y0 + 6 + panel_height(view))
+        hand = hand and isinstance(state, PlayerView)
+        panel = (x1 + 4, y0 + 6, x1 + 4 + PANEL_WIDTH, y0 + 6 + panel_height(view, hand))
         x1, y1 = panel[2] + 10, max(y1, panel[3] + 10)
     width, height = x1 - x0, y1 - y0
     frame = {"x": x0, "y": y0, "width": width, "height": height}
@@ -154,7 +168,7 @@ def board_elements(
     out += drawn("names", lambda: _draw_city_names(board, boxes))
     out += drawn(("legend", tiles.explained), lambda: _draw_legend(boxes["legend"], comps, tiles))
     if view is not None:
-        out += draw_panel(panel, view, players)
+        out += draw_panel(panel, view, players, hand)
     out.append("</svg>")
     return out
 
@@ -185,4 +199,19 @@ def _notebook_picture(state: GameState | PlayerView) -> str:
     return render_board(state.components, state=state)
 
 
+def _notebook_replay(record: GameRecord) -> str:
+    """The replay page in an iframe (``srcdoc``, escaped), or why the record cannot be shown."""
+    from tajmahal.render.viewer import replay_html
+
+    try:
+        page = replay_html(record)
+    except TajMahalError as exc:
+        return f"<p>This record does not replay: {escape(str(exc))}</p>"
+    return (
+        f'<iframe title="Taj Mahal replay" srcdoc="{escape(page, quote=True)}" '
+        'sandbox="allow-scripts" style="width: 100%; height: 760px; border: 0"></iframe>'
+    )
+
+
 set_svg_drawer(_notebook_picture)  # GameState._repr_svg_ and PlayerView._repr_svg_ (Jupyter)
+set_record_html_drawer(_notebook_replay)  # GameRecord._repr_html_ (Jupyter)

@@ -38,8 +38,34 @@ def state_tiles(components: Components, view: PlayerView) -> Tiles:
     return Tiles(province, dict(view.bonus_tiles), explained=True)
 
 
-def panel_height(view: PlayerView) -> float:
-    return 66.0 + _ROW * view.num_players + 8 + 16 * len(_facts(view)) + 4
+def panel_height(view: PlayerView, hand: bool = False) -> float:
+    lines = len(_facts(view)) + (len(_hand_lines(view)) if hand else 0)
+    return 66.0 + _ROW * view.num_players + 8 + 16 * lines + 4
+
+
+def _hand_lines(view: PlayerView) -> list[tuple[float, str]]:
+    """The view's own hand, by color, wrapped to the key's width, as (indent, text) lines."""
+    by_color: dict[str, list[str]] = {}
+    for card in sorted(view.hand, key=lambda card: card.sort_key):
+        color, _, symbols = str(card).partition(":")
+        by_color.setdefault(color, []).append(symbols)
+    lines = [(0.0, f"hand of seat {view.seat}: {_cards(len(view.hand))}")]
+    room = PANEL_WIDTH - 24 - 12
+    for color, cards in by_color.items():
+        words = [symbols + ("," if k < len(cards) - 1 else "") for k, symbols in enumerate(cards)]
+        line = f"{color}:"
+        for word in words:  # the first card stays beside its color
+            if _text_width(f"{line} {word}", 11) > room and not line.endswith(":"):
+                lines.append((12.0, line))
+                line = word
+            else:
+                line = f"{line} {word}"
+        lines.append((12.0, line))
+    return lines
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}" if count else "no cards"
 
 
 def _facts(view: PlayerView) -> list[tuple[float, str]]:
@@ -77,8 +103,11 @@ def _label(seat: int, name: str) -> str:
     return label[:kept] + "…"
 
 
-def draw_panel(box: Box, view: PlayerView, players: Sequence[str]) -> list[str]:
-    """The key: visit and province, a row per seat (colour, name, score, who is to play), court."""
+def draw_panel(
+    box: Box, view: PlayerView, players: Sequence[str], hand: bool = False
+) -> list[str]:
+    """The key: visit and province, a row per seat (colour, name, score, who is to play), court;
+    with ``hand``, the view's own hand (only its seat may see it: the picture of a view)."""
     x, y = box[0], box[1]
     board = view.components.board
     frame: Attrs = {"x": x, "y": y, "width": box[2] - x, "height": box[3] - y, "rx": 6}
@@ -120,5 +149,10 @@ def draw_panel(box: Box, view: PlayerView, players: Sequence[str]) -> list[str]:
     row = top + _ROW * view.num_players + 8
     for k, (indent, text) in enumerate(_facts(view)):
         out.append(_text(x + 12 + indent, row + 16 * k + 4, text, "key-text", 11, fill="#4a3b2b"))
+    if hand:
+        row += 16 * len(_facts(view))
+        for k, (indent, text) in enumerate(_hand_lines(view)):
+            y_text = row + 16 * k + 4
+            out.append(_text(x + 12 + indent, y_text, text, "key-hand", 11, fill="#1f3b5a"))
     out.append("</g>")
     return out

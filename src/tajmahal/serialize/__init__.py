@@ -36,6 +36,12 @@ document is self-contained.
 
 :func:`dumps` is deterministic (the same object gives the same text).
 
+**JSON Schemas.**  :func:`schema` gives the JSON Schema (draft 2020-12) of each
+kind of document and of each message of the bot protocol (docs/protocol.md);
+the docs publish them (docs/reference/schemas.md).  A schema says what a
+document's shape is; loading checks far more (that a state is possible, that a
+record replays).
+
 **What loading guarantees.**  A loaded record is replayed: its moves are
 legal, its faults match the game and its result is the replayed game's.  A
 loaded state is a position the engine can play on: its cards and tiles are
@@ -66,9 +72,10 @@ from tajmahal.rules.views import PlayerView
 from tajmahal.serialize._converter import Failed, converter
 from tajmahal.serialize._documents import KINDS, VERSION, document
 from tajmahal.serialize._parse import message, read
+from tajmahal.serialize._schemas import SCHEMA_NAMES, schema, schemas
 from tajmahal.serialize._view_writer import view_json
 
-__all__ = ["KINDS", "VERSION", "converter", "dumps", "loads"]
+__all__ = ["KINDS", "SCHEMA_NAMES", "VERSION", "converter", "dumps", "loads", "schema", "schemas"]
 
 
 def dumps(obj: GameState | PlayerView | Move | GameRecord, *, indent: int | None = None) -> str:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from tajmahal._escape import log_text
 from tajmahal.referee.match import play_match
 from tajmahal.rules.components import Components
 from tajmahal.rules.errors import TajMahalError
@@ -143,10 +144,11 @@ def run_games(
         raise TournamentError(f"unknown backend {backend!r}; the backends: {', '.join(BACKENDS)}")
     for result in runners[backend](jobs, options, workers, ray_address):
         if isinstance(result, str):
-            log.error("cannot play %s", result)
+            log.error("cannot play %s", log_text(result))
             raise TournamentError(f"cannot play {result}")
+        players = log_text(", ".join(result.players))
         log.info("game %d (seed %d, %s) finished: scores %s, %d faults, %.2f s", result.game,
-                 result.seed, ", ".join(result.players), result.scores, len(result.faults),
+                 result.seed, players, result.scores, len(result.faults),
                  result.seconds)  # fmt: skip
         yield result
 
@@ -331,7 +333,7 @@ class _Pool:
             except (EOFError, OSError):
                 self.failed = True
                 failure = worker.failure()
-                log.error("%s", failure)
+                log.error("%s", log_text(failure))
                 raise TournamentError(
                     f"{failure}; the games finished so far are kept: resume the "
                     "tournament to play the rest"
@@ -339,7 +341,8 @@ class _Pool:
             if not worker.ready:
                 if message is not None:
                     self.failed = True
-                    log.error("a worker process could not set up the tournament: %s", message)
+                    shown = log_text(message)
+                    log.error("a worker process could not set up the tournament: %s", shown)
                     raise TournamentError(
                         f"a worker process could not set up the tournament: {message} (bots, "
                         "observers and components must be importable by name in a new process)"

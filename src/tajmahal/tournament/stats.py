@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 import attrs
@@ -35,7 +36,17 @@ from openskill.models import PlackettLuce
 from tajmahal.tournament.results import GameResult, Header
 from tajmahal.tournament.sequential import Decision, block_shares, decide
 
-__all__ = ["Z95", "EntrantRow", "HeadToHead", "Rating", "TournamentResult", "summarize", "wilson"]
+__all__ = [
+    "TABLE_COLUMNS",
+    "Z95",
+    "EntrantRow",
+    "HeadToHead",
+    "Rating",
+    "TournamentResult",
+    "summarize",
+    "table_cells",
+    "wilson",
+]
 
 Z95 = 1.959963984540054
 _MODEL = PlackettLuce()
@@ -206,6 +217,59 @@ class TournamentResult:
             "head_to_head": self.head_to_head.to_json(),
             "decision": None if self.decision is None else self.decision.to_json(),
         }
+
+    def _repr_html_(self) -> str:
+        """The table as HTML, for notebooks (Jupyter shows a result as its standings).
+
+        Every text is escaped (entrants' names are player specs: anything).
+
+        >>> html = summarize(_example_header(), _example_games())._repr_html_()
+        >>> html.count('<tr>'), '<td>b</td>' in html
+        (4, True)
+        """
+        played = len(self.games)
+        caption = (
+            f"{played} of {self.planned} games, {self.header.num_players} players a game"
+            if played != self.planned
+            else f"{played} games, {self.header.num_players} players a game"
+        )
+        if self.decision is not None and self.decision.verdict is not None:
+            caption += f"; the sequential test found {self.decision.verdict} stronger"
+        head = "".join(f"<th>{escape(name)}</th>" for name in TABLE_COLUMNS)
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in table_cells(row, place))
+            + "</tr>"
+            for place, row in enumerate(self.table, start=1)
+        )  # fmt: skip
+        return (
+            f'<table class="tajmahal-standings"><caption>{escape(caption)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        )
+
+
+#: the table's columns, as ``tajmahal tournament`` prints them (see :func:`table_cells`)
+TABLE_COLUMNS: tuple[str, ...] = (
+    "#", "entrant", "games", "wins", "win rate (95% CI)", "mean score (95% CI)",
+    "mean rank", "rating mu ± sigma", "faults",
+)  # fmt: skip
+
+
+def table_cells(row: EntrantRow, place: int) -> tuple[str, ...]:
+    """The texts of one row of the table (:data:`TABLE_COLUMNS`), ``place`` counted from 1.
+
+    >>> table_cells(summarize(_example_header(), _example_games()).table[0], 1)[:5]
+    ('1', 'b', '3', '2', '66.7% (20.8%–93.9%)')
+    """
+    low, high = row.win_ci
+    score = f"{row.mean_score:.1f}"
+    if row.score_ci is not None:
+        score += f" ({row.score_ci[0]:.1f}–{row.score_ci[1]:.1f})"
+    return (
+        str(place), row.name, str(row.games), f"{row.wins:g}",
+        f"{row.win_rate:.1%} ({low:.1%}–{high:.1%})", score, f"{row.mean_rank:.2f}",
+        f"{row.rating.mu:.1f} ± {row.rating.sigma:.1f}",
+        f"{row.faults} in {row.faulty_games} games" if row.faults else "0",
+    )  # fmt: skip
 
 
 def summarize(header: Header, games: Sequence[GameResult]) -> TournamentResult:

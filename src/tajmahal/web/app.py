@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from tajmahal._escape import log_text
 from tajmahal.game import GameRecord
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import loads
@@ -126,7 +127,7 @@ def create_app(server: GameServer) -> Starlette:
             created = await server.create(config, client)
         except (TajMahalError, ValueError, RecursionError) as exc:
             message = str(exc) if isinstance(exc, TajMahalError) else "the body is not JSON"
-            log.info("lobby: %s: refused a game: %s", client, message)
+            log.info("lobby: %s: refused a game: %s", client, log_text(message))
             status = 429 if isinstance(exc, Rejected) else 400
             return _error(status, message)
         seats = [
@@ -289,7 +290,8 @@ def create_app(server: GameServer) -> Starlette:
             else:
                 listener.reply(await table.hint(seat, data.get("decision")))
         except Rejected as exc:
-            log.info("%s: refused %s: %s", who, kind if type(kind) is str else "?", exc)
+            log.info("%s: refused %s: %s", who, log_text(kind) if type(kind) is str else "?",
+                     log_text(exc))
             listener.reply(_err(str(exc), kind if type(kind) is str else None))
         except TajMahalError as exc:
             log.warning("%s: could not do %s: %s", who, kind, exc)

@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from tajmahal._escape import log_text
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.store import GameStore, StoredGame
@@ -98,7 +99,7 @@ class GameServer:
                         Table, stored, config, self.settings, self.workers
                     )
                 except TajMahalError as exc:  # a damaged row: the other games go on
-                    log.error("game %s: cannot be loaded: %s", game_id, exc)
+                    log.error("game %s: cannot be loaded: %s", game_id, log_text(exc))
                     return None
                 self.tables[game_id] = table
         self._loading.pop(game_id, None)
@@ -137,7 +138,7 @@ class GameServer:
         tokens += [(token, n) for n, token in enumerate(seats) if token is not None]
         stored = StoredGame(game_id, config.as_json(), secrets.randbits(63), time.time())
         await self.workers.stored(self.store.create_game, stored, tokens)
-        log.info("game %s: created, seats %s", game_id, ", ".join(config.players))
+        log.info("game %s: created, seats %s", game_id, log_text(", ".join(config.players)))
         table = await self.table(game_id)
         assert table is not None
         table.drive()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
+from tajmahal._escape import log_text
 from tajmahal.game import Game, GameRecord
 from tajmahal.protocol import ProcessSeat
 from tajmahal.referee.faults import Fault, FaultKind
@@ -388,7 +389,7 @@ class Table:
                     fault = {"seat": made.seat, "decision": made.decision,
                              "kind": made.kind.value, "detail": made.detail,
                              "traceback": made.traceback}  # fmt: skip
-                    log.info("game %s: fault: %s", self.id, made)
+                    log.info("game %s: fault: %s", self.id, log_text(made))
                 if self.closed:
                     return
                 async with self._lock:
