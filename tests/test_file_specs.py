@@ -18,6 +18,7 @@ import tajmahal as tm
 from tajmahal.bots import SpecError, check_spec, parse_spec
 from tajmahal.bots.file_bots import file_bot_class
 from tajmahal.cli import main
+from tajmahal.protocol.confine import sandbox_problem
 
 #: a bot that plays as the built-in ``random`` does (same seed, same moves)
 RANDOM_COPY = """
@@ -190,6 +191,15 @@ def test_an_isolated_file_bot_plays_the_same_match(copycat: Path) -> None:
     isolated = tm.play_match(players, seed=5, isolate=True, time_limit=20)
     assert isolated.faults == ()
     assert isolated.scores == tm.play_match(players, seed=5).scores
+
+
+@pytest.mark.skipif(sandbox_problem() is not None, reason=str(sandbox_problem()))
+def test_a_sandboxed_file_bot_under_tmp_plays_the_same_match(copycat: Path) -> None:
+    # the sandbox's /tmp is private: the file's folder is bound back, read-only
+    players = [f"file:{copycat}:Copycat", "random", "random"]
+    sandboxed = tm.play_match(players, seed=5, sandbox=True, time_limit=20)
+    assert sandboxed.faults == ()
+    assert sandboxed.scores == tm.play_match(players, seed=5).scores
 
 
 def test_a_tournament_on_the_process_backend_seats_a_file_bot(copycat: Path) -> None:

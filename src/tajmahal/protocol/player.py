@@ -194,7 +194,8 @@ class ProcessPlayer:
     for the referee's and ``('<', line)`` for the program's.  ``env`` is the
     program's whole environment (default: a minimal one, see
     :mod:`tajmahal.protocol.confine`, with the referee's variables named in
-    ``keep_env``).
+    ``keep_env``).  ``reads`` names paths a sandboxed program must still read
+    (a ``file:`` bot's folder), even under the sandbox's private ``/tmp``.
 
     >>> import sys, tajmahal as tm
     >>> state = tm.new_game(num_players=3, seed=1)
@@ -221,6 +222,7 @@ class ProcessPlayer:
         env: Mapping[str, str] | None = None,
         transcript: list[tuple[str, bytes]] | None = None,
         keep_env: Sequence[str] = (),
+        reads: Sequence[str] = (),
     ) -> None:
         self.limits = limits if limits is not None else ProcessLimits()
         self.name = name if name is not None else "cmd:" + " ".join(command)
@@ -253,6 +255,7 @@ class ProcessPlayer:
                 hidden=(*self.limits.hidden, *filter(None, [self.limits.log_dir])),
                 env=None if env is None else dict(env),
                 keep_env=keep_env,
+                reads=reads,
             )
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)

@@ -167,7 +167,8 @@ class ChildProcess:
     referee's variables named in ``keep_env``).  ``stderr_log`` is a file that
     receives the child's stderr up to ``log_bytes`` bytes (appended, after a
     line naming the program, its pid and the time).  With ``sandbox``, the
-    files and folders in ``hidden`` are out of the child's reach.  Starting raises
+    files and folders in ``hidden`` are out of the child's reach, and those in
+    ``reads`` (such as a ``file:`` bot's folder) within it, even under ``/tmp``.  Starting raises
     ``OSError`` if the program cannot be run.
     """
 
@@ -185,6 +186,7 @@ class ChildProcess:
         env: dict[str, str] | None = None,
         keep_env: Sequence[str] = (),
         hidden: Sequence[Path] = (),
+        reads: Sequence[str] = (),
     ) -> None:
         if resource is None or not hasattr(select, "poll"):
             raise OSError("bot programs need a POSIX system (Linux, macOS)")
@@ -217,7 +219,7 @@ class ChildProcess:
                 launch = switch_user_command(self.uid) + launch
             if sandbox:
                 pythonpath = env.get("PYTHONPATH", "").split(os.pathsep)
-                needs = [program, *launch, *pythonpath, *python_paths()]
+                needs = [program, *launch, *pythonpath, *python_paths(), *reads]
                 prefix = sandbox_command(
                     self.folder, memory_limit, self.uid is not None, needs, [str(p) for p in hidden]
                 )

@@ -132,6 +132,7 @@ class ProcessSeat:
             name=spec.text,
             stderr_log=log,
             keep_env=() if spec.is_command else RUNNER_ENVIRONMENT,
+            reads=() if spec.path is None else (os.path.dirname(spec.path),),
         )
         return cls(player)
 
