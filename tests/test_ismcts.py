@@ -12,12 +12,13 @@ import pytest
 
 import tajmahal as tm
 from tajmahal.bots.evaluation import (
-    FIXED_SCALE,
+    WEIGHTS,
     estimated_scores,
     evaluate,
     heuristic_pick,
     reward_scale,
 )
+from tajmahal.bots.evaluation_v1 import FIXED_SCALE, evaluate_v1
 from tajmahal.bots.ismcts import LEVELS, IsmctsBot, IsmctsV1Bot
 from tajmahal.rules.playout import Playout
 from tajmahal.rules.state import GameState
@@ -161,24 +162,25 @@ def test_levels_map_to_growing_iteration_budgets() -> None:
     assert bot.last_iterations == LEVELS[1]
 
 
-def test_reward_scale_shrinks_as_the_game_goes_on_and_never_saturates_early() -> None:
+def test_reward_scale_follows_the_fitted_scales_and_is_wider_than_the_first_releases() -> None:
     game = Playout(tm.new_game(3, seed=1))
-    scales = [reward_scale(game)]
     rng = random.Random(5)
+    scales = []
     while not game.is_over:
         game.run(rng, heuristic_pick, visit_end=True)
         scales.append(reward_scale(game))
-    assert scales == sorted(scales, reverse=True) and scales[-1] < scales[0]
-    start = Playout(tm.new_game(3, seed=1))
-    start.scores[0] += 10  # ten points ahead with the whole game to play
-    assert evaluate(start)[0] < 0.95 < evaluate(start, scale=FIXED_SCALE)[0]
+    assert scales == [*WEIGHTS.scales[11:0:-1], WEIGHTS.scales[0]]
+    mid = Playout(tm.new_game(3, seed=1))
+    mid.visit = 6  # seven visits to play
+    mid.scores[0] += 6  # six points ahead
+    assert evaluate(mid)[0] < evaluate(mid, scale=FIXED_SCALE)[0]
 
 
 def test_first_release_bot_is_registered_frozen_and_plays() -> None:
     assert tm.bots.available()["ismcts-v1"] is IsmctsV1Bot
     game = Playout(tm.new_game(3, seed=1))
     game.scores[0] += 3
-    assert IsmctsV1Bot().reward(game) == evaluate(game, scale=FIXED_SCALE)
+    assert IsmctsV1Bot().reward(game) == evaluate_v1(game)
     assert IsmctsBot().reward(game) == evaluate(game)
     players = ["ismcts-v1:iterations=8", "ismcts:iterations=8", "random"]
     first = tm.play_match(players, seed=3)

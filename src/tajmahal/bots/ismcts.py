@@ -23,8 +23,9 @@ budgets (``LEVELS``), each four times the one below; level 3 is the default
 budget.  Iteration budgets keep a game reproducible from its seed.
 
 **ismcts-v1** (``IsmctsV1Bot``) is the first release's bot, kept for
-head-to-head benchmarks: the same search with the first release's fixed
-reward scale (see :mod:`tajmahal.bots.evaluation`).
+head-to-head benchmarks: the same search with the first release's
+evaluation, frozen in :mod:`tajmahal.bots.evaluation_v1` (a test pins its
+choices on a fixed seed).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ import time
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tajmahal.bots.evaluation import FIXED_SCALE, evaluate, heuristic_pick
+from tajmahal.bots.evaluation import evaluate, heuristic_pick
+from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout, code_of
 from tajmahal.rules.views import PlayerView
@@ -149,9 +151,7 @@ class IsmctsBot:
             )
         self.seed = seed
         self.level = level
-        self.iterations = (
-            iterations if iterations is not None or time_limit else DEFAULT_ITERATIONS
-        )
+        self.iterations = iterations if iterations is not None or time_limit else DEFAULT_ITERATIONS
         self.time_limit = None if time_limit is None else float(time_limit)
         self.c = float(c)
         self.rollout = rollout
@@ -200,6 +200,7 @@ class IsmctsBot:
         searched = [(code, node) for code, node in root.children.items() if code in by_code]
         if not searched:  # only when legal_moves are not the view's own legal moves
             return legal_moves[0]
+
         def trust(item: tuple[int, _Node]) -> tuple[int, float]:
             return item[1].visits, item[1].total / item[1].visits
 
@@ -272,8 +273,9 @@ class IsmctsBot:
 class IsmctsV1Bot(IsmctsBot):
     """The first release's ``ismcts``, frozen for head-to-head benchmarks (``ismcts-v1``).
 
-    The same search and options, with the first release's reward: a fixed
-    logistic scale of 3 points, which saturates when one seat leads.
+    The same search and options, with the first release's evaluation
+    (:mod:`tajmahal.bots.evaluation_v1`: hand-set estimates and a fixed
+    logistic scale of 3 points, which saturates when one seat leads).
 
     >>> import tajmahal as tm
     >>> isinstance(tm.bots.create("ismcts-v1:iterations=5"), IsmctsV1Bot)
@@ -288,7 +290,7 @@ class IsmctsV1Bot(IsmctsBot):
         >>> import tajmahal as tm
         >>> from tajmahal.rules.playout import Playout
         >>> game = Playout(tm.new_game(num_players=3, seed=1))
-        >>> IsmctsV1Bot(seed=1).reward(game) == evaluate(game, scale=FIXED_SCALE)
+        >>> IsmctsV1Bot(seed=1).reward(game) == evaluate_v1(game)
         True
         """
-        return evaluate(game, scale=FIXED_SCALE)
+        return evaluate_v1(game)

@@ -239,9 +239,7 @@ class Registry:
                 name, f"implements unknown hook(s) {', '.join(unknown)}; the hooks are: {hooks}"
             )
         if not known and not unknown:
-            marked = [
-                hook for hook in _hook_names() if callable(getattr(plugin, hook, None))
-            ]
+            marked = [hook for hook in _hook_names() if callable(getattr(plugin, hook, None))]
             if marked:
                 self._problem(
                     name, f"defines {', '.join(marked)} without @tajmahal.hookimpl (ignored)"
@@ -330,8 +328,7 @@ class Registry:
             close = difflib.get_close_matches(name, list(infos), n=3, cutoff=0.6)
             guess = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
             raise UnknownBotError(
-                f"no bot is called {name!r}{guess}; available bots: "
-                f"{', '.join(infos) or '(none)'}"
+                f"no bot is called {name!r}{guess}; available bots: {', '.join(infos) or '(none)'}"
             )
         return infos[name].bot_class
 

@@ -1,0 +1,230 @@
+"""Fit the ``ismcts`` evaluation's weights and reward scales from self-play (numpy only).
+
+Plays seeded self-play games (``greedy`` by default: cheap and sensible),
+records at the start of every visit each seat's :func:`features
+<tajmahal.bots.evaluation.features>`, its score, and at the end its final
+score and whether it won, then, per number of visits still to play:
+
+1. **weights**: ridge least squares of the points each seat still made
+   (final score minus score) on the features;
+2. **scale**: the logistic width that makes ``1 / (1 + exp(-margin / scale))``
+   the observed chance of winning, ``margin`` being the seat's estimated final
+   score minus the best rival's (maximum likelihood over a grid).
+
+It prints the fit's quality on held-out games (every fifth game is held out)
+and writes the weights document the bot reads at import::
+
+    python benchmarks/fit_evaluation.py --games 900 --jobs 2 \\
+        --out src/tajmahal/bots/evaluation_weights.json
+
+The same arguments give the same file (games are seeded; the fit is exact).
+See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+import tajmahal as tm
+from tajmahal.bots.evaluation import FEATURES, WEIGHTS_FORMAT, features
+from tajmahal.bots.evaluation_v1 import FIXED_SCALE, estimated_scores_v1
+from tajmahal.referee import bot_seed
+from tajmahal.rules.playout import Playout
+
+DEFAULT_SEED = 20261126
+RIDGE = 1.0  #: the ridge penalty (in units of samples' squared features), bias not penalised
+SCALE_GRID = np.exp(np.linspace(np.log(1.0), np.log(80.0), 200))
+
+#: one sample: (game seed, visits left, features, score, final score, won (a share on
+#: ties), the first release's estimate of the final score (for comparison))
+Sample = tuple[int, int, list[float], float, float, float, float]
+
+
+def play_game(args: tuple[int, int, str]) -> list[Sample]:
+    """One self-play game; a sample per seat at the start of every visit."""
+    seed, num_players, spec = args
+    bots = [tm.bots.create(spec, seed=bot_seed(seed, seat)) for seat in range(num_players)]
+    state = tm.new_game(num_players, seed=seed)
+    marks: list[tuple[int, list[list[float]], tuple[int, ...], list[float]]] = []
+    visit = 0
+    while not state.is_over:
+        if state.visit != visit:
+            visit = state.visit
+            game = Playout(state)
+            left = len(state.province_order) - visit + 1
+            marks.append((left, features(game), state.scores, estimated_scores_v1(game)))
+        seat = state.current_player
+        assert seat is not None
+        state = state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
+    final = state.scores
+    best = max(final)
+    winners = [s for s in range(num_players) if final[s] == best]
+    out = []
+    for left, values, scores, old in marks:
+        for seat in range(num_players):
+            won = 1 / len(winners) if seat in winners else 0.0
+            out.append(
+                (seed, left, values[seat], float(scores[seat]), float(final[seat]), won, old[seat])
+            )
+    return out
+
+
+def fit_weights(groups: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Ridge least squares of the seats' differences within each position.
+
+    Features and targets are centred per position (only the differences
+    between seats matter to the reward); the bias, first, is then the mean
+    of what is left, so that the estimates stay near the real final scores.
+    """
+    xc, yc = _centred(groups, x), _centred(groups, y)
+    xc[:, 0] = 0.0
+    penalty = RIDGE * np.eye(x.shape[1])
+    w = np.linalg.solve(xc.T @ xc + penalty, xc.T @ yc)
+    w[0] = float(np.mean(y - x[:, 1:] @ w[1:]))
+    return w
+
+
+def _centred(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``values`` minus the mean of their position (rows grouped contiguously)."""
+    out = np.array(values, dtype=float)
+    bounds = np.flatnonzero(np.diff(groups)) + 1
+    for idx in np.split(np.arange(len(groups)), bounds):
+        out[idx] -= out[idx].mean(axis=0)
+    return out
+
+
+def log_loss(margin: np.ndarray, won: np.ndarray, scale: float) -> float:
+    """Mean negative log likelihood of the wins under ``sigmoid(margin / scale)``."""
+    p = np.clip(1 / (1 + np.exp(-margin / scale)), 1e-9, 1 - 1e-9)
+    return float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p)))
+
+
+def margins(groups: np.ndarray, estimate: np.ndarray) -> np.ndarray:
+    """Per sample, its estimate minus the best other estimate in its group (one position)."""
+    out = np.empty_like(estimate)
+    bounds = np.flatnonzero(np.diff(groups)) + 1
+    for idx in np.split(np.arange(len(groups)), bounds):
+        est = estimate[idx]
+        order = np.sort(est)
+        best, second = order[-1], order[-2]
+        out[idx] = est - np.where(est == best, second, best)
+    return out
+
+
+def fit(
+    samples: Sequence[Sample], visits: int
+) -> tuple[list[list[float]], list[float], dict[str, dict[str, float]]]:
+    """Weights per visits left (1..visits), scales (0..visits), and the held-out quality."""
+    seed = np.array([s[0] for s in samples])
+    left = np.array([s[1] for s in samples])
+    x = np.array([s[2] for s in samples], dtype=float)
+    score = np.array([s[3] for s in samples])
+    final = np.array([s[4] for s in samples])
+    won = np.array([s[5] for s in samples])
+    old = np.array([s[6] for s in samples])
+    groups = seed * 100 + left  # one position: a game at the start of one visit
+    held = seed % 5 == 0
+    rows: list[list[float]] = []
+    scales: list[float] = []
+    quality: dict[str, dict[str, float]] = {}
+    for k in range(1, visits + 1):
+        at = left == k
+        train, test = at & ~held, at & held
+        w = fit_weights(groups[train], x[train], final[train] - score[train])
+        rows.append([round(float(v), 4) for v in w])
+        margin = margins(groups[at], score[at] + x[at] @ w)
+        fit_at, test_at = train[at], test[at]
+        losses = [log_loss(margin[fit_at], won[at][fit_at], s) for s in SCALE_GRID]
+        scale = float(SCALE_GRID[int(np.argmin(losses))])
+        scales.append(round(scale, 3))
+        quality[str(k)] = {
+            "train": int(train.sum()),
+            "test": int(test.sum()),
+            "r2_test": _r2(groups[test], x[test] @ w, final[test] - score[test]),
+            "scale": round(scale, 3),
+            "log_loss_test": round(log_loss(margin[test_at], won[at][test_at], scale), 4),
+            "v1_r2_test": _r2(groups[test], old[test] - score[test], final[test] - score[test]),
+            "v1_log_loss_test": round(
+                log_loss(margins(groups[at], old[at])[test_at], won[at][test_at], FIXED_SCALE), 4
+            ),
+        }
+    # the game over: the margin is final; keep the last visit's width (a gradient for points)
+    return rows, [scales[0], *scales], quality
+
+
+def _r2(groups: np.ndarray, pred: np.ndarray, y: np.ndarray) -> float:
+    """R² of the predictions within positions (each centred on its position's mean).
+
+    Only the differences between seats matter to the reward, so a constant
+    per position is neither credited nor blamed.
+    """
+    pred, y = _centred(groups, pred), _centred(groups, y)
+    ss = float(np.sum(y**2))
+    return round(1 - float(np.sum((y - pred) ** 2)) / ss, 4) if ss else 0.0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play, fit, print the quality, write the weights document."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=900, help="self-play games (default 900)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the first game's seed")
+    parser.add_argument(
+        "--player", default="greedy", help="the self-play bot spec (default greedy)"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--out", metavar="PATH", help="write the weights document here")
+    args = parser.parse_args(argv)
+    if args.games < 10 or args.jobs < 1:
+        parser.error("--games must be at least 10 and --jobs at least 1")
+    try:
+        tm.bots.check_spec(args.player)
+    except tm.TajMahalError as exc:
+        parser.error(str(exc))
+    work = [(args.seed + g, 3 + g % 3, args.player) for g in range(args.games)]
+    samples: list[Sample] = []
+    with multiprocessing.Pool(args.jobs) as pool:
+        for part in pool.imap(play_game, work, chunksize=4):
+            samples += part
+    print(f"{args.games} games, {len(samples)} samples", file=sys.stderr)
+    visits = max(s[1] for s in samples)
+    rows, scales, quality = fit(samples, visits)
+    for k, q in quality.items():
+        print(
+            f"visits left {k:>2}: held out R² {q['r2_test']:.3f} (v1 {q['v1_r2_test']:.3f}), "
+            f"scale {q['scale']:.2f}, log loss {q['log_loss_test']:.3f} "
+            f"(v1 {q['v1_log_loss_test']:.3f})",
+            file=sys.stderr,
+        )
+    document = {
+        "format": WEIGHTS_FORMAT,
+        "version": 1,
+        "features": list(FEATURES),
+        "weights": rows,
+        "scales": scales,
+        "provenance": {
+            "command": "python benchmarks/fit_evaluation.py " + " ".join(argv or sys.argv[1:]),
+            "player": args.player,
+            "games": args.games,
+            "seed": args.seed,
+            "players_per_game": "3, 4, 5 in turn",
+            "samples": len(samples),
+            "held_out": quality,
+        },
+    }
+    text = json.dumps(document, indent=1) + "\n"
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
+            out.write(text)
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
