@@ -5,7 +5,7 @@ against the published JSON Schemas (tajmahal.serialize.schema).
 ``tm.dumps`` (every document written) and ``tm.loads`` (every document it accepted), the
 referee's message writers (``hello``, ``request``, ``result``) and readers (``ready``,
 ``move``, ``error``: the messages it accepted), and the bot side's
-:class:`~tajmahal.protocol.bot_side.BotConnection` (what it sends, and the messages it
+:class:`~tajmahal.protocol._bot_side.BotConnection` (what it sends, and the messages it
 accepted). A document the library rejected is not checked: hostile tests send invalid
 ones on purpose. Violations are collected; conftest fails the test that produced them.
 
@@ -244,7 +244,7 @@ def _wrap_loads(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _install_bot_side() -> None:
-    from tajmahal.protocol import bot_side
+    from tajmahal.protocol import _bot_side as bot_side
 
     connection = bot_side.BotConnection
     send, receive = connection._send, connection._receive

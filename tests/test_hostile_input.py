@@ -174,7 +174,7 @@ def test_long_names_are_rejected_at_load(tmp_path: Path) -> None:
 def play_session(lines: list[Any]) -> Any:
     import argparse
 
-    from tajmahal.cli import play_command
+    from tajmahal.cli import _play_command as play_command
 
     args = argparse.Namespace(opponents=["random", "random"], load=None, seat=0, seed=4,
                               components=None)  # fmt: skip
@@ -193,7 +193,7 @@ TYPED = st.one_of(
 @settings(max_examples=60, deadline=None)
 @given(TYPED)
 def test_any_typed_line_gets_a_short_answer_and_the_game_goes_on(text: str) -> None:
-    from tajmahal.cli import play_command
+    from tajmahal.cli import _play_command as play_command
 
     lines: list[Any] = []
     session = play_session(lines)
@@ -512,7 +512,7 @@ def test_play_load_asks_before_opponents_with_options_from_the_file(
 ) -> None:
     import argparse
 
-    from tajmahal.cli import play_command
+    from tajmahal.cli import _play_command as play_command
 
     path = tmp_path / "saved.json"
     players = ("you", "ismcts:time_limit=36000", "random")

@@ -132,7 +132,7 @@ sys.stderr.write("\\x1b[2J\\x1b]0;owned\\x07wiped\\r--- 2026-01-01 00:00:00: /bi
 sys.stderr.buffer.write(b"not utf-8: \\xff\\xfe\\n")
 sys.stderr.flush()
 import tajmahal as tm
-from tajmahal.protocol.bot_side import serve
+from tajmahal.protocol._bot_side import serve
 serve(lambda seed: tm.bots.create("random", seed=seed))
 """
 

@@ -28,6 +28,7 @@ from tajmahal.protocol import (
     Ready,
     check_command,
 )
+from tajmahal.protocol._player import match_move
 from tajmahal.protocol.messages import (
     hello_line,
     parse_line,
@@ -36,7 +37,6 @@ from tajmahal.protocol.messages import (
     request_line,
     result_line,
 )
-from tajmahal.protocol.player import match_move
 from tajmahal.referee import FaultKind, bot_log_name
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,7 +169,7 @@ def test_serve_turns_a_bot_exception_into_an_error_answer() -> None:
 
 
 def test_a_trusted_request_reads_the_referees_views_as_written() -> None:
-    from tajmahal.protocol.bot_side import Request
+    from tajmahal.protocol._bot_side import Request
 
     for players in (3, 4, 5):
         state = tm.new_game(players, seed=players)
@@ -184,7 +184,7 @@ def test_a_trusted_request_reads_the_referees_views_as_written() -> None:
 
 def test_a_trusted_request_checks_what_it_cannot_read_as_written() -> None:
     from helpers import line_components
-    from tajmahal.protocol.bot_side import Request
+    from tajmahal.protocol._bot_side import Request
 
     view = tm.new_game(3, seed=1, components=line_components()).view(1)
     document = json.loads(tm.dumps(view))  # other components: read with every check

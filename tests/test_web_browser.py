@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 import tajmahal as tm
-from tajmahal.web.advice import table_lines
+from tajmahal.web._advice import table_lines
 from tajmahal.web.frames import board_svg, decision_lines, opening_lines, seat_document
 from test_views import with_hidden_changes
 from web_server import Server, token_of

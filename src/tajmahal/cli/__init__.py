@@ -22,25 +22,25 @@ from collections.abc import Callable, Sequence
 
 from tajmahal import __version__
 from tajmahal.cli import (
-    analyse_command,
-    bots_command,
-    check_bot_command,
-    match_command,
-    play_command,
-    render_command,
-    serve_command,
-    tournament_command,
+    _analyse_command,
+    _bots_command,
+    _check_bot_command,
+    _match_command,
+    _play_command,
+    _render_command,
+    _serve_command,
+    _tournament_command,
 )
+from tajmahal.cli._account import account
 from tajmahal.cli._common import CommandError
 from tajmahal.cli._terminal import escaped_output
-from tajmahal.cli.account import account
 from tajmahal.rules.errors import TajMahalError
 
 __all__ = ["COMMANDS", "CommandError", "account", "build_parser", "main"]
 
 COMMANDS = (
-    bots_command, match_command, check_bot_command, play_command, render_command,
-    tournament_command, analyse_command, serve_command,
+    _bots_command, _match_command, _check_bot_command, _play_command, _render_command,
+    _tournament_command, _analyse_command, _serve_command,
 )
 
 

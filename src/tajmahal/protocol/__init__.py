@@ -25,7 +25,9 @@ document and the legal moves in move notation) → one ``move``, and a last
 
 from __future__ import annotations
 
-from tajmahal.protocol.bot_side import BotConnection, Hello, Request, Result, serve
+from tajmahal.protocol._bot_side import BotConnection, Hello, Request, Result, serve
+from tajmahal.protocol._player import BotProcessError, ProcessFault, ProcessLimits, ProcessPlayer
+from tajmahal.protocol._seat import ProcessSeat, check_command, runner_command
 from tajmahal.protocol.confine import SandboxError, check_sandbox
 from tajmahal.protocol.messages import (
     MAX_LINE_BYTES,
@@ -34,8 +36,6 @@ from tajmahal.protocol.messages import (
     MessageError,
     Ready,
 )
-from tajmahal.protocol.player import BotProcessError, ProcessFault, ProcessLimits, ProcessPlayer
-from tajmahal.protocol.seat import ProcessSeat, check_command, runner_command
 
 __all__ = [
     "MAX_LINE_BYTES",

@@ -34,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from tajmahal.bots.registry import create
     from tajmahal.bots.specs import check_spec
-    from tajmahal.protocol.bot_side import serve
+    from tajmahal.protocol._bot_side import serve
     from tajmahal.protocol.confine import make_undumpable
 
     make_undumpable()  # the other seats' programs cannot read the views it is sent

@@ -41,8 +41,8 @@ from tajmahal.render._draw import (
 from tajmahal.render._map_layout import Tiles, _layout, placement_tiles
 from tajmahal.render._panel import PANEL_WIDTH, draw_panel, panel_height, state_tiles
 from tajmahal.render._svg import BACKGROUND, FONT, Attrs, _el, _fmt, _open, _title
+from tajmahal.rules._display import set_svg_drawer
 from tajmahal.rules.components import Components, standard_components
-from tajmahal.rules.display import set_svg_drawer
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.setup import TilePlacement, place_tiles
 from tajmahal.rules.state import GameState

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import (
     BonusTile,
     Card,
@@ -28,7 +29,6 @@ from tajmahal.rules.components import (
     Symbol,
 )
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.problems import InvalidStateError, Problem
 from tajmahal.rules.sampling import Sampler
 from tajmahal.rules.snapshot import Phase, fast_constructor
@@ -154,7 +154,7 @@ class PlayerView:
 
     def _repr_svg_(self) -> str | None:
         """The board as this seat sees it, as an SVG picture (as Jupyter shows it)."""
-        from tajmahal.rules.display import svg_picture
+        from tajmahal.rules._display import svg_picture
 
         return svg_picture(self)
 

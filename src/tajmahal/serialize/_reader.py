@@ -16,6 +16,7 @@ from typing import Any
 
 from tajmahal.game import MAX_TAGS, GameRecord, ReplayError, replay_states, tag_problem
 from tajmahal.referee.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, Fault
+from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,
@@ -27,7 +28,6 @@ from tajmahal.rules.components import (
     Symbol,
 )
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
-from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.moves import (
     Move,
     PlaceCrownPalace,

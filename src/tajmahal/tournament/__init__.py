@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import os
 
+from tajmahal.tournament._runner import run_tournament
 from tajmahal.tournament.backends import BACKENDS, MatchOptions, play_game, run_games
 from tajmahal.tournament.results import GameResult, Header, ResultsFile, read_results
-from tajmahal.tournament.runner import run_tournament
 from tajmahal.tournament.seating import (
     GameJob,
     TournamentError,

@@ -6,7 +6,7 @@ Results are handed back as games finish (not in game order); at most a few
 games per worker are queued at a time, so stopping early wastes little.
 
 The ``process`` backend starts its workers as fresh interpreters running
-``tajmahal.tournament.worker``: they never re-run the caller's main module,
+``tajmahal.tournament._worker``: they never re-run the caller's main module,
 so a script without the ``if __name__ == "__main__":`` guard, a script on
 standard input, ``python -c``, the REPL and notebooks all work.  Workers find
 bots through the installed plugins (entry points), and also through the
@@ -51,7 +51,7 @@ BACKENDS = ("serial", "process", "ray")
 QUEUED_PER_WORKER = 4  #: Ray tasks queued per CPU
 WORKER_BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop()); "
-    "from tajmahal.tournament.worker import main; main()"
+    "from tajmahal.tournament._worker import main; main()"
 )
 _LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if TYPE_CHECKING:
@@ -241,7 +241,7 @@ def check_workers_can_build(specs: Sequence[str | PlayerSpec], backend: str) -> 
 
 
 class _Worker:
-    """One worker process (see :mod:`~tajmahal.tournament.worker`) and its two pipes."""
+    """One worker process (see :mod:`~tajmahal.tournament._worker`) and its two pipes."""
 
     def __init__(self, setup: bytes) -> None:
         jobs_read, jobs_write = os.pipe()

@@ -169,7 +169,7 @@ def create_app(server: GameServer) -> Starlette:
         return HTMLResponse(page, headers=_HEADERS)
 
     async def analysis(request: Request) -> Response:
-        from tajmahal.web.advice import analysis_html
+        from tajmahal.web._advice import analysis_html
 
         table, refused = await finished(request)
         if table is None or table.finished_record is None:

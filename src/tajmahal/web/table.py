@@ -27,7 +27,7 @@ from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
 from tajmahal.serialize import dumps
-from tajmahal.web.advice import hint_for, table_lines
+from tajmahal.web._advice import hint_for, table_lines
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.frames import (
     MAX_EVENTS,

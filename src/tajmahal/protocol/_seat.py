@@ -9,9 +9,9 @@ import time
 from collections.abc import Sequence
 
 from tajmahal.bots.specs import PlayerSpec, SpecError
+from tajmahal.protocol._player import BotProcessError, ProcessLimits, ProcessPlayer
 from tajmahal.protocol.confine import executable
 from tajmahal.protocol.messages import shorten
-from tajmahal.protocol.player import BotProcessError, ProcessLimits, ProcessPlayer
 from tajmahal.referee.faults import FaultKind
 from tajmahal.referee.seats import Answer
 from tajmahal.rules.moves import Move

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from tajmahal.cli._account import account, ranking_line, scores_line, who, winners_line
 from tajmahal.cli._common import (
     CommandError,
     Commands,
@@ -18,7 +19,6 @@ from tajmahal.cli._common import (
     write_record,
     write_text,
 )
-from tajmahal.cli.account import account, ranking_line, scores_line, who, winners_line
 from tajmahal.protocol import ProcessLimits
 from tajmahal.referee.faults import Fault
 from tajmahal.referee.match import MatchResult, play_match

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 
 import attrs
 
+from tajmahal.protocol._process import ChildProcess, LineTooLong, ProcessEnded, ProcessTimedOut
 from tajmahal.protocol.messages import (
     MAX_LINE_BYTES,
     BotReportedError,
@@ -37,7 +38,6 @@ from tajmahal.protocol.messages import (
     result_line,
     shorten,
 )
-from tajmahal.protocol.process import ChildProcess, LineTooLong, ProcessEnded, ProcessTimedOut
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
@@ -281,7 +281,7 @@ class ProcessPlayer:
         >>> player.handshake()
         Traceback (most recent call last):
         ...
-        tajmahal.protocol.player.BotProcessError: handshake: not JSON: 'hi'
+        tajmahal.protocol._player.BotProcessError: handshake: not JSON: 'hi'
         >>> player.close()
         """
         if self.ready_info is not None:
@@ -330,7 +330,7 @@ class ProcessPlayer:
         ...     player.choose(state.view(0), state.legal_moves())
         Traceback (most recent call last):
         ...
-        tajmahal.protocol.player.BotProcessError: crash: the program ended before answering ...
+        tajmahal.protocol._player.BotProcessError: crash: the program ended before answering ...
         """  # noqa: E501
         self.requests += 1
         number = decision if decision is not None else self.requests

@@ -27,6 +27,7 @@ from rich.text import Text
 from tajmahal.analysis import city_options, effects, hint, plain_text, score_breakdown
 from tajmahal.bots import create
 from tajmahal.bots.base import Bot
+from tajmahal.cli._account import decision_lines, ranking_line, scores_line, winners_line
 from tajmahal.cli._common import (
     CommandError,
     Commands,
@@ -39,7 +40,6 @@ from tajmahal.cli._common import (
 from tajmahal.cli._panel import SHORT, moves_lines, options_lines, panel_lines
 from tajmahal.cli._table import describe_view
 from tajmahal.cli._terminal import EscapingStream, printable
-from tajmahal.cli.account import decision_lines, ranking_line, scores_line, winners_line
 from tajmahal.events import Decision, explain, opening
 from tajmahal.game import Game
 from tajmahal.referee.match import bot_seed

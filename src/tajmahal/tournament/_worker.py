@@ -1,6 +1,6 @@
 """A worker process of the ``process`` backend: plays the games it is sent, one at a time.
 
-The backend starts ``python -c 'from tajmahal.tournament.worker import main; main()'``
+The backend starts ``python -c 'from tajmahal.tournament._worker import main; main()'``
 with two pipes (jobs in, results out) and the parent's process id.  The
 worker never imports the user's ``__main__`` (unlike :mod:`multiprocessing`,
 which re-runs a script in every worker), so a script without the
