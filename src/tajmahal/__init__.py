@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load on first
     from tajmahal.serialize import dumps, loads
     from tajmahal.tournament import TournamentError, TournamentResult, run_tournament
 
-__version__ = "0.1.0.dev0"
+__version__ = "0.1.0"
 
 # Diagnostics go to the loggers "tajmahal.referee" (faults, time-outs), "tajmahal.bots"
 # (plugins skipped), "tajmahal.tournament" (progress, worker errors) and "tajmahal.web";

@@ -271,7 +271,7 @@ class IsmctsBot:
 
 
 class IsmctsV1Bot(IsmctsBot):
-    """The first release's ``ismcts``, frozen for head-to-head benchmarks (``ismcts-v1``).
+    """The first release's ismcts, frozen for head-to-head benchmarks against the current one.
 
     The same search and options, with the first release's evaluation
     (:mod:`tajmahal.bots.evaluation_v1`: hand-set estimates and a fixed
