@@ -15,8 +15,7 @@ import pytest
 import tajmahal as tm
 from builders import at_visit, finish_takes, play, situation, start
 from helpers import NON_BOARD_TOML, line_board, line_components
-from tajmahal.cli import _account as account
-from tajmahal.cli import main
+from tajmahal.cli import account, main
 from tajmahal.cli._account import decision_lines, ranking_line, winners_line
 
 SEATS = ["greedy", "random", "random", "greedy"]

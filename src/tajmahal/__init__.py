@@ -15,6 +15,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from tajmahal._lazy import lazy_names
+from tajmahal.rules._display import set_svg_drawer, svg_picture
 from tajmahal.rules.components import (
     Board,
     BonusKind,
@@ -62,6 +63,17 @@ __version__ = "0.1.0"
 # (plugins skipped), "tajmahal.tournament" (progress, worker errors) and "tajmahal.web";
 # an application that configures logging sees them, and one that does not sees nothing.
 logging.getLogger("tajmahal").addHandler(logging.NullHandler())
+
+
+def _first_picture(state_or_view: object) -> str:
+    """Load the drawing code on the first picture asked for (it registers itself), then draw."""
+    import importlib
+
+    importlib.import_module("tajmahal.render")
+    return svg_picture(state_or_view) or ""
+
+
+set_svg_drawer(_first_picture)  # GameState._repr_svg_, PlayerView._repr_svg_ (Jupyter)
 
 __all__ = [
     "Board",

@@ -1,8 +1,9 @@
 """Pictures of states and views for notebooks (``_repr_svg_``), drawn by a registered drawer.
 
 Nothing in ``rules`` draws or imports from outside ``rules``: the drawing code
-(:mod:`tajmahal.render`, which ``import tajmahal`` loads) registers itself here
-with :func:`set_svg_drawer`.  Without a drawer, states and views have no picture.
+(:mod:`tajmahal.render`) registers itself here with :func:`set_svg_drawer`;
+``import tajmahal`` registers a drawer that loads it on the first picture.
+Without a drawer, states and views have no picture.
 """
 
 from __future__ import annotations
