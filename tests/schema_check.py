@@ -207,19 +207,24 @@ def _known_valid(text: str | bytes) -> bool:
     return False
 
 
+def _check_text(text: str | bytes, verb: str) -> None:
+    """Check a document the library wrote or accepted (``verb`` says which), once per text."""
+    if _known_valid(text):
+        checked["(documents met before)"] += 1
+        return
+    document = json.loads(text)
+    kind = _kind(document)
+    if kind is None:
+        _record(f"{verb} a document of no known kind: {str(text)[:300]}")
+    else:
+        check(kind, document, f"{verb} a {kind}")
+
+
 def _wrap_dumps(original: Callable[..., str]) -> Callable[..., str]:
     @functools.wraps(original)
     def wrapper(*args: Any, **kwargs: Any) -> str:
         text = original(*args, **kwargs)
-        if _known_valid(text):
-            checked["(documents met before)"] += 1
-            return text
-        document = json.loads(text)
-        kind = _kind(document)
-        if kind is None:
-            _record(f"tm.dumps wrote a document of no known kind: {text[:300]}")
-        else:
-            check(kind, document, f"tm.dumps wrote a {kind}")
+        _check_text(text, "tm.dumps wrote")
         return text
 
     return wrapper
@@ -229,15 +234,7 @@ def _wrap_loads(original: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(original)
     def wrapper(text: str | bytes, *args: Any, **kwargs: Any) -> Any:
         obj = original(text, *args, **kwargs)
-        if _known_valid(text):
-            checked["(documents met before)"] += 1
-            return obj
-        document = json.loads(text)
-        kind = _kind(document)
-        if kind is None:
-            _record(f"tm.loads accepted a document of no known kind: {str(text)[:300]}")
-        else:
-            check(kind, document, f"tm.loads accepted a {kind}")
+        _check_text(text, "tm.loads accepted")
         return obj
 
     return wrapper
