@@ -177,6 +177,28 @@ def test_hostile_documents_give_bounded_format_errors(kind: str, data: st.DataOb
         assert isinstance(outcome, tm.FormatError) and len(str(outcome)) <= MAX_MESSAGE
 
 
+@pytest.mark.parametrize(
+    ("kind", "key"),
+    [("state", "supply"), ("state", "deck"), ("view", "supply"), ("record", "moves")],
+)
+@pytest.mark.parametrize("char", ["x", "\x01"])
+def test_long_texts_are_quoted_short_in_a_format_error(kind: str, key: str, char: str) -> None:
+    doc = copy.deepcopy(BASES[kind])
+    doc[key] = [char * 100_000 + str(i) for i in range(max(len(doc[key]), 9))]
+    with pytest.raises(tm.FormatError) as raised:
+        tm.loads(json.dumps(doc))
+    message = str(raised.value)
+    assert message.startswith(f"cannot read the {kind} document: $.{key}[0]: ")
+    assert "; and " in message and len(message) <= MAX_MESSAGE
+
+
+def test_a_long_move_text_is_quoted_short() -> None:
+    text = json.dumps({"format": "tajmahal/move", "version": 1, "move": "take " + "y" * 10**6})
+    with pytest.raises(tm.FormatError, match=r"'y{40,}\.\.\. is not a card") as raised:
+        tm.loads(text)
+    assert len(str(raised.value)) < 200
+
+
 @pytest.mark.parametrize("depth", [10, 1_000, 100_000])
 def test_deeply_nested_json_is_a_format_error(depth: int) -> None:
     text = "[" * depth + "]" * depth

@@ -462,3 +462,29 @@ def test_a_damaged_game_in_the_database_does_not_stop_the_others(tmp_path: Path)
         assert any(f"game {damaged['id']}: cannot be loaded" in line for line in server.lines)
     finally:
         server.stop()
+
+
+def test_a_game_that_ended_as_the_server_stopped_gets_its_record_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = Server(db)
+    try:
+        created = server.create(["greedy", "random", "random"])
+        spectator = token_of(created["spectator"])
+        watcher = server.client(spectator)
+        watcher.until(lambda m: m["type"] == "state" and m["over"], timeout=300)
+        watcher.close()
+        kept = tm.loads(server.request("/record/" + spectator)[2].decode())
+        server.stop()
+        with sqlite3.connect(db) as connection:  # the last move stored, the record not yet
+            connection.execute("UPDATE games SET record = NULL WHERE id = ?", (created["id"],))
+        server.start()
+        status, _, body = server.request("/record/" + spectator)
+        assert status == 200
+        record = tm.loads(body.decode())
+        assert isinstance(record, tm.GameRecord) and isinstance(kept, tm.GameRecord)
+        assert record.moves == kept.moves and record.scores == kept.scores
+        assert record.seed == kept.seed
+    finally:
+        server.stop()

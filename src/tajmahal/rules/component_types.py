@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import attrs
 
+from tajmahal.rules.errors import quoted
 from tajmahal.rules.roads import reachable
 
 __all__ = [
@@ -172,7 +173,7 @@ class Card:
         """
         color_text, sep, rest = text.strip().partition(":")
         if not sep or not rest:
-            raise ValueError(f"{text!r} is not a card: expected 'color:symbol[+symbol]'")
+            raise ValueError(f"{quoted(text)} is not a card: expected 'color:symbol[+symbol]'")
         try:
             color = Color(color_text)
             if color is Color.SPECIAL:
@@ -180,7 +181,7 @@ class Card:
                 return cls(color, _SPECIAL_SYMBOLS[special], special)
             return cls(color, tuple(Symbol(s) for s in rest.split("+")))
         except ValueError:
-            raise ValueError(f"{text!r} is not a card: unknown color, symbol or special") from None
+            raise ValueError(f"{quoted(text)} is not a card: unknown color, symbol or special") from None
 
 
 _SPECIAL_SYMBOLS: dict[Special, tuple[Symbol, ...]] = {

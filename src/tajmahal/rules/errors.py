@@ -4,6 +4,21 @@ from __future__ import annotations
 
 __all__ = ["ComponentsError", "FormatError", "IllegalMoveError", "TajMahalError"]
 
+#: the longest text an error message quotes whole
+QUOTED_LIMIT = 80
+
+
+def quoted(text: str) -> str:
+    """``repr(text)``, cut to QUOTED_LIMIT characters: error messages quote hostile input too.
+
+    >>> quoted("red:monk"), quoted("x" * 1000)[-5:], len(quoted(chr(1) * 1000))
+    ("'red:monk'", 'xx...', 80)
+    """
+    shown = repr(text[:QUOTED_LIMIT])
+    if len(text) <= QUOTED_LIMIT and len(shown) <= QUOTED_LIMIT:
+        return shown
+    return shown[: QUOTED_LIMIT - 3] + "..."
+
 
 class TajMahalError(Exception):
     """Base class of every error the library raises on purpose.

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TypeAlias
 import attrs
 
 from tajmahal.rules.components import Card, Symbol
-from tajmahal.rules.errors import IllegalMoveError
+from tajmahal.rules.errors import IllegalMoveError, quoted
 
 if TYPE_CHECKING:
     from tajmahal.rules.state import GameState
@@ -178,7 +178,7 @@ def move_from_text(text: str) -> Move:
     if verb == "take" and len(args) == 1:
         return TakeCard(Card.parse(args[0]))
     raise ValueError(
-        f"{text!r} is not a move: expected 'play CARD [CARD]', 'withdraw', "
+        f"{quoted(text)} is not a move: expected 'play CARD [CARD]', 'withdraw', "
         "'palace CITY', 'crown CITY' or 'take CARD'"
     )
 
@@ -219,7 +219,8 @@ def parse_move(text: str, state: GameState) -> Move:
         listed = "legal moves: " + ", ".join(str(m) for m in legal)
     else:
         listed = "no move is legal: the game is over"
-    raise IllegalMoveError(f"{text!r} is not a legal move: {reason}; {listed}")
+    shown = quoted(text) if isinstance(text, str) else reprlib.repr(text)
+    raise IllegalMoveError(f"{shown} is not a legal move: {reason}; {listed}")
 
 
 _SYMBOL_ORDER = {s: i for i, s in enumerate(Symbol)}

@@ -27,6 +27,8 @@ from tajmahal.serialize._reader import read_move, read_record, read_state
 from tajmahal.serialize._view_reader import read_view
 
 _MAX_LISTED = 8
+#: a FormatError's message is at most about _MAX_LISTED times this long
+MAX_PROBLEM_LINE = 240
 
 Obj = GameState | PlayerView | Move | GameRecord
 #: kind -> (document class, reader)
@@ -44,11 +46,16 @@ def message(what: str, problems: Sequence[tuple[Path, str]]) -> str:
     >>> message("the move document", [(("move",), "expected a string"), ((), "too long")])
     'cannot read the move document: $.move: expected a string; $: too long'
     """
-    lines = list(dict.fromkeys(f"{format_path(p)}: {m}" for p, m in problems))
+    lines = list(dict.fromkeys(_cut(f"{format_path(p)}: {m}") for p, m in problems))
     listed = "; ".join(lines[:_MAX_LISTED])
     if len(lines) > _MAX_LISTED:
         listed += f"; and {len(lines) - _MAX_LISTED} more"
     return f"cannot read {what}: {listed}"
+
+
+def _cut(line: str) -> str:
+    """One problem's line, at most MAX_PROBLEM_LINE characters (so a message stays short)."""
+    return line if len(line) <= MAX_PROBLEM_LINE else line[: MAX_PROBLEM_LINE - 3] + "..."
 
 
 def read(text: Any) -> Obj:

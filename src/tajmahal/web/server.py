@@ -101,6 +101,8 @@ class GameServer:
                 except TajMahalError as exc:  # a damaged row: the other games go on
                     log.error("game %s: cannot be loaded: %s", game_id, log_text(exc))
                     return None
+                if table.state.is_over and table.finished_record is None:
+                    await table.keep_record()  # the server stopped between last move and record
                 self.tables[game_id] = table
         self._loading.pop(game_id, None)
         return table

@@ -316,15 +316,18 @@ class Table:
         self._changed()
 
     async def _finish(self) -> None:
-        record = self.record()
-        text = dumps(record)
-        await self.workers.stored(self.workers.store.finish, self.id, text)
-        self.finished_record = text
-        self._recorded.set()
+        await self.keep_record()
         log.info("game %s: over, scores %s", self.id, list(self.state.scores))
         seats, self._seats = self._seats, []
         if seats:
             await self.workers.bot(_finish_seats, seats, self.state)
+
+    async def keep_record(self) -> None:
+        """Store the record of a game that is over (also one whose server stopped as it ended)."""
+        text = dumps(self.record())
+        await self.workers.stored(self.workers.store.finish, self.id, text)
+        self.finished_record = text
+        self._recorded.set()
 
     async def record_stored(self, timeout: float = 30.0) -> None:
         """Wait while a game that is over still has its record being stored."""
