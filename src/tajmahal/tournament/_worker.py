@@ -11,7 +11,10 @@ Messages are pickles, framed by :class:`multiprocessing.connection.Connection`:
 first the setup ``(sys.path, pickled (MatchOptions, [(plugin name, plugin, origin)]))``,
 answered by ``None`` or a one-line error; then one :class:`GameJob` per
 message, answered by its :class:`GameResult` or a message why it could not
-be played.  The worker ends when its jobs pipe closes, and within about a
+be played.  Search bots search in the worker's own process
+(``TAJMAHAL_SEARCH_JOBS=1``: ``ismcts:jobs=N`` starts no processes of its own
+here; with an iteration budget it makes the same moves).  The worker ends
+when its jobs pipe closes, and within about a
 second when its parent dies (even by ``kill -9``), taking the bot programs
 it started with it.
 """
@@ -36,6 +39,7 @@ def main() -> None:
     """Serve jobs on the pipes named in ``sys.argv``: ``JOBS_FD RESULTS_FD PARENT_PID``."""
     jobs_fd, results_fd, parent = (int(word) for word in sys.argv[1:4])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    os.environ["TAJMAHAL_SEARCH_JOBS"] = "1"  # a pool of games: no pool of searches per game
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     jobs, results = Connection(jobs_fd, writable=False), Connection(results_fd, readable=False)
     try:
