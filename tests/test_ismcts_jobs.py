@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 import tajmahal as tm
+from tajmahal.bots import ismcts
 from tajmahal.bots._search_pool import JOBS_VARIABLE
 from tajmahal.bots.ismcts import CLOCK_SHARE, DECISIONS_PER_VISIT, IsmctsBot, MoveStatistics
 from tajmahal.referee.seats import InProcessSeat
@@ -243,3 +244,33 @@ def test_effort_options_show_in_the_bot_listing() -> None:
     kinds = option_types(IsmctsBot)
     assert kinds["jobs"] == (int,) and kinds["extend"] == (float,)
     assert kinds["margin"] == (float,) and set(kinds["game_time"]) == {float, type(None)}
+
+
+def test_a_stalled_worker_is_replaced_and_the_moves_stay_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An iteration budget waits for a stopped worker only so long, then searches its share here."""
+    states = decision_states(3)
+    twin = play(IsmctsBot(seed=12, iterations=30, jobs=2), states)
+    with IsmctsBot(seed=12, iterations=30, jobs=2) as bot:
+        outcomes = play(bot, states[:1])
+        (stalled,) = bot.worker_pids()
+        os.kill(stalled, signal.SIGSTOP)
+        monkeypatch.setattr(ismcts, "STALL_SECONDS", 0.5)  # not 30 s: a short test
+        monkeypatch.setattr(ismcts, "STALL_FACTOR", 1.0)
+        outcomes += play(bot, states[1:])
+        assert outcomes == twin
+        assert gone(stalled)  # killed and reaped
+    assert descendant_search_workers() == set()
+
+
+def test_a_stalled_worker_under_a_time_budget_costs_only_its_share() -> None:
+    states = decision_states(3)
+    with IsmctsBot(seed=12, time_limit=0.05, jobs=2) as bot:
+        play(bot, states[:1])
+        (stalled,) = bot.worker_pids()
+        os.kill(stalled, signal.SIGSTOP)
+        for _, _, iterations in play(bot, states[1:]):  # each decision still ends
+            assert iterations >= 1
+        assert bot.worker_pids() == [stalled]  # late, not dead: kept
+    assert gone(stalled)  # close() kills even a stopped worker, and reaps it
