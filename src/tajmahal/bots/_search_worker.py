@@ -67,7 +67,7 @@ def main() -> None:
             return
         if request[0] == "search":
             _, number, view, codes, seed, iterations, deadline = request
-            search = searcher.new_search(view, codes, random.Random(seed))
+            search = searcher._new_search(view, codes, random.Random(seed))
         else:
             _, number, iterations, deadline = request
         search.run(iterations, deadline)

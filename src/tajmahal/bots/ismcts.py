@@ -540,7 +540,7 @@ class IsmctsBot:
         state["_pool"] = state["_closer"] = None
         return state
 
-    def new_search(
+    def _new_search(
         self, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
     ) -> _Search:
         """A tree for one decision (what a search worker grows)."""
