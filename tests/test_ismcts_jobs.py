@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -274,3 +277,19 @@ def test_a_stalled_worker_under_a_time_budget_costs_only_its_share() -> None:
             assert iterations >= 1
         assert bot.worker_pids() == [stalled]  # late, not dead: kept
     assert gone(stalled)  # close() kills even a stopped worker, and reaps it
+
+
+def test_the_parallel_search_benchmark_runs_and_reports_each_jobs_value() -> None:
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "parallel_search.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--time-limit", "0.02", "--jobs", "1", "2",
+         "--decisions", "2"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["jobs=1", "jobs=2"]
+    assert "1.00x jobs=1" in lines[0] and "of 2" in lines[1]
+    bad = subprocess.run([sys.executable, str(script), "--jobs", "0"], capture_output=True,
+                         text=True, timeout=300)  # fmt: skip
+    assert bad.returncode == 2 and "must be positive" in bad.stderr

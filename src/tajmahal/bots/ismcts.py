@@ -234,6 +234,11 @@ class _Decision:
             self.asked[share] += wanted
 
     @property
+    def shares(self) -> int:
+        """The shares whose search counts."""
+        return len(self.local) + sum(1 for share in self.remote if share not in self.local)
+
+    @property
     def done(self) -> int:
         """Iterations run over every share."""
         here = sum(search.done for search in self.local.values())
@@ -378,6 +383,9 @@ class IsmctsBot:
         #: the root moves of the last search, most visited first (empty: answered at once)
         self.last_statistics: tuple[MoveStatistics, ...] = ()
         self.last_extended = False  #: whether the last decision was close and searched on
+        #: the shares (of ``jobs``) whose search counted in the last decision (0: answered at
+        #: once); fewer than ``jobs`` when a worker was late for a time budget, or is gone
+        self.last_shares = 0
         #: search only the moves offered to :meth:`choose` at the root (by default every
         #: legal move is searched and the answer is picked among the offered ones); game
         #: analysis sets it to compare two moves with the whole budget
@@ -413,7 +421,7 @@ class IsmctsBot:
         if view.visit != self._visit:
             self._visit, self._searched_in_visit = view.visit, 0
         if len(legal_moves) == 1:
-            self.last_iterations = 0
+            self.last_iterations = self.last_shares = 0
             return legal_moves[0]
         seconds = self.decision_seconds(view)
         self._searched_in_visit += 1
@@ -430,6 +438,7 @@ class IsmctsBot:
             decision.run(max(1, more) if more is not None else None, later)
             self.last_extended = True
         self.last_iterations = decision.done
+        self.last_shares = decision.shares
         searched = [row for row in decision.statistics() if row[0] in by_code]
         if not searched:  # only when legal_moves are not the view's own legal moves
             return legal_moves[0]
