@@ -530,7 +530,7 @@ class InProcessSeat:
             return tuple([copies[id(move)] for move in legal])
 
     def close(self) -> None:
-        """Call the bot's own ``close()`` if it has one (within :data:`CLOSE_LIMIT` seconds;
+        """Call the bot's own ``close()`` if it has one (within ``CLOSE_LIMIT``, 5 seconds;
         what it raises is ignored), then stop the worker thread (after the call it may
         still be running).
 
