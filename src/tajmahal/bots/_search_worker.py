@@ -19,31 +19,24 @@ requests pipe closes, and within about a second when its parent dies.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import pickle
 import random
 import signal
 import sys
-import threading
-import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-__all__ = ["main"]
+from tajmahal._parent import exit_with_parent
 
-PARENT_POLL = 0.5  #: seconds between checks that the parent is still alive
+__all__ = ["main"]
 
 
 def main() -> None:
     """Serve searches on the pipes named in ``sys.argv``: ``REQUESTS_FD ANSWERS_FD PARENT_PID``."""
     requests_fd, answers_fd, parent = (int(word) for word in sys.argv[1:4])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    # a watch on the parent, for a search cut short by its death; under a cap on threads
-    # there is none, and the closed requests pipe still ends the worker
-    with contextlib.suppress(RuntimeError):
-        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    exit_with_parent(parent)  # also in the middle of a search
     from tajmahal.protocol.confine import make_undumpable
 
     make_undumpable()  # the views it is sent stay as private as the parent's
@@ -73,13 +66,6 @@ def main() -> None:
         search.run(iterations, deadline)
         rows = [[code, node.visits, node.total] for code, node in search.root.children.items()]
         answers.send_bytes(json.dumps([number, search.done, rows]).encode())
-
-
-def _watch_parent(parent: int) -> None:
-    """Exit at once when the parent process is gone (its children are then re-parented)."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL)
-    os._exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover - started through main()

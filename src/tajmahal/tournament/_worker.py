@@ -25,14 +25,12 @@ import importlib
 import os
 import signal
 import sys
-import threading
-import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-__all__ = ["PARENT_POLL", "main"]
+from tajmahal._parent import PARENT_POLL, exit_with_parent
 
-PARENT_POLL = 0.5  #: seconds between checks that the parent is still alive
+__all__ = ["PARENT_POLL", "main"]
 
 
 def main() -> None:
@@ -40,7 +38,7 @@ def main() -> None:
     jobs_fd, results_fd, parent = (int(word) for word in sys.argv[1:4])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     os.environ["TAJMAHAL_SEARCH_JOBS"] = "1"  # a pool of games: no pool of searches per game
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    exit_with_parent(parent)
     jobs, results = Connection(jobs_fd, writable=False), Connection(results_fd, readable=False)
     try:
         setup = jobs.recv_bytes()
@@ -77,13 +75,6 @@ def _set_up(message: bytes) -> tuple[str | None, Any]:
     except Exception as exc:  # any failure is reported to the parent
         return f"{type(exc).__name__}: {exc}".replace("\n", " "), None
     return None, options
-
-
-def _watch_parent(parent: int) -> None:
-    """Exit at once when the parent process is gone (its children are then re-parented)."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL)
-    os._exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover - started through main()
