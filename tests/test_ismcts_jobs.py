@@ -218,11 +218,12 @@ def test_game_time_is_spread_over_the_decisions_left() -> None:
     seat = late.current_player
     assert seat is not None and first is not None
     assert (bot.decision_seconds(late.view(seat)) or 0) > first  # fewer decisions left
-    bot.clock_used = 30.0
-    assert bot.decision_seconds(early.view(0)) == pytest.approx(first / 2)
+    bot.clock_used = 30.0  # of the 54 s it plans to use
+    assert bot.decision_seconds(early.view(0)) == pytest.approx(first * 24 / 54)
     capped = IsmctsBot(seed=1, game_time=60.0, time_limit=0.01)
     assert capped.decision_seconds(early.view(0)) == 0.01
     bot.clock_used = 61.0  # the clock is spent: still one iteration, a legal move
+    assert bot.decision_seconds(early.view(0)) == 0.0
     move = bot.choose(early.view(0), early.legal_moves())
     assert move in early.legal_moves() and bot.last_iterations >= 1
     assert bot.clock_used > 61.0  # its own time is counted

@@ -2,12 +2,13 @@
 
 A :class:`SearchPool` holds ``N - 1`` worker processes
 (:mod:`tajmahal.bots._search_worker`; the calling process searches the
-first share itself).  Workers start at the first search, not when the bot
-is built, and stop with :meth:`SearchPool.close` (the bot's ``close()``, which
-the referee calls at the end of a match), when the bot is garbage collected,
-or within a second of their parent's death.  Every wait is bounded: a worker
-that dies, stalls or cannot start is reported to the caller, which searches
-its share in-process instead.
+first share itself).  Workers start when the bot is built (they load the
+library meanwhile); one that died starts again at the next search.  They
+stop with :meth:`SearchPool.close` (the bot's ``close()``, which the referee
+calls at the end of a match), when the bot is garbage collected, or within a
+second of their parent's death.  Every wait is bounded: a worker that dies,
+stalls or cannot start is reported to the caller, which searches its share
+in-process instead.
 
 **Caps.**  Starting a process may fail (a bot program's ``max_processes``
 limit, ``RLIMIT_NPROC``): the pool then stays empty and says why in
@@ -121,6 +122,15 @@ class SearchPool:
     def pids(self) -> list[int]:
         """The process ids of the running workers."""
         return [worker.process.pid for worker in self.workers if worker is not None]
+
+    def start(self) -> None:
+        """Start the workers not running yet (they load the library while the caller goes on)."""
+        for slot, worker in enumerate(self.workers):
+            if worker is None and self.usable:
+                try:
+                    self.workers[slot] = _Worker(self.setup)
+                except OSError as exc:  # a process cap (EAGAIN), no memory: search in-process
+                    self._give_up(f"cannot start a search worker process ({exc})")
 
     def send(self, slot: int, request: tuple[Any, ...]) -> bool:
         """Hand ``request`` to worker ``slot`` (started if need be); False if it cannot take it."""

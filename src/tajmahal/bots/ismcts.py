@@ -57,8 +57,8 @@ MAX_EXTEND = 10.0  #: the most ``extend`` may multiply a close decision's budget
 DEFAULT_MARGIN = 0.1  #: close: the runner-up has at least 90% of the top move's visits
 DECISIONS_PER_VISIT = 4.5  #: decisions with a choice per seat and visit (greedy games, 3-5 seats)
 CLOCK_SHARE = 0.9  #: the share of the game clock the bot plans to use (the rest: the referee's)
-GRACE = 0.05  #: seconds past a time budget the workers' answers are awaited, plus ...
-GRACE_SHARE = 0.1  #: ... this share of the budget
+GRACE = 0.05  #: with a time budget, the workers stop searching this many seconds, plus ...
+GRACE_SHARE = 0.1  #: ... this share of the budget, before its end (at most half of it)
 STALL_SECONDS = 30.0  #: with an iteration budget, a worker's answer is awaited this long, plus
 STALL_FACTOR = 10.0  #: this many times what this process took for its own share
 #: ``level`` -> iterations per decision (level 3 is the default budget)
@@ -178,6 +178,10 @@ class _Decision:
         else:
             shares = [iterations // jobs + (share < iterations % jobs) for share in range(jobs)]
         pool = self.bot._pool_for_search() if jobs > 1 else None
+        search_end = deadline
+        if deadline is not None and pool is not None:  # time for the answers within the budget
+            left = max(0.0, deadline - time.monotonic())
+            search_end = deadline - min(GRACE + GRACE_SHARE * left, left / 2)
         expected: dict[int, int] = {}
         for share in range(1, jobs):
             wanted = shares[share]
@@ -185,10 +189,10 @@ class _Decision:
                 continue
             if share not in self.local and pool is not None:
                 if share in self.started:
-                    request: tuple[Any, ...] = ("more", self.number, wanted, deadline)
+                    request: tuple[Any, ...] = ("more", self.number, wanted, search_end)
                 else:
                     request = ("search", self.number, self.view, self.allowed,
-                               self.seeds[share], wanted, deadline)  # fmt: skip
+                               self.seeds[share], wanted, search_end)  # fmt: skip
                 if pool.send(share - 1, request):
                     self.started.add(share)
                     expected[share - 1] = self.number
@@ -196,12 +200,12 @@ class _Decision:
                     continue
             self._here(share, wanted, deadline)
         began = time.monotonic()
-        self.local[0].run(shares[0], deadline)
+        self.local[0].run(shares[0], search_end)
         self.asked[0] += shares[0] or 0
         if pool is None or not expected:
             return
         if deadline is not None:
-            until: float | None = deadline + GRACE + GRACE_SHARE * max(0.0, deadline - began)
+            until: float | None = deadline
         else:  # an iteration budget: as long as this share took, with a wide margin
             until = time.monotonic() + STALL_SECONDS + STALL_FACTOR * (time.monotonic() - began)
         answers = pool.collect(expected, until)
@@ -396,6 +400,8 @@ class IsmctsBot:
         self._decisions = 0
         self._pool: SearchPool | None = None
         self._closer: weakref.finalize[Any, Any] | None = None
+        if jobs > 1:  # the workers load the library while the game starts
+            self._pool_for_search()
 
     def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
         """The root move searched most often within the budget.
@@ -458,9 +464,9 @@ class IsmctsBot:
     def decision_seconds(self, view: PlayerView) -> float | None:
         """The seconds this decision may take: ``time_limit``, or its share of ``game_time``.
 
-        The share is what is left of the game clock (:attr:`clock_used` is this
-        bot's own account of its time), less a reserve of
-        ``1 - CLOCK_SHARE`` for the referee's own work, over an estimate of the
+        The share is what is left of ``CLOCK_SHARE`` (90%) of the game clock
+        (:attr:`clock_used` is this bot's own account of its time; the rest is
+        a reserve for the referee's own work) over an estimate of the
         decisions still to come: ``DECISIONS_PER_VISIT`` searched decisions per
         seat in each visit left (measured over greedy games of 3 to 5 players),
         less those already made in this visit.  None: an iteration budget only.
@@ -479,15 +485,17 @@ class IsmctsBot:
             return seconds
         visits_left = max(1, 13 - view.visit)
         decisions = max(1.0, visits_left * DECISIONS_PER_VISIT - self._searched_in_visit)
-        share = max(0.0, self._clock_left()) * CLOCK_SHARE / decisions
+        share = max(0.0, self._clock_left()) / decisions
         return share if seconds is None else min(seconds, share)
 
     def _clock_left(self) -> float:
+        """What is left of the share of the game clock the bot plans to use."""
         assert self.game_time is not None
-        return self.game_time - self.clock_used
+        return self.game_time * CLOCK_SHARE - self.clock_used
 
     def _pool_for_search(self) -> SearchPool | None:
-        """The bot's worker processes (made at the first search that needs them), or None."""
+        """The bot's worker processes (started when the bot is built, and again after
+        :meth:`close`), or None if it has none to use."""
         if self._pool is None:
             cap = job_cap()
             size = self.jobs - 1 if cap is None else min(self.jobs, cap) - 1
@@ -503,6 +511,7 @@ class IsmctsBot:
             self._pool = SearchPool(setup, size)
             self._pool.note = note
             self._closer = weakref.finalize(self, self._pool.close)
+            self._pool.start()
         return self._pool if self._pool.usable else None
 
     @property
@@ -517,13 +526,13 @@ class IsmctsBot:
     def worker_pids(self) -> list[int]:
         """The process ids of the bot's running search workers (empty with ``jobs=1``).
 
-        >>> IsmctsBot(jobs=2).worker_pids()
+        >>> IsmctsBot(jobs=1).worker_pids()
         []
         """
         return [] if self._pool is None else self._pool.pids()
 
     def close(self) -> None:
-        """Stop the search workers (a later search starts them again).
+        """Stop the search workers and reap them (a later search starts them again).
 
         >>> with IsmctsBot(jobs=2, iterations=20) as bot:
         ...     pass
