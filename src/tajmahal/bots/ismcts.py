@@ -57,8 +57,8 @@ MAX_EXTEND = 10.0  #: the most ``extend`` may multiply a close decision's budget
 DEFAULT_MARGIN = 0.1  #: close: the runner-up has at least 90% of the top move's visits
 DECISIONS_PER_VISIT = 4.5  #: decisions with a choice per seat and visit (greedy games, 3-5 seats)
 CLOCK_SHARE = 0.9  #: the share of the game clock the bot plans to use (the rest: the referee's)
-GRACE = 0.05  #: with a time budget, the workers stop searching this many seconds, plus ...
-GRACE_SHARE = 0.1  #: ... this share of the budget, before its end (at most half of it)
+GRACE = 0.01  #: with a time budget, the workers stop searching this many seconds, plus ...
+GRACE_SHARE = 0.05  #: ... this share of the budget, before its end (at most half of it)
 STALL_SECONDS = 30.0  #: with an iteration budget, a worker's answer is awaited this long, plus
 STALL_FACTOR = 10.0  #: this many times what this process took for its own share
 #: ``level`` -> iterations per decision (level 3 is the default budget)
