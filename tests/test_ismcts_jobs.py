@@ -294,3 +294,27 @@ def test_the_parallel_search_benchmark_runs_and_reports_each_jobs_value() -> Non
     bad = subprocess.run([sys.executable, str(script), "--jobs", "0"], capture_output=True,
                          text=True, timeout=300)  # fmt: skip
     assert bad.returncode == 2 and "must be positive" in bad.stderr
+
+
+def test_a_bot_program_closes_its_bot_when_the_game_ends() -> None:
+    import io
+
+    from tajmahal.protocol import serve
+    from tajmahal.protocol.messages import hello_line, request_line
+
+    state = decision_states(1)[0]
+    seat = state.current_player
+    assert seat is not None
+    legal = [str(move) for move in state.legal_moves()]
+    request = request_line(1, 5.0, legal, tm.dumps(state.view(seat)))
+    referee_says = io.BytesIO(hello_line(seat, 3, 9, 5.0) + request)
+    made: list[IsmctsBot] = []
+
+    def make(seed: int) -> IsmctsBot:
+        made.append(IsmctsBot(seed=seed, iterations=10, jobs=2))
+        return made[0]
+
+    serve(make, name="ismcts", input=referee_says, output=io.BytesIO())
+    (bot,) = made
+    assert bot.last_iterations == 10 and bot.worker_pids() == []  # closed at the end
+    assert descendant_search_workers() == set()
