@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
 from collections import Counter
 
@@ -96,6 +97,14 @@ def test_different_rngs_give_different_hidden_states(state: GameState) -> None:
 def test_the_same_rng_seed_gives_the_same_sample() -> None:
     view = tm.new_game(4, seed=3).view(1)
     assert view.sample(random.Random(5)) == view.sample(random.Random(5))
+
+
+def test_a_sampled_view_pickles_without_its_sampler_and_samples_alike() -> None:
+    view = tm.new_game(4, seed=3).view(1)
+    first = view.sample(random.Random(5))  # keeps a Sampler (compiled: a native class)
+    copy = pickle.loads(pickle.dumps(view))
+    assert copy == view and copy._sampler is None
+    assert copy.sample(random.Random(5)) == first
 
 
 def test_unseen_cards_are_dealt_uniformly() -> None:

@@ -116,6 +116,9 @@ class Sampler:
         fields = _public_fields(view, t, known, table, supply, discard)
         self.args: list[Any] = [fields.get(name) for name in _FIELDS]
 
+    def __reduce__(self) -> tuple[type[None], tuple[()]]:
+        return type(None), ()  # a cache: a pickled view carries none (compiled, it could not)
+
     def fail(self, path: Path, message: str) -> None:
         self.problems.append(Problem(path, message))
 
