@@ -30,16 +30,17 @@ choices on a fixed seed).
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tajmahal.bots.evaluation import evaluate, heuristic_pick
+from tajmahal.bots._evaluation_core import heuristic_pick
+from tajmahal.bots._search import Node, iterate
+from tajmahal.bots.evaluation import evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
-from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout, code_of
+from tajmahal.rules.playout import Picker, Playout, code_of
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["LEVELS", "IsmctsBot", "IsmctsV1Bot", "MoveStatistics"]
@@ -62,19 +63,6 @@ class MoveStatistics(NamedTuple):
     move: Move
     visits: int
     value: float
-
-
-class _Node:
-    """A tree node: the statistics of the move into it, from the view of ``seat``, who chose it."""
-
-    __slots__ = ("avail", "children", "seat", "total", "visits")
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.visits = 0
-        self.total = 0.0  #: sum of ``seat``'s rewards
-        self.avail = 1  #: how often the move was legal when the parent was passed
-        self.children: dict[int, _Node] = {}
 
 
 class IsmctsBot:
@@ -185,23 +173,24 @@ class IsmctsBot:
             self.last_iterations = 0
             return legal_moves[0]
         rng = self._rng
-        root = _Node(view.seat)
+        root = Node(view.seat)
         by_code = {code_of(view.components, move): move for move in legal_moves}
         self._root_codes = frozenset(by_code) if self.search_offered_only else None
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         budget = self.iterations
+        c, allowed, pick, reward = self.c, self._root_codes, self._pick, self.reward
         done = 0
         while budget is None or done < budget:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, Playout(view.sample(rng)), rng)
+            iterate(root, Playout(view.sample(rng)), rng, c, allowed, pick, reward)
             done += 1
         self.last_iterations = done
         searched = [(code, node) for code, node in root.children.items() if code in by_code]
         if not searched:  # only when legal_moves are not the view's own legal moves
             return legal_moves[0]
 
-        def trust(item: tuple[int, _Node]) -> tuple[int, float]:
+        def trust(item: tuple[int, Node]) -> tuple[int, float]:
             return item[1].visits, item[1].total / item[1].visits
 
         best = max(searched, key=trust)
@@ -223,51 +212,6 @@ class IsmctsBot:
         (3, True)
         """
         return evaluate(game)
-
-    def _iterate(self, root: _Node, game: Playout, rng: random.Random) -> None:
-        """One simulation: select, expand, roll out to the visit's end, evaluate, back up."""
-        visit = game.visit
-        c = self.c
-        log, sqrt = math.log, math.sqrt
-        node = root
-        path: list[_Node] = []
-        allowed = self._root_codes
-        while game.phase != OVER and game.visit == visit:
-            codes = game.moves()
-            if allowed is not None:  # the root only: the moves offered
-                codes = [code for code in codes if code in allowed] or codes
-                allowed = None
-            children = node.children
-            fresh: list[int] = []
-            known: list[tuple[int, _Node]] = []
-            for code in codes:
-                child = children.get(code)
-                if child is None:
-                    fresh.append(code)
-                else:
-                    child.avail += 1  # legal in this determinisation: available
-                    known.append((code, child))
-            if fresh:  # expand one untried move, then roll out
-                code = fresh[int(rng.random() * len(fresh))]
-                child = children[code] = _Node(game.current)
-                path.append(child)
-                game.play(code)
-                break
-            best_code, best_node, best_score = WITHDRAW, node, -1.0
-            for code, child in known:  # UCT with availability counts
-                visits = child.visits
-                score = child.total / visits + c * sqrt(log(child.avail) / visits)
-                if score > best_score:
-                    best_code, best_node, best_score = code, child, score
-            node = best_node
-            path.append(node)
-            game.play(best_code)
-        if game.phase != OVER and game.visit == visit:
-            game.run(rng, self._pick, visit_end=True)
-        rewards = self.reward(game)
-        for node in path:
-            node.visits += 1
-            node.total += rewards[node.seat]
 
 
 class IsmctsV1Bot(IsmctsBot):
