@@ -181,7 +181,8 @@ class Card:
                 return cls(color, _SPECIAL_SYMBOLS[special], special)
             return cls(color, tuple(Symbol(s) for s in rest.split("+")))
         except ValueError:
-            raise ValueError(f"{quoted(text)} is not a card: unknown color, symbol or special") from None
+            problem = "unknown color, symbol or special"
+            raise ValueError(f"{quoted(text)} is not a card: {problem}") from None
 
 
 _SPECIAL_SYMBOLS: dict[Special, tuple[Symbol, ...]] = {
