@@ -127,7 +127,13 @@ def play_deal(args: tuple[Sequence[str], int]) -> list[Tally]:
             Timed(tm.bots.create(specs[i], seed=bot_seed(seed, seat)))
             for seat, i in enumerate(order)
         ]
-        result = tm.play_match(bots, seed=seed)  # type: ignore[arg-type]
+        try:
+            result = tm.play_match(bots, seed=seed)  # type: ignore[arg-type]
+        finally:  # bots handed to the referee are ours to close (ismcts:jobs=N's workers)
+            for timed in bots:
+                closer = getattr(timed.bot, "close", None)
+                if callable(closer):
+                    closer()
         if result.faults:
             raise RuntimeError(f"deal {seed}: faults {result.faults}")
         for seat, i in enumerate(order):

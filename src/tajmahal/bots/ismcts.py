@@ -30,13 +30,17 @@ choices on a fixed seed).
 
 from __future__ import annotations
 
+import logging
+import pickle
 import random
 import time
+import weakref
 from collections.abc import Sequence
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from tajmahal.bots._evaluation_core import heuristic_pick
 from tajmahal.bots._search import Node, iterate
+from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
 from tajmahal.bots.evaluation import evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
@@ -49,8 +53,42 @@ ROLLOUTS = ("heuristic", "random")
 MAX_ITERATIONS = 10_000_000
 MAX_TIME_LIMIT = 3600.0
 DEFAULT_ITERATIONS = 400
+MAX_JOBS = 32  #: the most search processes per decision (``jobs``)
+MAX_EXTEND = 10.0  #: the most ``extend`` may multiply a close decision's budget by
+DEFAULT_MARGIN = 0.1  #: close: the runner-up has at least 90% of the top move's visits
+DECISIONS_PER_VISIT = 4.5  #: decisions with a choice per seat and visit (greedy games, 3-5 seats)
+CLOCK_SHARE = 0.9  #: the share of the game clock the bot plans to use (the rest: the referee's)
+GRACE = 0.01  #: with a time budget, the workers stop searching this many seconds, plus ...
+GRACE_SHARE = 0.05  #: ... this share of the budget, before its end (at most half of it)
+STALL_SECONDS = 30.0  #: with an iteration budget, a worker's answer is awaited this long, plus
+STALL_FACTOR = 10.0  #: this many times what this process took for its own share
 #: ``level`` -> iterations per decision (level 3 is the default budget)
 LEVELS: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
+
+
+logger = logging.getLogger("tajmahal.bots")
+
+
+def _number_in(value: object, low: float, high: float, above: bool = False) -> bool:
+    """Whether ``value`` is an int or float (not a bool) from ``low`` (excluded if ``above``)
+    to ``high``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return (low < value if above else low <= value) and value <= high
+
+
+def _close(rows: list[tuple[int, int, float]], margin: float) -> bool:
+    """Whether the two most searched root moves are within ``margin`` (of the top's visits).
+
+    >>> _close([(1, 100, 50.0), (2, 95, 40.0), (3, 5, 1.0)], 0.1)
+    True
+    >>> _close([(1, 100, 50.0), (2, 80, 40.0)], 0.1), _close([(1, 9, 5.0)], 0.1)
+    (False, False)
+    """
+    if len(rows) < 2:
+        return False
+    first, second = sorted((visits for _, visits, _ in rows), reverse=True)[:2]
+    return second >= (1 - margin) * first
 
 
 class MoveStatistics(NamedTuple):
@@ -65,22 +103,192 @@ class MoveStatistics(NamedTuple):
     value: float
 
 
+class _Search:
+    """One decision's tree, grown by :meth:`run`: the root and the iterations done so far."""
+
+    __slots__ = ("allowed", "bot", "done", "rng", "root", "view")
+
+    def __init__(
+        self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
+    ) -> None:
+        self.bot, self.view, self.allowed, self.rng = bot, view, allowed, rng
+        self.root = Node(view.seat)
+        self.done = 0
+
+    def run(self, iterations: int | None, deadline: float | None) -> None:
+        """Search ``iterations`` more times, or until ``deadline`` (:func:`time.monotonic`),
+        whichever ends first; at least once."""
+        bot, root, view, rng, allowed = self.bot, self.root, self.view, self.rng, self.allowed
+        c, pick, reward = bot.c, bot._pick, bot.reward
+        done = 0
+        while iterations is None or done < iterations:
+            if deadline is not None and done and time.monotonic() >= deadline:
+                break
+            iterate(root, Playout(view.sample(rng)), rng, c, allowed, pick, reward)
+            done += 1
+        self.done += done
+
+    def rows(self) -> list[tuple[int, int, float]]:
+        """(move code, visits, total reward) of each root move, in the order they were tried."""
+        return [(code, node.visits, node.total) for code, node in self.root.children.items()]
+
+
+class _Decision:
+    """One decision's searches: ``jobs`` shares, the first in this process, the others in
+    the bot's worker processes (or here, when a worker cannot run them: same seeds, same trees).
+
+    With ``jobs=1`` the one share uses the bot's own random stream, as it always has.
+    """
+
+    def __init__(self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None) -> None:
+        self.bot, self.view, self.allowed = bot, view, allowed
+        jobs = bot.jobs
+        if jobs == 1:
+            self.seeds: list[int] = []
+            self.local: dict[int, _Search] = {0: _Search(bot, view, allowed, bot._rng)}
+        else:
+            self.seeds = [bot._rng.getrandbits(63) for _ in range(jobs)]
+            self.local = {0: self._fresh(0)}
+        self.asked = [0] * jobs  #: iterations asked of each share so far (budgets by iterations)
+        self.remote: dict[int, tuple[int, list[tuple[int, int, float]]]] = {}  # share -> answer
+        self.started: set[int] = set()  # shares whose worker has its tree
+        self.lost: set[int] = set()  # shares given up for this decision (a time budget)
+        bot._decisions += 1
+        self.number = bot._decisions
+
+    def _fresh(self, share: int) -> _Search:
+        return _Search(self.bot, self.view, self.allowed, random.Random(self.seeds[share]))
+
+    def run(self, iterations: int | None, deadline: float | None) -> None:
+        """Grow every share's tree: ``iterations`` split over the shares, or until ``deadline``."""
+        jobs = len(self.asked)
+        if iterations is None:
+            shares: list[int | None] = [None] * jobs
+        else:
+            shares = [iterations // jobs + (share < iterations % jobs) for share in range(jobs)]
+        pool = self.bot._pool_for_search() if jobs > 1 else None
+        search_end = deadline
+        if deadline is not None and pool is not None:  # time for the answers within the budget
+            left = max(0.0, deadline - time.monotonic())
+            search_end = deadline - min(GRACE + GRACE_SHARE * left, left / 2)
+        expected: dict[int, int] = {}
+        for share in range(1, jobs):
+            wanted = shares[share]
+            if wanted == 0 or share in self.lost:
+                continue
+            if share not in self.local and pool is not None:
+                if share in self.started:
+                    request: tuple[Any, ...] = ("more", self.number, wanted, search_end)
+                else:
+                    request = ("search", self.number, self.view, self.allowed,
+                               self.seeds[share], wanted, search_end)  # fmt: skip
+                if pool.send(share - 1, request):
+                    self.started.add(share)
+                    expected[share - 1] = self.number
+                    self.asked[share] += wanted or 0
+                    continue
+            self._here(share, wanted, deadline)
+        began = time.monotonic()
+        self.local[0].run(shares[0], search_end)
+        self.asked[0] += shares[0] or 0
+        if pool is None or not expected:
+            return
+        if deadline is not None:
+            until: float | None = deadline
+        else:  # an iteration budget: as long as this share took, with a wide margin
+            until = time.monotonic() + STALL_SECONDS + STALL_FACTOR * (time.monotonic() - began)
+        answers = pool.collect(expected, until)
+        for slot in expected:
+            share = slot + 1
+            if slot in answers:
+                self.remote[share] = answers[slot]
+                continue
+            if deadline is None:  # stalled or dead: its share again here, the same tree
+                if pool.workers[slot] is not None:
+                    pool.drop(slot, f"no answer within {(until or began) - began:.0f} s")
+                self.started.discard(share)
+                self.remote.pop(share, None)
+                self._here(share, 0, None)
+            elif pool.workers[slot] is None:  # died under a time budget: its share is lost
+                self.lost.add(share)
+                self.remote.pop(share, None)
+
+    def _here(self, share: int, wanted: int | None, deadline: float | None) -> None:
+        """Run ``share`` in this process: all it was asked so far, then ``wanted`` more."""
+        if self.seeds and share not in self.local:
+            if deadline is not None or wanted is None:  # a time budget: no time to catch up
+                self.lost.add(share)
+                return
+            self.local[share] = self._fresh(share)
+            if self.asked[share]:
+                self.local[share].run(self.asked[share], None)
+        if wanted and share in self.local:
+            self.local[share].run(wanted, None)
+            self.asked[share] += wanted
+
+    @property
+    def shares(self) -> int:
+        """The shares whose search counts."""
+        return len(self.local) + sum(1 for share in self.remote if share not in self.local)
+
+    @property
+    def done(self) -> int:
+        """Iterations run over every share."""
+        here = sum(search.done for search in self.local.values())
+        return here + sum(answer[0] for share, answer in self.remote.items()
+                          if share not in self.local)  # fmt: skip
+
+    def statistics(self) -> list[tuple[int, int, float]]:
+        """The merged (code, visits, total reward) of each root move, in the order first tried
+        (this process's share first, then the others in share order)."""
+        merged: dict[int, list[float]] = {}
+        tables = [self.local[0].rows()]
+        for share in range(1, len(self.asked)):
+            if share in self.local:
+                tables.append(self.local[share].rows())
+            elif share in self.remote:
+                tables.append(self.remote[share][1])
+        for rows in tables:
+            for code, visits, total in rows:
+                entry = merged.setdefault(code, [0, 0.0])
+                entry[0] += visits
+                entry[1] += total
+        return [(code, int(visits), total) for code, (visits, total) in merged.items()]
+
+
 class IsmctsBot:
     """Information-set MCTS over sampled deals; strong, and slower than greedy.
 
     Options (keyword arguments, or ``ismcts:iterations=400,c=0.7`` as a player spec):
 
     - ``level``: 1 (weakest, fastest) to 5, an iteration budget from ``LEVELS``
-      (not with ``iterations`` or ``time_limit``);
-    - ``iterations``: searches per decision (default 400 when ``time_limit`` is not given);
+      (not with ``iterations``, ``time_limit`` or ``game_time``);
+    - ``iterations``: searches per decision (default 400 when neither ``time_limit``
+      nor ``game_time`` is given);
     - ``time_limit``: seconds per decision instead (or as well: whichever ends first);
+    - ``game_time``: seconds for the whole game, spread over the decisions
+      still to come (see :meth:`decision_seconds`); with ``time_limit``, each
+      decision gets the less of the two;
+    - ``jobs``: search processes per decision (default 1: this process only);
+      ``jobs=N`` runs ``N - 1`` worker processes beside this one, each growing
+      its own tree from its own deals, and picks the move from the summed root
+      statistics; an iteration budget is split between them;
+    - ``extend``: when the two most searched moves are within ``margin`` of each
+      other after the budget, search on for ``extend - 1`` times the budget
+      (default 1: never; at most 10);
+    - ``margin``: how close counts as close, as a share of the top move's visits
+      (default 0.1);
     - ``c``: the UCT exploration constant (default 0.7; rewards lie in 0..1);
     - ``rollout``: ``"heuristic"`` (default) or ``"random"``, the policy that plays
       each simulation on to the end of the visit; from Python also any move picker
       ``pick(playout, codes, rng) -> code`` (see :class:`~tajmahal.rules.playout.Playout`).
 
-    With the same seed and an iteration budget it makes the same choices.
+    With the same seed and an iteration budget it makes the same choices,
+    whatever ``jobs`` processes actually ran (a share that a worker could not
+    run is searched in this process with the same seed).
     Decisions with one legal move are answered at once, without search.
+    A bot with ``jobs`` above 1 holds processes: :meth:`close` stops them (the
+    referee calls it at the end of a match; ``with`` works too).
 
     >>> import tajmahal as tm
     >>> state = tm.new_game(num_players=3, seed=1)
@@ -106,12 +314,18 @@ class IsmctsBot:
         c: float = 0.7,
         rollout: str | Picker = "heuristic",
         level: int | None = None,
+        jobs: int = 1,
+        extend: float = 1.0,
+        margin: float = DEFAULT_MARGIN,
+        game_time: float | None = None,
     ) -> None:
         if level is not None:
             if isinstance(level, bool) or level not in LEVELS:
                 raise ValueError(f"level must be an int from 1 to {len(LEVELS)}, got {level!r}")
-            if iterations is not None or time_limit is not None:
-                raise ValueError("level sets the budget: give level, or iterations/time_limit")
+            if iterations is not None or time_limit is not None or game_time is not None:
+                raise ValueError(
+                    "level sets the budget: give level, or iterations/time_limit/game_time"
+                )
             iterations = LEVELS[level]
         if iterations is not None and (
             isinstance(iterations, bool)
@@ -121,17 +335,21 @@ class IsmctsBot:
             raise ValueError(
                 f"iterations must be an int from 1 to {MAX_ITERATIONS}, got {iterations!r}"
             )
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, int | float)
-            or not 0 < time_limit <= MAX_TIME_LIMIT
-        ):
-            raise ValueError(
-                f"time_limit must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
-                f"got {time_limit!r}"
-            )
-        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= 100:
+        for what, seconds in (("time_limit", time_limit), ("game_time", game_time)):
+            if seconds is not None and not _number_in(seconds, 0, MAX_TIME_LIMIT, above=True):
+                raise ValueError(
+                    f"{what} must be a number of seconds above 0 and at most "
+                    f"{MAX_TIME_LIMIT:g}, got {seconds!r}"
+                )
+        if not _number_in(c, 0, 100):
             raise ValueError(f"c must be a number from 0 to 100, got {c!r}")
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+            raise ValueError(f"jobs must be an int from 1 to {MAX_JOBS}, got {jobs!r}")
+        if not _number_in(extend, 1, MAX_EXTEND):
+            raise ValueError(f"extend must be a number from 1 to {MAX_EXTEND}, got {extend!r}")
+        if not _number_in(margin, 0, 1) or margin == 1:
+            raise ValueError(f"margin must be a number from 0 up to (not including) 1, "
+                             f"got {margin!r}")  # fmt: skip
         if not callable(rollout) and rollout not in ROLLOUTS:
             raise ValueError(
                 f"rollout must be one of {', '.join(ROLLOUTS)} (or, from Python, a move "
@@ -139,10 +357,15 @@ class IsmctsBot:
             )
         self.seed = seed
         self.level = level
-        self.iterations = iterations if iterations is not None or time_limit else DEFAULT_ITERATIONS
+        timed = time_limit is not None or game_time is not None
+        self.iterations = iterations if iterations is not None or timed else DEFAULT_ITERATIONS
         self.time_limit = None if time_limit is None else float(time_limit)
+        self.game_time = None if game_time is None else float(game_time)
         self.c = float(c)
         self.rollout = rollout
+        self.jobs = jobs
+        self.extend = float(extend)
+        self.margin = float(margin)
         self._pick: Picker | None
         if callable(rollout):
             self._pick = rollout
@@ -152,11 +375,22 @@ class IsmctsBot:
         self.last_iterations = 0  #: searches run for the last decision (0: answered at once)
         #: the root moves of the last search, most visited first (empty: answered at once)
         self.last_statistics: tuple[MoveStatistics, ...] = ()
+        self.last_extended = False  #: whether the last decision was close and searched on
+        #: the shares (of ``jobs``) whose search counted in the last decision (0: answered at
+        #: once); fewer than ``jobs`` when a worker was late for a time budget, or is gone
+        self.last_shares = 0
         #: search only the moves offered to :meth:`choose` at the root (by default every
         #: legal move is searched and the answer is picked among the offered ones); game
         #: analysis sets it to compare two moves with the whole budget
         self.search_offered_only = False
-        self._root_codes: frozenset[int] | None = None
+        self.clock_used = 0.0  #: seconds spent in :meth:`choose` this game (for ``game_time``)
+        self._visit = 0  # the visit of the last decision, and the searches made in it
+        self._searched_in_visit = 0
+        self._decisions = 0
+        self._pool: SearchPool | None = None
+        self._closer: weakref.finalize[Any, Any] | None = None
+        if jobs > 1:  # the workers load the library while the game starts
+            self._pool_for_search()
 
     def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
         """The root move searched most often within the budget.
@@ -168,39 +402,156 @@ class IsmctsBot:
         >>> first == again
         True
         """
+        started = time.monotonic()
+        try:
+            return self._choose(view, legal_moves, started)
+        finally:
+            self.clock_used += time.monotonic() - started
+
+    def _choose(self, view: PlayerView, legal_moves: Sequence[Move], started: float) -> Move:
         self.last_statistics = ()
+        self.last_extended = False
+        if view.visit < self._visit:  # a new game for a bot used again: a fresh clock
+            self.clock_used = 0.0
+        if view.visit != self._visit:
+            self._visit, self._searched_in_visit = view.visit, 0
         if len(legal_moves) == 1:
-            self.last_iterations = 0
+            self.last_iterations = self.last_shares = 0
             return legal_moves[0]
-        rng = self._rng
-        root = Node(view.seat)
+        seconds = self.decision_seconds(view)
+        self._searched_in_visit += 1
         by_code = {code_of(view.components, move): move for move in legal_moves}
-        self._root_codes = frozenset(by_code) if self.search_offered_only else None
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        budget = self.iterations
-        c, allowed, pick, reward = self.c, self._root_codes, self._pick, self.reward
-        done = 0
-        while budget is None or done < budget:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
-            iterate(root, Playout(view.sample(rng)), rng, c, allowed, pick, reward)
-            done += 1
-        self.last_iterations = done
-        searched = [(code, node) for code, node in root.children.items() if code in by_code]
+        allowed = frozenset(by_code) if self.search_offered_only else None
+        deadline = None if seconds is None else started + seconds
+        decision = _Decision(self, view, allowed)
+        decision.run(self.iterations, deadline)
+        if self.extend > 1 and _close(decision.statistics(), self.margin):
+            more = None if self.iterations is None else round(self.iterations * (self.extend - 1))
+            later = None if seconds is None else time.monotonic() + seconds * (self.extend - 1)
+            if self.game_time is not None and later is not None:  # never half the clock left
+                later = min(later, started + max(0.0, self._clock_left()) / 2)
+            decision.run(max(1, more) if more is not None else None, later)
+            self.last_extended = True
+        self.last_iterations = decision.done
+        self.last_shares = decision.shares
+        searched = [row for row in decision.statistics() if row[0] in by_code]
         if not searched:  # only when legal_moves are not the view's own legal moves
             return legal_moves[0]
 
-        def trust(item: tuple[int, Node]) -> tuple[int, float]:
-            return item[1].visits, item[1].total / item[1].visits
+        def trust(row: tuple[int, int, float]) -> tuple[int, float]:
+            return row[1], row[2] / row[1]
 
         best = max(searched, key=trust)
         ranked = sorted(searched, key=trust, reverse=True)  # stable: ties keep the tried order
         ranked.remove(best)
         self.last_statistics = tuple(
-            MoveStatistics(by_code[code], node.visits, node.total / node.visits)
-            for code, node in [best, *ranked]
+            MoveStatistics(by_code[code], visits, total / visits)
+            for code, visits, total in [best, *ranked]
         )
         return by_code[best[0]]
+
+    def decision_seconds(self, view: PlayerView) -> float | None:
+        """The seconds this decision may take: ``time_limit``, or its share of ``game_time``.
+
+        The share is what is left of ``CLOCK_SHARE`` (90%) of the game clock
+        (:attr:`clock_used` is this bot's own account of its time; the rest is
+        a reserve for the referee's own work) over an estimate of the
+        decisions still to come: ``DECISIONS_PER_VISIT`` searched decisions per
+        seat in each visit left (measured over greedy games of 3 to 5 players),
+        less those already made in this visit.  None: an iteration budget only.
+
+        >>> import tajmahal as tm
+        >>> view = tm.new_game(num_players=3, seed=1).view(0)
+        >>> round(IsmctsBot(game_time=54.0).decision_seconds(view), 3)  # 54 * 0.9 / (12 * 4.5)
+        0.9
+        >>> IsmctsBot(game_time=54.0, time_limit=0.5).decision_seconds(view)
+        0.5
+        >>> IsmctsBot().decision_seconds(view) is None
+        True
+        """
+        seconds = self.time_limit
+        if self.game_time is None:
+            return seconds
+        visits_left = max(1, 13 - view.visit)
+        decisions = max(1.0, visits_left * DECISIONS_PER_VISIT - self._searched_in_visit)
+        share = max(0.0, self._clock_left()) / decisions
+        return share if seconds is None else min(seconds, share)
+
+    def _clock_left(self) -> float:
+        """What is left of the share of the game clock the bot plans to use."""
+        assert self.game_time is not None
+        return self.game_time * CLOCK_SHARE - self.clock_used
+
+    def _pool_for_search(self) -> SearchPool | None:
+        """The bot's worker processes (started when the bot is built, and again after
+        :meth:`close`), or None if it has none to use."""
+        if self._pool is None:
+            cap = job_cap()
+            size = self.jobs - 1 if cap is None else min(self.jobs, cap) - 1
+            note = "" if size == self.jobs - 1 else f"{JOBS_VARIABLE}={cap} in this process"
+            try:
+                setup = pickle.dumps(self)
+            except Exception as exc:  # a rollout picker that cannot be pickled, say
+                size, setup = 0, b""
+                note = f"the bot cannot be sent to a worker process ({exc})"[:300]
+            if note:
+                logger.info("ismcts: %d of %d search shares run in-process: %s",
+                            self.jobs - size, self.jobs, note)  # fmt: skip
+            self._pool = SearchPool(setup, size)
+            self._pool.note = note
+            self._closer = weakref.finalize(self, self._pool.close)
+            self._pool.start()
+        return self._pool if self._pool.usable else None
+
+    @property
+    def jobs_note(self) -> str:
+        """Why fewer than ``jobs`` processes search ("" if none is missing, or none was needed).
+
+        >>> IsmctsBot(jobs=2).jobs_note
+        ''
+        """
+        return "" if self._pool is None else self._pool.note
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the bot's running search workers (empty with ``jobs=1``).
+
+        >>> IsmctsBot(jobs=1).worker_pids()
+        []
+        """
+        return [] if self._pool is None else self._pool.pids()
+
+    def close(self) -> None:
+        """Stop the search workers and reap them (a later search starts them again).
+
+        >>> with IsmctsBot(jobs=2, iterations=20) as bot:
+        ...     pass
+        >>> bot.worker_pids()
+        []
+        """
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        if self._closer is not None:
+            self._closer.detach()
+            self._closer = None
+
+    def __enter__(self) -> IsmctsBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy (a worker's searcher) keeps: the options, not the processes."""
+        state = self.__dict__.copy()
+        state["_pool"] = state["_closer"] = None
+        return state
+
+    def _new_search(
+        self, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
+    ) -> _Search:
+        """A tree for one decision (what a search worker grows)."""
+        return _Search(self, view, allowed, rng)
 
     def reward(self, game: Playout) -> list[float]:
         """The reward of a position, one per seat (see :mod:`tajmahal.bots.evaluation`).

@@ -335,7 +335,8 @@ def serve(
     """Play one game as a bot program: ``make_bot(seed)`` builds the bot after ``hello``.
 
     An exception in the bot's code becomes an ``error`` answer (a fault;
-    the exception is also written to stderr), and the game goes on.
+    the exception is also written to stderr), and the game goes on.  At the
+    end the bot's ``close()`` is called, if it has one.
     Returns the ``result`` (``None`` if the input ended without one).
     ``trust_views=True`` reads each view document as written, without
     proving that some state has it (see :attr:`Request.trusted`): for a
@@ -359,19 +360,27 @@ def serve(
     )
     hello = connection.handshake()
     bot = make_bot(hello.seed)
-    for request in connection.requests():
-        try:
-            move = bot.choose(request.view, request.legal_moves)
-            text = str(move) if type(move) in _MOVE_TYPES else None
-        except BaseException as exc:  # a bot's bug is a fault, not the end of the program
-            described = _describe(exc)
-            print(described, file=sys.stderr, flush=True)
-            connection.report_error(described)
-            continue
-        if text is None:
-            connection.report_error(f"the bot returned a {type(move).__name__}, not a move")
-        else:
-            connection.answer(text)
+    try:
+        for request in connection.requests():
+            try:
+                move = bot.choose(request.view, request.legal_moves)
+                text = str(move) if type(move) in _MOVE_TYPES else None
+            except BaseException as exc:  # a bot's bug is a fault, not the end of the program
+                described = _describe(exc)
+                print(described, file=sys.stderr, flush=True)
+                connection.report_error(described)
+                continue
+            if text is None:
+                connection.report_error(f"the bot returned a {type(move).__name__}, not a move")
+            else:
+                connection.answer(text)
+    finally:  # a bot that holds processes (ismcts:jobs=2) releases them
+        closer = getattr(bot, "close", None)
+        if callable(closer):
+            try:
+                closer()
+            except Exception as exc:
+                print(f"closing the bot: {_describe(exc)}", file=sys.stderr, flush=True)
     return connection.result
 
 

@@ -51,8 +51,9 @@ def check_command(spec: PlayerSpec) -> None:
 
 
 #: what the runner of a registered bot keeps of the referee's environment: where Python
-#: finds the library and the plugins
-RUNNER_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")
+#: finds the library and the plugins, and the cap on a search bot's processes (a
+#: tournament's worker sets it: see tajmahal.bots._search_pool)
+RUNNER_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "TAJMAHAL_SEARCH_JOBS")
 
 
 def runner_command(spec: str) -> list[str]:

@@ -84,6 +84,7 @@ __all__ = [
 
 MAX_ABANDONED = 16  #: abandoned bot calls that may run at once in one process
 MAX_NAME = 64  #: the most characters of a bot's name
+CLOSE_LIMIT = 5.0  #: seconds a bot's ``close()`` may take at the end of a match
 
 
 @attrs.frozen
@@ -335,6 +336,7 @@ class InProcessSeat:
 
     def __init__(self, bot: Bot | None, name: str) -> None:
         self.bot, self._name = bot, name
+        self._owns_bot = False  # built here from a spec: closed with the seat
         self._worker: _Worker | None = None
         self.setup_fault = None
         # the engine's moves (by id) -> this seat's copies, made once each per seat
@@ -450,7 +452,9 @@ class InProcessSeat:
                 seat = cls(None, name)
                 seat.setup_fault = attrs.evolve(result, elapsed=elapsed)
                 return seat
-            return cls._running(result, name, worker)
+            seat = cls._running(result, name, worker)
+            seat._owns_bot = True
+            return seat
         if isinstance(result, Answer):  # reading ``name`` failed: the bot still plays
             return cls._running(player, type_name(player), worker)
         return cls._running(player, result, worker)
@@ -526,12 +530,28 @@ class InProcessSeat:
             return tuple([copies[id(move)] for move in legal])
 
     def close(self) -> None:
-        """Stop the worker thread (after the call it may still be running).
+        """Call the bot's own ``close()`` if it has one (within ``CLOSE_LIMIT``, 5 seconds;
+        what it raises is ignored), then stop the worker thread (after the call it may
+        still be running).
+
+        A bot that holds processes or files (``ismcts:jobs=2``) releases them
+        here, at the end of the match.  A bot instance handed to the referee
+        (not a spec) is the caller's: it is not closed.
 
         >>> InProcessSeat.build('random', seed=0, limit=None).close()
         """
-        if self._worker is not None:
-            self._worker.stop()
+        bot, worker = self.bot, self._worker
+        if bot is not None and worker is not None and self._owns_bot:
+            closer = inspect.getattr_static(bot, "close", None)
+            if callable(closer) and not _BUSY.get(id(bot)):
+
+                def work() -> None:
+                    with contextlib.suppress(Exception):
+                        bot.close()  # type: ignore[attr-defined]
+
+                worker.call(_Job(work, owner=bot), CLOSE_LIMIT)
+        if worker is not None:
+            worker.stop()
             self._worker = None
         self.bot = None
 

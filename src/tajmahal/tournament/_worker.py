@@ -11,7 +11,10 @@ Messages are pickles, framed by :class:`multiprocessing.connection.Connection`:
 first the setup ``(sys.path, pickled (MatchOptions, [(plugin name, plugin, origin)]))``,
 answered by ``None`` or a one-line error; then one :class:`GameJob` per
 message, answered by its :class:`GameResult` or a message why it could not
-be played.  The worker ends when its jobs pipe closes, and within about a
+be played.  Search bots search in the worker's own process
+(``TAJMAHAL_SEARCH_JOBS=1``: ``ismcts:jobs=N`` starts no processes of its own
+here; with an iteration budget it makes the same moves).  The worker ends
+when its jobs pipe closes, and within about a
 second when its parent dies (even by ``kill -9``), taking the bot programs
 it started with it.
 """
@@ -22,21 +25,20 @@ import importlib
 import os
 import signal
 import sys
-import threading
-import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-__all__ = ["PARENT_POLL", "main"]
+from tajmahal._parent import PARENT_POLL, exit_with_parent
 
-PARENT_POLL = 0.5  #: seconds between checks that the parent is still alive
+__all__ = ["PARENT_POLL", "main"]
 
 
 def main() -> None:
     """Serve jobs on the pipes named in ``sys.argv``: ``JOBS_FD RESULTS_FD PARENT_PID``."""
     jobs_fd, results_fd, parent = (int(word) for word in sys.argv[1:4])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    os.environ["TAJMAHAL_SEARCH_JOBS"] = "1"  # a pool of games: no pool of searches per game
+    exit_with_parent(parent)
     jobs, results = Connection(jobs_fd, writable=False), Connection(results_fd, readable=False)
     try:
         setup = jobs.recv_bytes()
@@ -73,13 +75,6 @@ def _set_up(message: bytes) -> tuple[str | None, Any]:
     except Exception as exc:  # any failure is reported to the parent
         return f"{type(exc).__name__}: {exc}".replace("\n", " "), None
     return None, options
-
-
-def _watch_parent(parent: int) -> None:
-    """Exit at once when the parent process is gone (its children are then re-parented)."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL)
-    os._exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover - started through main()

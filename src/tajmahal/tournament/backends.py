@@ -15,6 +15,13 @@ they can be imported by name; a bot defined in the main module (a script, a
 notebook) cannot, and is a clear error before any game (see
 ``check_workers_can_build``).  A worker exits within a second when the
 process that started it dies, even by ``kill -9``.
+
+The ``process`` and ``ray`` workers already use every core for games, so a
+search bot there never starts search processes of its own
+(``TAJMAHAL_SEARCH_JOBS=1``): ``ismcts:jobs=N`` searches its ``N`` shares
+in the worker's process (the same moves with an iteration budget; with a time
+budget, one share's worth of search).  Run it with ``backend='serial'`` to
+let it use its processes.
 """
 
 from __future__ import annotations
@@ -376,6 +383,12 @@ def _in_flight(
         yield from done
 
 
+def _play_game_alone(job: GameJob, options: MatchOptions) -> GameResult | str:
+    """:func:`play_game` in a Ray worker: its search bots start no processes of their own."""
+    os.environ["TAJMAHAL_SEARCH_JOBS"] = "1"
+    return play_game(job, options)
+
+
 def _ray(
     jobs: Iterable[GameJob], options: MatchOptions, workers: int, address: str | None
 ) -> Iterator[GameResult | str]:
@@ -399,7 +412,7 @@ def _ray(
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise TournamentError(f"cannot start or join {where}: {exc}") from None
     try:
-        remote = ray.remote(num_cpus=1)(play_game)
+        remote = ray.remote(num_cpus=1)(_play_game_alone)
         shared = ray.put(options)
         cpus = ray.cluster_resources().get("CPU", workers)  # type: ignore[no-untyped-call]
         limit = max(1, int(cpus)) * QUEUED_PER_WORKER
