@@ -71,8 +71,9 @@ bwrap:
 unit: $(STAMP) $(CHROMIUM) node bwrap
 	$(BIN)/pytest
 
-# The optional compiled build (hatch_build.py: TAJMAHAL_COMPILE=1 compiles tajmahal.rules with
-# mypyc). It needs a C compiler and the Python headers: Debian's build-essential, python3-dev.
+# The optional compiled build (hatch_build.py: TAJMAHAL_COMPILE=1 compiles the hot modules of
+# tajmahal.rules and tajmahal.bots with mypyc). It needs a C compiler and the Python headers:
+# Debian's build-essential, python3-dev.
 compiler:
 	@{ command -v gcc >/dev/null 2>&1 && $(BIN)/python -c 'import sysconfig, pathlib, sys; \
 	  sys.exit(not (pathlib.Path(sysconfig.get_paths()["include"]) / "Python.h").exists())'; } || { \
@@ -82,10 +83,10 @@ compiler:
 
 # the compiled build of the same sources as a package tree (for `make test-fast` and
 # `benchmarks/run.py --ratios`), built in the venv (no isolated build environment to fetch).
-# The extension modules are rebuilt only when what they are compiled from changes (rules/, the
-# build hook, mypy's version); the pure-Python files are copied from src/ every time.
+# The extension modules are rebuilt only when what they are compiled from changes (rules/,
+# bots/, the build hook, mypy's version); the pure-Python files are copied from src/ every time.
 COMPILED := build/compiled
-COMPILED_KEY = $(shell cat src/tajmahal/rules/*.py hatch_build.py \
+COMPILED_KEY = $(shell cat src/tajmahal/rules/*.py src/tajmahal/bots/*.py hatch_build.py \
   $(wildcard $(VENV)/lib/python*/site-packages/mypy-*.dist-info/METADATA) | sha256sum | cut -c1-16)
 
 fast-tree: $(STAMP)

@@ -1,14 +1,14 @@
-"""The optional compiled build: ``TAJMAHAL_COMPILE=1 pip install .`` compiles tajmahal.rules.
+"""The optional compiled build: ``TAJMAHAL_COMPILE=1 pip install .`` compiles the hot code.
 
 A hatchling build hook (``[tool.hatch.build.targets.wheel.hooks.custom]`` in
 pyproject.toml).  Without the environment variable, or for an editable install
 (``pip install -e .``), it does nothing and the wheel is pure Python.  With
-``TAJMAHAL_COMPILE=1`` it compiles the hot modules of ``src/tajmahal/rules`` (``COMPILED``,
-the fast playout path included) with mypyc into C extension modules that sit beside
-their ``.py`` files in the same package (Python imports the extension first),
-and the wheel becomes a platform wheel.  It needs a C compiler and the Python
-headers (Debian: ``build-essential`` and ``python3-dev``); the build asks for
-mypy and setuptools itself.  See docs/performance.md.
+``TAJMAHAL_COMPILE=1`` it compiles the hot modules of ``src/tajmahal/rules`` and of the
+``ismcts`` bot (``COMPILED``, the fast playout path included) with mypyc into C
+extension modules that sit beside their ``.py`` files in the same package (Python
+imports the extension first), and the wheel becomes a platform wheel.  It needs a C
+compiler and the Python headers (Debian: ``build-essential`` and ``python3-dev``); the
+build asks for mypy and setuptools itself.  See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -26,13 +26,18 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 ENVIRONMENT = "TAJMAHAL_COMPILE"  #: set to 1 (or true, yes) for the compiled build
 PACKAGE = Path("src") / "tajmahal"
 #: the modules compiled: the engine's hot paths (legal moves, transitions, scoring, the lookup
-#: tables, the fast playout path, sampling, the view parts).  The others stay Python: the
-#: public classes' modules (components, errors, moves, setup, snapshot, state, views: mypyc
-#: would replace the docstrings of their attrs and enum classes, and doctest cannot find
-#: compiled functions' examples), the frozen map (compiled code would refuse a view holding
-#: a plain dict where the annotation says FrozenMap), and what runs once per game or document
-#: (engine, deal, validate, problems, display)
+#: tables, the fast playout path, sampling, the view parts) and the ismcts bot's (its search
+#: loop, its evaluation and rollout policy: private modules that the documented
+#: tajmahal.bots.ismcts and tajmahal.bots.evaluation call).  The others stay Python: the
+#: public classes' and functions' modules (components, errors, moves, setup, snapshot, state,
+#: views, the bots' public modules: mypyc drops the docstrings of compiled functions and
+#: replaces those of attrs, enum and exception classes, so doctest and help() would find
+#: nothing), the frozen map (compiled code would refuse a view holding a plain dict where the
+#: annotation says FrozenMap), and what runs once per game or document (engine, deal,
+#: validate, problems, display)
 COMPILED = (
+    "bots/_evaluation_core.py",
+    "bots/_search.py",
     "rules/legal.py",
     "rules/playout.py",
     "rules/playout_steps.py",
@@ -69,7 +74,7 @@ setup(
 
 
 class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
-    """Compile ``tajmahal.rules`` with mypyc when ``TAJMAHAL_COMPILE`` says so."""
+    """Compile ``COMPILED`` with mypyc when ``TAJMAHAL_COMPILE`` says so."""
 
     PLUGIN_NAME = "custom"
 
@@ -84,7 +89,7 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
         shutil.copytree(root / PACKAGE, self._scratch / "tajmahal",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))  # fmt: skip
         modules = [str(Path("tajmahal") / module) for module in COMPILED]
-        self.app.display_info(f"mypyc: compiling {len(modules)} modules of tajmahal.rules")
+        self.app.display_info(f"mypyc: compiling {len(modules)} modules of tajmahal")
         # the build environment's paths (pip's isolated build adds them to sys.path only)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         done = subprocess.run(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -131,3 +132,35 @@ def test_protocol_benchmark_runs() -> None:
     for row in ["in-process: bot.choose", "program: player.choose", "program: round trip",
                 "first_legal_bot.py", "the runner:", "first-legal programs"]:
         assert re.search(rf"{re.escape(row)}.* \d+\.\d (µs|ms)", done.stdout), row
+
+
+INSTRUCTIONS = ROOT / "benchmarks" / "instructions.py"
+
+
+@pytest.mark.parametrize(("workload", "size"), [("loop", "1"), ("ismcts", "2")])
+def test_instruction_count_workloads_run(workload: str, size: str) -> None:
+    """benchmarks/instructions.py's workloads (what valgrind runs) work on this build."""
+    done = subprocess.run(
+        [sys.executable, str(INSTRUCTIONS), "--run", workload, size],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def test_instruction_counts_without_valgrind_say_how_to_install_it(tmp_path: Path) -> None:
+    env = {"PATH": str(tmp_path), "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run(
+        [sys.executable, str(INSTRUCTIONS), "--build", "pure=src"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "valgrind is not installed" in done.stderr
+
+
+def test_instruction_counts_refuse_a_folder_without_the_package() -> None:
+    done = subprocess.run(
+        [sys.executable, str(INSTRUCTIONS), "--build", "pure=benchmarks"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "expected NAME=DIR with DIR/tajmahal" in done.stderr

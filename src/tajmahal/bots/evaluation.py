@@ -2,6 +2,9 @@
 
 Both read a :class:`~tajmahal.rules.playout.Playout` directly (lists of card
 kinds, palaces by city index) because they run thousands of times per decision.
+Their code lives in the private module ``tajmahal.bots._evaluation_core``,
+which the compiled build compiles; the functions here document it and add
+the default weights.
 
 **Evaluation** (:func:`evaluate`), at the start of a visit: each seat's
 *estimated final score* (:func:`estimated_scores`) is its score plus a
@@ -61,10 +64,9 @@ from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any, NamedTuple
 
-from tajmahal.rules.components import Special
+from tajmahal.bots import _evaluation_core as _core
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.rules.playout import CROWN, OVER, PALACE, PLAY, TAKE, WITHDRAW, Playout
-from tajmahal.rules.tables import ELEPHANT, GRAND_MOGUL, INFLUENCE_IDX, SPECIALS, Tables
+from tajmahal.rules.playout import Playout
 
 __all__ = [
     "FEATURES",
@@ -94,9 +96,8 @@ FEATURES: tuple[str, ...] = (
     "connection_potential",
     "palace_provinces",
 )
-HAND_CAP = 10  #: cards in hand beyond this many count no more
+HAND_CAP = _core.HAND_CAP  #: cards in hand beyond this many count no more
 WEIGHTS_FORMAT = "tajmahal-evaluation-weights"
-_POINTS = SPECIALS.index(Special.POINTS)
 
 
 class WeightsError(TajMahalError, ValueError):
@@ -169,25 +170,6 @@ def _finite(value: object) -> bool:
 WEIGHTS = load_weights()
 
 
-class _Statics(NamedTuple):
-    influence: tuple[int, ...]  #: per kind, its influence and grand mogul symbols
-    neighbours: tuple[tuple[int, ...], ...]
-
-
-_statics_cache: tuple[Tables, _Statics] | None = None
-
-
-def _statics(t: Tables) -> _Statics:
-    global _statics_cache
-    if _statics_cache is not None and _statics_cache[0] is t:
-        return _statics_cache[1]
-    symbols = (*INFLUENCE_IDX, GRAND_MOGUL)
-    influence = tuple(sum(counts[i] for i in symbols) for counts in t.symbol_counts)
-    statics = _Statics(influence, t.adjacency)
-    _statics_cache = (t, statics)
-    return statics
-
-
 def visits_left(game: Playout) -> int:
     """The visits still to play, the current one included (0 once the game is over).
 
@@ -195,9 +177,7 @@ def visits_left(game: Playout) -> int:
     >>> visits_left(Playout(tm.new_game(num_players=3, seed=1)))
     12
     """
-    if game.phase == OVER:
-        return 0
-    return max(0, len(game.province_order) - game.visit + 1)
+    return _core.visits_left(game)
 
 
 def features(game: Playout) -> list[list[float]]:
@@ -208,107 +188,7 @@ def features(game: Playout) -> list[list[float]]:
     >>> dict(zip(FEATURES, features(game)[0]))["hand"]  # six cards dealt
     6.0
     """
-    t = game.tables
-    statics = _statics(t)
-    influence_of, neighbours = statics.influence, statics.neighbours
-    special, white, color = t.special, t.white, t.color
-    city_province = t.city_province
-    visit = game.visit
-    order = game.province_order
-    future = set(order[visit - 1 :]) if game.phase != OVER else set()
-    to_come = [0, 0, 0, 0]  # commodities on the tiles and bonus tiles still to come
-    for number in range(visit, len(order) + 1):
-        for c in t.tile_commodities[number - 1]:
-            to_come[c] += 1
-    bonus_commodity = t.bonus_commodity
-    for city, tile in enumerate(game.bonus):
-        if tile >= 0 and city_province[city] in future and bonus_commodity[tile] >= 0:
-            to_come[bonus_commodity[tile]] += 1
-    n = game.num_players
-    palaces: list[list[int]] = [[] for _ in range(n)]
-    for city, (owner, crowned) in enumerate(zip(game.normal, game.crown, strict=True)):
-        if owner >= 0:
-            palaces[owner].append(city)
-        if crowned >= 0 and crowned != owner:
-            palaces[crowned].append(city)
-    out = []
-    for seat in range(n):
-        hand = game.hands[seat]
-        extras = 0
-        symbols = 0
-        suits: dict[object, int] = {}
-        for kind in hand:
-            symbols += influence_of[kind]
-            if special[kind] or white[kind]:
-                extras += 1
-            else:
-                suits[color[kind]] = suits.get(color[kind], 0) + 1
-        points_card = other_specials = 0
-        for index, holder in enumerate(game.holder):
-            if holder == seat:
-                if index == _POINTS:
-                    points_card = 1
-                else:
-                    other_specials += 1
-        unpaired = sum(count % 2 for count in game.influence[seat])
-        owned = [0, 0, 0, 0]
-        for number in game.province_tiles[seat]:
-            for c in t.tile_commodities[number - 1]:
-                owned[c] += 1
-        for tile in game.commodity_tiles[seat]:
-            owned[bonus_commodity[tile]] += 1
-        potential = sum(o * f for o, f in zip(owned, to_come, strict=True))
-        connection, provinces = _connections(palaces[seat], neighbours, city_province, future)
-        out.append(
-            [
-                1.0,
-                float(min(len(hand), HAND_CAP)),
-                float(extras),
-                float(max(suits.values(), default=0)),
-                float(symbols),
-                float(points_card),
-                float(other_specials),
-                float(unpaired),
-                float(potential),
-                float(sum(owned)),
-                float(connection),
-                float(provinces),
-            ]
-        )
-    return out
-
-
-def _connections(
-    cities: list[int],
-    neighbours: tuple[tuple[int, ...], ...],
-    city_province: tuple[int, ...],
-    future: set[int],
-) -> tuple[int, int]:
-    """(connection potential, provinces with a palace) of one seat's palaces (K7)."""
-    if not cities:
-        return 0, 0
-    own = set(cities)
-    seen: set[int] = set()
-    best: dict[int, int] = {}  # future province -> provinces of the largest group reaching it
-    for start in cities:
-        if start in seen:
-            continue
-        group = [start]
-        seen.add(start)
-        reaches: set[int] = set()
-        for city in group:  # grows while it is read: a breadth-first walk
-            for other in neighbours[city]:
-                if other in own:
-                    if other not in seen:
-                        seen.add(other)
-                        group.append(other)
-                elif city_province[other] in future:
-                    reaches.add(city_province[other])
-        size = len({city_province[c] for c in group})
-        for province in reaches:
-            if best.get(province, 0) < size:
-                best[province] = size
-    return sum(best.values()), len({city_province[c] for c in own})
+    return _core.features(game)
 
 
 def estimated_scores(game: Playout, weights: EvaluationWeights = WEIGHTS) -> list[float]:
@@ -320,14 +200,7 @@ def estimated_scores(game: Playout, weights: EvaluationWeights = WEIGHTS) -> lis
     >>> len(est), all(v > 0 for v in est)
     (3, True)
     """
-    left = visits_left(game)
-    if left == 0:
-        return [float(s) for s in game.scores]
-    row = weights.weights[min(left, len(weights.weights) - 1)]
-    return [
-        float(score) + sum(w * f for w, f in zip(row, values, strict=True))
-        for score, values in zip(game.scores, features(game), strict=True)
-    ]
+    return _core.estimated_scores(game, weights.weights)
 
 
 def reward_scale(game: Playout, weights: EvaluationWeights = WEIGHTS) -> float:
@@ -338,7 +211,7 @@ def reward_scale(game: Playout, weights: EvaluationWeights = WEIGHTS) -> float:
     >>> reward_scale(game) == WEIGHTS.scales[12]  # twelve visits to play
     True
     """
-    return weights.scales[min(visits_left(game), len(weights.scales) - 1)]
+    return _core.reward_scale(game, weights.scales)
 
 
 def evaluate(
@@ -359,14 +232,7 @@ def evaluate(
     >>> max(range(3), key=est.__getitem__) == max(range(3), key=rewards.__getitem__)
     True
     """
-    est = estimated_scores(game, weights)
-    width = reward_scale(game, weights) if scale is None else scale
-    out = []
-    for seat, mine in enumerate(est):
-        rival = max(v for s, v in enumerate(est) if s != seat)
-        margin = (mine - rival) / width
-        out.append(1.0 / (1.0 + math.exp(-margin)) if margin > -30 else 0.0)
-    return out
+    return _core.evaluate(game, weights.weights, weights.scales, scale)
 
 
 def heuristic_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
@@ -379,47 +245,4 @@ def heuristic_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
     >>> game.is_over
     True
     """
-    if len(codes) == 1:
-        return codes[0]
-    phase = game.phase
-    if phase == PLAY:
-        return _play_or_withdraw(game, codes, rng)
-    if phase == TAKE:
-        white = game.tables.white
-        whites = [k for k in codes if white[k]]
-        return whites[0] if whites else codes[int(rng.random() * len(codes))]
-    if phase in (PALACE, CROWN):
-        return _city(game, codes, rng, normal=phase == PALACE)
-    return codes[0]  # pragma: no cover - no other phase has moves
-
-
-def _play_or_withdraw(game: Playout, codes: list[int], rng: random.Random) -> int:
-    seat = game.current
-    mine, best = game.counts[seat], game.rival_best(seat)
-    prizes = [game.court_influence[i] for i in range(4)] + [False, False]
-    prizes[GRAND_MOGUL] = game.court_crown
-    prizes[ELEPHANT] = game.court_tile
-    holding = sum(1 for i in range(6) if prizes[i] and mine[i] >= 1 and mine[i] > best[i])
-    u = rng.random()
-    if holding and u < 0.5 + 0.2 * holding:
-        return WITHDRAW
-    plain = [c for c in codes if c != WITHDRAW and c % game.stride == 0]
-    if not plain or (game.table[seat] and u > 0.93):  # now and then: give up
-        return WITHDRAW
-    return plain[int(rng.random() * len(plain))]
-
-
-def _city(game: Playout, codes: list[int], rng: random.Random, normal: bool) -> int:
-    seat = game.current
-    if normal:
-        bonus = [c for c in codes if game.bonus[c] >= 0]
-        if bonus:
-            return bonus[0]
-    t = game.tables
-    mine = [
-        c
-        for c in codes
-        if any(game.normal[o] == seat or game.crown[o] == seat for o in t.adjacency[c])
-    ]
-    pool = mine or codes
-    return pool[int(rng.random() * len(pool))]
+    return _core.heuristic_pick(game, codes, rng)

@@ -31,7 +31,6 @@ choices on a fixed seed).
 from __future__ import annotations
 
 import logging
-import math
 import pickle
 import random
 import time
@@ -39,11 +38,13 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
+from tajmahal.bots._evaluation_core import heuristic_pick
+from tajmahal.bots._search import Node, iterate
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
-from tajmahal.bots.evaluation import evaluate, heuristic_pick
+from tajmahal.bots.evaluation import evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
-from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout, code_of
+from tajmahal.rules.playout import Picker, Playout, code_of
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["LEVELS", "IsmctsBot", "IsmctsV1Bot", "MoveStatistics"]
@@ -102,19 +103,6 @@ class MoveStatistics(NamedTuple):
     value: float
 
 
-class _Node:
-    """A tree node: the statistics of the move into it, from the view of ``seat``, who chose it."""
-
-    __slots__ = ("avail", "children", "seat", "total", "visits")
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.visits = 0
-        self.total = 0.0  #: sum of ``seat``'s rewards
-        self.avail = 1  #: how often the move was legal when the parent was passed
-        self.children: dict[int, _Node] = {}
-
-
 class _Search:
     """One decision's tree, grown by :meth:`run`: the root and the iterations done so far."""
 
@@ -124,18 +112,19 @@ class _Search:
         self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
     ) -> None:
         self.bot, self.view, self.allowed, self.rng = bot, view, allowed, rng
-        self.root = _Node(view.seat)
+        self.root = Node(view.seat)
         self.done = 0
 
     def run(self, iterations: int | None, deadline: float | None) -> None:
         """Search ``iterations`` more times, or until ``deadline`` (:func:`time.monotonic`),
         whichever ends first; at least once."""
         bot, root, view, rng, allowed = self.bot, self.root, self.view, self.rng, self.allowed
+        c, pick, reward = bot.c, bot._pick, bot.reward
         done = 0
         while iterations is None or done < iterations:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
-            bot._iterate(root, Playout(view.sample(rng)), rng, allowed)
+            iterate(root, Playout(view.sample(rng)), rng, c, allowed, pick, reward)
             done += 1
         self.done += done
 
@@ -574,52 +563,6 @@ class IsmctsBot:
         (3, True)
         """
         return evaluate(game)
-
-    def _iterate(
-        self, root: _Node, game: Playout, rng: random.Random, allowed: frozenset[int] | None
-    ) -> None:
-        """One simulation: select, expand, roll out to the visit's end, evaluate, back up."""
-        visit = game.visit
-        c = self.c
-        log, sqrt = math.log, math.sqrt
-        node = root
-        path: list[_Node] = []
-        while game.phase != OVER and game.visit == visit:
-            codes = game.moves()
-            if allowed is not None:  # the root only: the moves offered
-                codes = [code for code in codes if code in allowed] or codes
-                allowed = None
-            children = node.children
-            fresh: list[int] = []
-            known: list[tuple[int, _Node]] = []
-            for code in codes:
-                child = children.get(code)
-                if child is None:
-                    fresh.append(code)
-                else:
-                    child.avail += 1  # legal in this determinisation: available
-                    known.append((code, child))
-            if fresh:  # expand one untried move, then roll out
-                code = fresh[int(rng.random() * len(fresh))]
-                child = children[code] = _Node(game.current)
-                path.append(child)
-                game.play(code)
-                break
-            best_code, best_node, best_score = WITHDRAW, node, -1.0
-            for code, child in known:  # UCT with availability counts
-                visits = child.visits
-                score = child.total / visits + c * sqrt(log(child.avail) / visits)
-                if score > best_score:
-                    best_code, best_node, best_score = code, child, score
-            node = best_node
-            path.append(node)
-            game.play(best_code)
-        if game.phase != OVER and game.visit == visit:
-            game.run(rng, self._pick, visit_end=True)
-        rewards = self.reward(game)
-        for node in path:
-            node.visits += 1
-            node.total += rewards[node.seat]
 
 
 class IsmctsV1Bot(IsmctsBot):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 
-from tajmahal.rules.components import INFLUENCE, BonusKind, Color
+from tajmahal.rules.components import COLORED, INFLUENCE, BonusKind, Color
 from tajmahal.rules.roads import reachable
 from tajmahal.rules.setup import seeded_rng
 from tajmahal.rules.state import GameState, Phase
@@ -399,12 +399,14 @@ def _statics(t: Tables) -> tuple[int, tuple[tuple[tuple[int, int], ...], ...]]:
 def _final_bonus(t: Tables, hand: list[int]) -> int:
     """G1: 1 per special and white card, 1 per card of the longest colored suit."""
     bonus = 0
-    suits: dict[object, int] = {}
+    suits = [0] * len(COLORED)
+    suit_of = t.suit
     for kind in hand:
-        if t.special[kind] or t.white[kind]:
+        suit = suit_of[kind]
+        if suit < 0:  # a special or white card
             bonus += 1
         else:
-            suits[t.color[kind]] = suits.get(t.color[kind], 0) + 1
-    return bonus + max(suits.values(), default=0)
+            suits[suit] += 1
+    return bonus + max(suits)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from tajmahal.rules.components import Components
+from tajmahal.rules.components import COLORED, Components
 from tajmahal.rules.roads import reachable
 from tajmahal.rules.tables import SYMBOLS, tables
 
@@ -87,13 +87,12 @@ def connection_points(state: GameState, seat: int) -> int:
 def final_bonus(components: Components, hand: Iterable[int]) -> int:
     """G1: 1 per special card and per white card in hand, 1 per card of the longest colored suit."""
     t = tables(components)
-    special = white = 0
-    suits: dict[object, int] = {}
+    others = 0
+    suits = [0] * len(COLORED)
     for kind in hand:
-        if t.special[kind]:
-            special += 1
-        elif t.white[kind]:
-            white += 1
+        suit = t.suit[kind]
+        if suit < 0:  # a special or white card
+            others += 1
         else:
-            suits[t.color[kind]] = suits.get(t.color[kind], 0) + 1
-    return special + white + max(suits.values(), default=0)
+            suits[suit] += 1
+    return others + max(suits)

@@ -45,6 +45,9 @@ class Tables:
     kinds: tuple[Card, ...]
     kind_of: dict[Card, int]
     color: tuple[Color, ...]
+    #: per kind, its suit as an index into COLORED (-1 for white and special cards): hot loops
+    #: count suits in lists, not in dictionaries keyed by Color (enum hashing is Python code)
+    suit: tuple[int, ...]
     colored: tuple[bool, ...]
     white: tuple[bool, ...]
     special: tuple[bool, ...]
@@ -136,6 +139,7 @@ def _tables(components: Components) -> Tables:
         kinds=kinds,
         kind_of=kind_of,
         color=tuple(c.color for c in kinds),
+        suit=tuple(COLORED.index(c.color) if c.color in COLORED else -1 for c in kinds),
         colored=tuple(c.color in COLORED for c in kinds),
         white=tuple(c.color is Color.WHITE for c in kinds),
         special=tuple(c.color is Color.SPECIAL for c in kinds),

@@ -9,6 +9,7 @@ function names the rules of docs/rules.md it carries out.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tajmahal.rules import scoring
@@ -25,8 +26,7 @@ from tajmahal.rules.moves import (
 )
 from tajmahal.rules.reshuffles import ordered_pile
 from tajmahal.rules.setup import seeded_rng
-from tajmahal.rules.snapshot import Phase
-from tajmahal.rules.snapshot import evolve as _evolve
+from tajmahal.rules.snapshot import Phase, copier
 from tajmahal.rules.tables import (
     ELEPHANT,
     GRAND_MOGUL,
@@ -50,7 +50,9 @@ def apply(state: GameState, given: object, seat: int | None = None) -> GameState
     ``IllegalMoveError``, in the compiled build too (whose argument checks would raise
     ``TypeError`` first).
     """
-    legal = state.legal_moves()
+    legal = state._legal  # the cached legal moves (state.legal_moves() without its frame)
+    if legal is None:
+        legal = state.legal_moves()
     for move in legal:  # usually one of the engine's own move objects: no __eq__ calls
         if move is given:
             break
@@ -75,6 +77,20 @@ def apply(state: GameState, given: object, seat: int | None = None) -> GameState
         return _place_crown(state, t, t.city_of[move.city])
     assert isinstance(move, TakeCard)
     return _take(state, t, t.kind_of[move.card])
+
+
+#: the last state class seen and its copy function (snapshot.copier), called directly
+_last_copier: tuple[type, Callable[[Any, dict[str, Any]], Any]] | None = None
+
+
+def _evolve(state: GameState, changes: dict[str, Any]) -> GameState:
+    """``snapshot.evolve(state, changes)``, one interpreted frame less in the compiled build."""
+    global _last_copier
+    last = _last_copier
+    if last is None or last[0] is not state.__class__:
+        last = _last_copier = (state.__class__, copier(state.__class__))
+    new: GameState = last[1](state, changes)
+    return new
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

@@ -1,0 +1,134 @@
+"""Instruction counts of the engine's hot workloads under callgrind: figures the load cannot move.
+
+    .venv/bin/python benchmarks/instructions.py --build pure=src --build compiled=build/compiled
+
+CPU time on a shared machine moves with its load; the number of instructions a
+workload executes does not.  For each build (a directory holding the ``tajmahal``
+package, put first on ``PYTHONPATH``) and each workload, this script runs the
+workload in a fresh interpreter under ``valgrind --tool=callgrind`` twice, at a
+large and a small size, and reports the difference, so that imports and first-call
+set-up (tables, components, generated code) drop out:
+
+- ``ismcts``: one ``ismcts`` decision (seed 1) of 300 iterations minus one of 1, at
+  the first decision of visit 6 with at least three legal moves of a greedy 4-player
+  game (seed 20260601);
+- ``loop``: 5 seeded 4-player games by ``rng.choice(state.legal_moves())`` and
+  ``state.apply`` minus 1 game.
+
+The last rows divide the first build's counts by each other build's (the compiled
+speed-up in instructions).  Instruction counts and CPU time do not scale alike:
+the timed ratios are ``run.py --ratios``'s.  ``--run WORKLOAD SIZE`` runs one
+workload in this interpreter (what valgrind runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 20260601
+#: workload -> (large size, small size, what the difference counts)
+WORKLOADS: dict[str, tuple[int, int, str]] = {
+    "ismcts": (300, 1, "ismcts, 299 iterations at visit 6 (4 players)"),
+    "loop": (5, 1, "public-API loop, 4 random games (legal_moves/apply)"),
+}
+
+
+def run_workload(name: str, size: int) -> None:
+    """Run one workload at ``size`` in this interpreter."""
+    import tajmahal as tm
+
+    if name == "loop":
+        for seed in range(SEED, SEED + size):
+            rng = random.Random(seed)
+            state = tm.new_game(4, seed=seed)
+            while not state.is_over:
+                state = state.apply(rng.choice(state.legal_moves()))
+        return
+    state = tm.new_game(4, seed=SEED)
+    greedy = [tm.bots.create("greedy", seed=seat) for seat in range(4)]
+    while state.visit < 6 or len(state.legal_moves()) < 3:
+        seat = state.current_player
+        assert seat is not None
+        state = state.apply(greedy[seat].choose(state.view(seat), state.legal_moves()))
+    bot = tm.bots.create("ismcts", seed=1, iterations=size)
+    bot.choose(state.view(state.current_player), state.legal_moves())
+
+
+def count(build: Path, name: str, size: int) -> int:
+    """Instructions callgrind collects for one run of a workload with ``build`` first."""
+    env = dict(os.environ, PYTHONPATH=str(build), PYTHONHASHSEED="0")
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         sys.executable, str(Path(__file__).resolve()), "--run", name, str(size)],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"callgrind failed for {name} {size} on {build}:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def table(builds: dict[str, Path], names: list[str]) -> str:
+    """The Markdown table of net instruction counts (millions) and speed-ups."""
+    counts = {
+        (build, name): count(path, name, WORKLOADS[name][0]) - count(path, name, WORKLOADS[name][1])
+        for build, path in builds.items()
+        for name in names
+    }
+    first = next(iter(builds))
+    lines = [
+        "| workload | " + " | ".join(builds) + " |",
+        "|---|" + "---|" * len(builds),
+    ]
+    for name in names:
+        cells = [f"{counts[b, name] / 1e6:.1f} M" for b in builds]
+        lines.append(f"| {WORKLOADS[name][2]} | " + " | ".join(cells) + " |")
+    for name in names:
+        cells = [
+            "" if b == first else f"{counts[first, name] / counts[b, name]:.2f}" for b in builds
+        ]
+        lines.append(f"| {first} / build, {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def parse_build(text: str) -> tuple[str, Path]:
+    name, sep, folder = text.partition("=")
+    path = (ROOT / folder).resolve() if sep else Path()
+    if not sep or not name or not (path / "tajmahal" / "__init__.py").is_file():
+        raise argparse.ArgumentTypeError(f"expected NAME=DIR with DIR/tajmahal, got {text!r}")
+    return name, path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", action="append", type=parse_build, metavar="NAME=DIR",
+                        help="a folder holding the tajmahal package (default: pure=src)")
+    parser.add_argument("--workload", action="append", choices=sorted(WORKLOADS),
+                        help="a workload (default: all)")  # fmt: skip
+    parser.add_argument("--run", nargs=2, metavar=("WORKLOAD", "SIZE"),
+                        help="run one workload in this interpreter")  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.run:
+        name, size = args.run
+        if name not in WORKLOADS or not size.isdigit():
+            parser.error(f"--run takes one of {sorted(WORKLOADS)} and a size, got {args.run}")
+        run_workload(name, int(size))
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
+        return 2
+    builds = dict(args.build or [parse_build("pure=src")])
+    print(table(builds, args.workload or list(WORKLOADS)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,234 @@
+"""The hot code of :mod:`tajmahal.bots.evaluation`, compiled in the compiled build.
+
+The evaluation's features and estimates and the rollout policy, called
+thousands of times per ``ismcts`` decision.  :mod:`tajmahal.bots.evaluation`
+documents them (mypyc drops a compiled function's docstring) and holds the
+weights; here the weights come in as plain tuples.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import NamedTuple
+
+from tajmahal.rules.components import COLORED, Special
+from tajmahal.rules.playout import CROWN, OVER, PALACE, PLAY, TAKE, WITHDRAW, Playout
+from tajmahal.rules.tables import ELEPHANT, GRAND_MOGUL, INFLUENCE_IDX, SPECIALS, Tables
+
+HAND_CAP = 10  #: cards in hand beyond this many count no more
+_POINTS = SPECIALS.index(Special.POINTS)
+
+
+class _Statics(NamedTuple):
+    influence: tuple[int, ...]  #: per kind, its influence and grand mogul symbols
+    neighbours: tuple[tuple[int, ...], ...]
+
+
+_statics_cache: tuple[Tables, _Statics] | None = None
+
+
+def _statics(t: Tables) -> _Statics:
+    global _statics_cache
+    if _statics_cache is not None and _statics_cache[0] is t:
+        return _statics_cache[1]
+    symbols = (*INFLUENCE_IDX, GRAND_MOGUL)
+    influence = tuple(sum(counts[i] for i in symbols) for counts in t.symbol_counts)
+    statics = _Statics(influence, t.adjacency)
+    _statics_cache = (t, statics)
+    return statics
+
+
+def visits_left(game: Playout) -> int:
+    """The visits still to play, the current one included (0 once the game is over)."""
+    if game.phase == OVER:
+        return 0
+    return max(0, len(game.province_order) - game.visit + 1)
+
+
+def features(game: Playout) -> list[list[float]]:
+    """Per seat, the value of each feature (``evaluation.FEATURES``, in that order)."""
+    t = game.tables
+    statics = _statics(t)
+    influence_of, neighbours = statics.influence, statics.neighbours
+    suit_of = t.suit
+    city_province = t.city_province
+    visit = game.visit
+    order = game.province_order
+    future = set(order[visit - 1 :]) if game.phase != OVER else set()
+    to_come = [0, 0, 0, 0]  # commodities on the tiles and bonus tiles still to come
+    for number in range(visit, len(order) + 1):
+        for c in t.tile_commodities[number - 1]:
+            to_come[c] += 1
+    bonus_commodity = t.bonus_commodity
+    for city, tile in enumerate(game.bonus):
+        if tile >= 0 and city_province[city] in future and bonus_commodity[tile] >= 0:
+            to_come[bonus_commodity[tile]] += 1
+    n = game.num_players
+    palaces: list[list[int]] = [[] for _ in range(n)]
+    for city, (owner, crowned) in enumerate(zip(game.normal, game.crown, strict=True)):
+        if owner >= 0:
+            palaces[owner].append(city)
+        if crowned >= 0 and crowned != owner:
+            palaces[crowned].append(city)
+    out = []
+    for seat in range(n):
+        hand = game.hands[seat]
+        extras = 0
+        symbols = 0
+        suits = [0] * len(COLORED)
+        for kind in hand:
+            symbols += influence_of[kind]
+            suit = suit_of[kind]
+            if suit < 0:  # a white or special card
+                extras += 1
+            else:
+                suits[suit] += 1
+        points_card = other_specials = 0
+        for index, holder in enumerate(game.holder):
+            if holder == seat:
+                if index == _POINTS:
+                    points_card = 1
+                else:
+                    other_specials += 1
+        unpaired = sum(count % 2 for count in game.influence[seat])
+        owned = [0, 0, 0, 0]
+        for number in game.province_tiles[seat]:
+            for c in t.tile_commodities[number - 1]:
+                owned[c] += 1
+        for tile in game.commodity_tiles[seat]:
+            owned[bonus_commodity[tile]] += 1
+        potential = sum(o * f for o, f in zip(owned, to_come, strict=True))
+        connection, provinces = _connections(palaces[seat], neighbours, city_province, future)
+        out.append(
+            [
+                1.0,
+                float(min(len(hand), HAND_CAP)),
+                float(extras),
+                float(max(suits)),
+                float(symbols),
+                float(points_card),
+                float(other_specials),
+                float(unpaired),
+                float(potential),
+                float(sum(owned)),
+                float(connection),
+                float(provinces),
+            ]
+        )
+    return out
+
+
+def _connections(
+    cities: list[int],
+    neighbours: tuple[tuple[int, ...], ...],
+    city_province: tuple[int, ...],
+    future: set[int],
+) -> tuple[int, int]:
+    """(connection potential, provinces with a palace) of one seat's palaces (K7)."""
+    if not cities:
+        return 0, 0
+    own = set(cities)
+    seen: set[int] = set()
+    best: dict[int, int] = {}  # future province -> provinces of the largest group reaching it
+    for start in cities:
+        if start in seen:
+            continue
+        group = [start]
+        seen.add(start)
+        reaches: set[int] = set()
+        for city in group:  # grows while it is read: a breadth-first walk
+            for other in neighbours[city]:
+                if other in own:
+                    if other not in seen:
+                        seen.add(other)
+                        group.append(other)
+                elif city_province[other] in future:
+                    reaches.add(city_province[other])
+        size = len({city_province[c] for c in group})
+        for province in reaches:
+            if best.get(province, 0) < size:
+                best[province] = size
+    return sum(best.values()), len({city_province[c] for c in own})
+
+
+def estimated_scores(game: Playout, rows: tuple[tuple[float, ...], ...]) -> list[float]:
+    """Each seat's estimated final score with the weight rows ``rows`` (per visits left)."""
+    left = visits_left(game)
+    if left == 0:
+        return [float(s) for s in game.scores]
+    row = rows[min(left, len(rows) - 1)]
+    return [
+        float(score) + sum([w * f for w, f in zip(row, values, strict=True)])
+        for score, values in zip(game.scores, features(game), strict=True)
+    ]
+
+
+def reward_scale(game: Playout, scales: tuple[float, ...]) -> float:
+    """The reward's logistic width for the visits still to play."""
+    return scales[min(visits_left(game), len(scales) - 1)]
+
+
+def evaluate(
+    game: Playout,
+    rows: tuple[tuple[float, ...], ...],
+    scales: tuple[float, ...],
+    scale: float | None = None,
+) -> list[float]:
+    """One reward in 0..1 per seat: the logistic of its estimated margin over the best rival."""
+    est = estimated_scores(game, rows)
+    width = reward_scale(game, scales) if scale is None else scale
+    out = []
+    for seat, mine in enumerate(est):
+        rival = max([v for s, v in enumerate(est) if s != seat])
+        margin = (mine - rival) / width
+        out.append(1.0 / (1.0 + math.exp(-margin)) if margin > -30 else 0.0)
+    return out
+
+
+def heuristic_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
+    """A cheap, plausible move for the seat to move (the ``heuristic`` rollout policy)."""
+    if len(codes) == 1:
+        return codes[0]
+    phase = game.phase
+    if phase == PLAY:
+        return _play_or_withdraw(game, codes, rng)
+    if phase == TAKE:
+        white = game.tables.white
+        whites = [k for k in codes if white[k]]
+        return whites[0] if whites else codes[int(rng.random() * len(codes))]
+    if phase in (PALACE, CROWN):
+        return _city(game, codes, rng, normal=phase == PALACE)
+    return codes[0]  # pragma: no cover - no other phase has moves
+
+
+def _play_or_withdraw(game: Playout, codes: list[int], rng: random.Random) -> int:
+    seat = game.current
+    mine, best = game.counts[seat], game.rival_best(seat)
+    prizes = [game.court_influence[i] for i in range(4)] + [False, False]
+    prizes[GRAND_MOGUL] = game.court_crown
+    prizes[ELEPHANT] = game.court_tile
+    holding = sum(1 for i in range(6) if prizes[i] and mine[i] >= 1 and mine[i] > best[i])
+    u = rng.random()
+    if holding and u < 0.5 + 0.2 * holding:
+        return WITHDRAW
+    plain = [c for c in codes if c != WITHDRAW and c % game.stride == 0]
+    if not plain or (game.table[seat] and u > 0.93):  # now and then: give up
+        return WITHDRAW
+    return plain[int(rng.random() * len(plain))]
+
+
+def _city(game: Playout, codes: list[int], rng: random.Random, normal: bool) -> int:
+    seat = game.current
+    if normal:
+        bonus = [c for c in codes if game.bonus[c] >= 0]
+        if bonus:
+            return bonus[0]
+    t = game.tables
+    mine = [
+        c
+        for c in codes
+        if any(game.normal[o] == seat or game.crown[o] == seat for o in t.adjacency[c])
+    ]
+    pool = mine or codes
+    return pool[int(rng.random() * len(pool))]

@@ -1,0 +1,80 @@
+"""The ``ismcts`` search's hot loop: the tree node and one simulation (compiled when built so).
+
+:mod:`tajmahal.bots.ismcts` documents the search and runs :func:`iterate` once per iteration.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from math import log, sqrt
+
+from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout
+
+
+class Node:
+    """A tree node: the statistics of the move into it, from the view of ``seat``, who chose it."""
+
+    __slots__ = ("avail", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.total = 0.0  #: sum of ``seat``'s rewards
+        self.avail = 1  #: how often the move was legal when the parent was passed
+        self.children: dict[int, Node] = {}
+
+
+def iterate(
+    root: Node,
+    game: Playout,
+    rng: random.Random,
+    c: float,
+    allowed: frozenset[int] | None,
+    pick: Picker | None,
+    reward: Callable[[Playout], list[float]],
+) -> None:
+    """One simulation: select, expand, roll out to the visit's end, evaluate, back up.
+
+    ``c`` is the UCT exploration constant, ``allowed`` the root moves to search (``None``:
+    every legal move), ``pick`` the rollout policy, ``reward`` one reward per seat.
+    """
+    visit = game.visit
+    node = root
+    path: list[Node] = []
+    while game.phase != OVER and game.visit == visit:
+        codes = game.moves()
+        if allowed is not None:  # the root only: the moves offered
+            codes = [code for code in codes if code in allowed] or codes
+            allowed = None
+        children = node.children
+        fresh: list[int] = []
+        known: list[tuple[int, Node]] = []
+        for code in codes:
+            child = children.get(code)
+            if child is None:
+                fresh.append(code)
+            else:
+                child.avail += 1  # legal in this determinisation: available
+                known.append((code, child))
+        if fresh:  # expand one untried move, then roll out
+            code = fresh[int(rng.random() * len(fresh))]
+            child = children[code] = Node(game.current)
+            path.append(child)
+            game.play(code)
+            break
+        best_code, best_node, best_score = WITHDRAW, node, -1.0
+        for code, child in known:  # UCT with availability counts
+            visits = child.visits
+            score = child.total / visits + c * sqrt(log(child.avail) / visits)
+            if score > best_score:
+                best_code, best_node, best_score = code, child, score
+        node = best_node
+        path.append(node)
+        game.play(best_code)
+    if game.phase != OVER and game.visit == visit:
+        game.run(rng, pick, visit_end=True)
+    rewards = reward(game)
+    for node in path:
+        node.visits += 1
+        node.total += rewards[node.seat]
