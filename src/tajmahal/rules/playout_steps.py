@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 
-from tajmahal.rules.components import COLORED, INFLUENCE, BonusKind, Color
+from tajmahal.rules.components import INFLUENCE, BonusKind, Color
 from tajmahal.rules.roads import reachable
+from tajmahal.rules.scoring import hand_bonus
 from tajmahal.rules.setup import seeded_rng
 from tajmahal.rules.state import GameState, Phase
 from tajmahal.rules.tables import (
@@ -357,7 +358,7 @@ class PlayoutSteps:
         self.colors = [None] * n
         if self.visit == len(self.province_order):  # E7, G1
             for seat in range(n):
-                self.scores[seat] += _final_bonus(t, hands[seat])
+                self.scores[seat] += hand_bonus(t, hands[seat])
             self.phase = OVER
             self.current = -1
             return
@@ -394,19 +395,3 @@ def _statics(t: Tables) -> tuple[int, tuple[tuple[tuple[int, int], ...], ...]]:
         pairs = tuple(tuple((i, c) for i, c in enumerate(cs) if c) for cs in t.symbol_counts)
         found = _STATICS[id(t)] = (t, first, pairs)
     return found[1], found[2]
-
-
-def _final_bonus(t: Tables, hand: list[int]) -> int:
-    """G1: 1 per special and white card, 1 per card of the longest colored suit."""
-    bonus = 0
-    suits = [0] * len(COLORED)
-    suit_of = t.suit
-    for kind in hand:
-        suit = suit_of[kind]
-        if suit < 0:  # a special or white card
-            bonus += 1
-        else:
-            suits[suit] += 1
-    return bonus + max(suits)
-
-

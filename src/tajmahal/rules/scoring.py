@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from tajmahal.rules.components import COLORED, Components
 from tajmahal.rules.roads import reachable
-from tajmahal.rules.tables import SYMBOLS, tables
+from tajmahal.rules.tables import SYMBOLS, Tables, tables
 
 if TYPE_CHECKING:  # annotations only: the state module imports the engine, which imports this
     from tajmahal.rules.state import GameState
@@ -86,11 +86,16 @@ def connection_points(state: GameState, seat: int) -> int:
 
 def final_bonus(components: Components, hand: Iterable[int]) -> int:
     """G1: 1 per special card and per white card in hand, 1 per card of the longest colored suit."""
-    t = tables(components)
+    return hand_bonus(tables(components), hand)
+
+
+def hand_bonus(t: Tables, hand: Iterable[int]) -> int:
+    """:func:`final_bonus` with the components' tables at hand (the playouts' path)."""
     others = 0
     suits = [0] * len(COLORED)
+    suit_of = t.suit
     for kind in hand:
-        suit = t.suit[kind]
+        suit = suit_of[kind]
         if suit < 0:  # a special or white card
             others += 1
         else:
