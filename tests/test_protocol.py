@@ -27,6 +27,7 @@ from tajmahal.protocol import (
     ProcessPlayer,
     Ready,
     check_command,
+    serve,
 )
 from tajmahal.protocol._player import match_move
 from tajmahal.protocol.messages import (
@@ -180,6 +181,44 @@ def test_a_trusted_request_reads_the_referees_views_as_written() -> None:
             trusted = Request(1, 1.0, (), document, trusted=True).view
             assert trusted == view and tm.dumps(trusted) == tm.dumps(view)
             state = state.apply(rng.choice(state.legal_moves()))
+
+
+def broken_request(decision: int, legal: list[str]) -> bytes:
+    """A request line whose view document is cut short (not JSON)."""
+    line = request_line(decision, 1.0, legal, "{}")
+    return line.replace(b'"view": {}}', b'"view": {"format": "tajmahal/view", "seat": }')
+
+
+def test_a_trusted_connection_reads_a_view_document_when_the_bot_reads_it() -> None:
+    state = tm.new_game(4, seed=3)
+    view = state.view(0)
+    legal = [str(move) for move in state.legal_moves()]
+    lines = hello_line(0, 4, 9, 1.0) + request_line(1, 1.0, legal, tm.dumps(view))
+    lines += broken_request(2, legal)
+    connection = BotConnection(input=io.BytesIO(lines), output=io.BytesIO(), trust_views=True)
+    first, second = connection.next_request(), connection.next_request()
+    assert first is not None and second is not None
+    assert first.legal_texts == second.legal_texts == tuple(legal)
+    assert first.document == json.loads(tm.dumps(view)) and first.view == view
+    assert second.legal_moves == tuple(state.legal_moves())  # readable without the view
+    with pytest.raises(MessageError, match="the request's view is not JSON"):
+        second.document  # noqa: B018  (read: parsed)
+    with pytest.raises(MessageError, match="the request's view is not JSON"):
+        second.view.seat  # noqa: B018  (read: filled in)
+
+
+def test_a_trusted_request_whose_view_is_broken_is_a_fault_only_for_a_bot_that_reads_it() -> None:
+    state = tm.new_game(3, seed=1)
+    legal = [str(move) for move in state.legal_moves()]
+    for spec, expected in (("random", "move"), ("greedy", "error")):
+        lines = hello_line(0, 3, 9, 1.0) + broken_request(1, legal)
+        out = io.BytesIO()
+        serve(lambda seed, spec=spec: tm.bots.create(spec, seed=seed), input=io.BytesIO(lines),
+              output=out, trust_views=True)  # fmt: skip
+        answer = json.loads(out.getvalue().splitlines()[-1])
+        assert answer["type"] == expected, answer
+        if expected == "move":
+            assert answer["move"] in legal
 
 
 def test_a_trusted_request_checks_what_it_cannot_read_as_written() -> None:
