@@ -183,6 +183,19 @@ def test_a_trusted_request_reads_the_referees_views_as_written() -> None:
             state = state.apply(rng.choice(state.legal_moves()))
 
 
+@pytest.mark.unchecked_documents("move texts no game has, to check the JSON escapes")
+@pytest.mark.parametrize(
+    ("decision", "time_limit"), [(1, 1.0), (10**20, 1e-7), (3, 1 / 3), (2, 86400.0), (4, 5)]
+)
+def test_a_request_line_is_the_json_of_its_message(decision: int, time_limit: float) -> None:
+    moves = ["withdraw", 'odd "text" \\ é\n\u2028', "日本"]
+    line = request_line(decision, time_limit, moves, '{"seat": 0}')
+    head = {"type": "request", "decision": decision, "time_limit": time_limit, "legal_moves": moves}
+    expected = json.dumps(head, ensure_ascii=False)[:-1] + ', "view": {"seat": 0}}\n'
+    assert line == expected.encode()
+    assert json.loads(line) == head | {"view": {"seat": 0}}
+
+
 def broken_request(decision: int, legal: list[str]) -> bytes:
     """A request line whose view document is cut short (not JSON)."""
     line = request_line(decision, 1.0, legal, "{}")
