@@ -100,12 +100,13 @@ class Request:
 
     def __init__(
         self, decision: int, time_limit: float, legal_texts: tuple[str, ...],
-        document: dict[str, Any] | _ViewText, *, trusted: bool = False,
+        document: dict[str, Any], *, trusted: bool = False,
         known_moves: dict[str, Move] | None = None,
     ) -> None:
         self.decision = decision
         self.time_limit = time_limit
         self.legal_texts = legal_texts
+        #: a trusted request's view document stays text until read (see next_request)
         self._document: dict[str, Any] | _ViewText = document
         #: the view document comes from the library's own referee (the isolated runner's
         #: parent): read it as written, without proving it possible (see ``view``)
@@ -350,12 +351,16 @@ class BotConnection:
             return None
         if message["type"] != "request":
             raise MessageError(f"expected 'request' or 'result', got {shorten(message['type'])}")
-        self._pending = Request(
+        view = message["view"]
+        request = Request(
             int(message["decision"]), float(message["time_limit"]),
-            tuple(message["legal_moves"]), message["view"], trusted=self.trust_views,
-            known_moves=self._known_moves,
+            tuple(message["legal_moves"]), {} if isinstance(view, _ViewText) else view,
+            trusted=self.trust_views, known_moves=self._known_moves,
         )
-        return self._pending
+        if isinstance(view, _ViewText):
+            request._document = view  # parsed when the bot reads it
+        self._pending = request
+        return request
 
     def requests(self) -> Iterator[Request]:
         """Every request until the game ends; answer each before asking for the next.
