@@ -13,7 +13,12 @@ set-up (tables, components, generated code) drop out:
   the first decision of visit 6 with at least three legal moves of a greedy 4-player
   game (seed 20260601);
 - ``loop``: 5 seeded 4-player games by ``rng.choice(state.legal_moves())`` and
-  ``state.apply`` minus 1 game.
+  ``state.apply`` minus 1 game;
+- ``dumps``: the same games, also writing ``tm.dumps`` of the deciding seat's view
+  at each decision (what a referee sends each bot program), minus 1 game;
+- ``pettingzoo``: 5 seeded games through the PettingZoo AEC environment
+  (``agent_iter``/``last``/``step``, a random legal action from the mask; needs the
+  ``pettingzoo`` extra) minus 1 game.
 
 The last rows divide the first build's counts by each other build's (the compiled
 speed-up in instructions).  Instruction counts and CPU time do not scale alike:
@@ -38,6 +43,8 @@ SEED = 20260601
 WORKLOADS: dict[str, tuple[int, int, str]] = {
     "ismcts": (300, 1, "ismcts, 299 iterations at visit 6 (4 players)"),
     "loop": (5, 1, "public-API loop, 4 random games (legal_moves/apply)"),
+    "dumps": (5, 1, "tm.dumps of the deciding seat's view, 4 random games"),
+    "pettingzoo": (5, 1, "PettingZoo AEC environment, 4 random games (last/step)"),
 }
 
 
@@ -45,12 +52,31 @@ def run_workload(name: str, size: int) -> None:
     """Run one workload at ``size`` in this interpreter."""
     import tajmahal as tm
 
-    if name == "loop":
+    if name in ("loop", "dumps"):
         for seed in range(SEED, SEED + size):
             rng = random.Random(seed)
             state = tm.new_game(4, seed=seed)
             while not state.is_over:
+                if name == "dumps":
+                    tm.dumps(state.view(state.current_player))
                 state = state.apply(rng.choice(state.legal_moves()))
+        return
+    if name == "pettingzoo":
+        import numpy as np
+
+        from tajmahal.adapters.pettingzoo_env import TajMahalAECEnv
+
+        environment = TajMahalAECEnv(num_players=4)
+        for seed in range(SEED, SEED + size):
+            rng = random.Random(seed)
+            environment.reset(seed=seed)
+            for _ in environment.agent_iter():
+                observation, _, terminated, truncated, _ = environment.last()
+                if terminated or truncated:
+                    environment.step(None)
+                else:
+                    legal = np.flatnonzero(observation["action_mask"]).tolist()
+                    environment.step(rng.choice(legal))
         return
     state = tm.new_game(4, seed=SEED)
     greedy = [tm.bots.create("greedy", seed=seat) for seat in range(4)]

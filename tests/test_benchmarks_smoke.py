@@ -137,7 +137,9 @@ def test_protocol_benchmark_runs() -> None:
 INSTRUCTIONS = ROOT / "benchmarks" / "instructions.py"
 
 
-@pytest.mark.parametrize(("workload", "size"), [("loop", "1"), ("ismcts", "2")])
+@pytest.mark.parametrize(
+    ("workload", "size"), [("loop", "1"), ("ismcts", "2"), ("dumps", "1"), ("pettingzoo", "1")]
+)
 def test_instruction_count_workloads_run(workload: str, size: str) -> None:
     """benchmarks/instructions.py's workloads (what valgrind runs) work on this build."""
     done = subprocess.run(

@@ -27,6 +27,7 @@ from tajmahal.protocol import (
     ProcessPlayer,
     Ready,
     check_command,
+    serve,
 )
 from tajmahal.protocol._player import match_move
 from tajmahal.protocol.messages import (
@@ -180,6 +181,57 @@ def test_a_trusted_request_reads_the_referees_views_as_written() -> None:
             trusted = Request(1, 1.0, (), document, trusted=True).view
             assert trusted == view and tm.dumps(trusted) == tm.dumps(view)
             state = state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.unchecked_documents("move texts no game has, to check the JSON escapes")
+@pytest.mark.parametrize(
+    ("decision", "time_limit"), [(1, 1.0), (10**20, 1e-7), (3, 1 / 3), (2, 86400.0), (4, 5)]
+)
+def test_a_request_line_is_the_json_of_its_message(decision: int, time_limit: float) -> None:
+    moves = ["withdraw", 'odd "text" \\ é\n\u2028', "日本"]
+    line = request_line(decision, time_limit, moves, '{"seat": 0}')
+    head = {"type": "request", "decision": decision, "time_limit": time_limit, "legal_moves": moves}
+    expected = json.dumps(head, ensure_ascii=False)[:-1] + ', "view": {"seat": 0}}\n'
+    assert line == expected.encode()
+    assert json.loads(line) == head | {"view": {"seat": 0}}
+
+
+def broken_request(decision: int, legal: list[str]) -> bytes:
+    """A request line whose view document is cut short (not JSON)."""
+    line = request_line(decision, 1.0, legal, "{}")
+    return line.replace(b'"view": {}}', b'"view": {"format": "tajmahal/view", "seat": }')
+
+
+def test_a_trusted_connection_reads_a_view_document_when_the_bot_reads_it() -> None:
+    state = tm.new_game(4, seed=3)
+    view = state.view(0)
+    legal = [str(move) for move in state.legal_moves()]
+    lines = hello_line(0, 4, 9, 1.0) + request_line(1, 1.0, legal, tm.dumps(view))
+    lines += broken_request(2, legal)
+    connection = BotConnection(input=io.BytesIO(lines), output=io.BytesIO(), trust_views=True)
+    first, second = connection.next_request(), connection.next_request()
+    assert first is not None and second is not None
+    assert first.legal_texts == second.legal_texts == tuple(legal)
+    assert first.document == json.loads(tm.dumps(view)) and first.view == view
+    assert second.legal_moves == tuple(state.legal_moves())  # readable without the view
+    with pytest.raises(MessageError, match="the request's view is not JSON"):
+        second.document  # noqa: B018  (read: parsed)
+    with pytest.raises(MessageError, match="the request's view is not JSON"):
+        second.view.seat  # noqa: B018  (read: filled in)
+
+
+def test_a_trusted_request_whose_view_is_broken_is_a_fault_only_for_a_bot_that_reads_it() -> None:
+    state = tm.new_game(3, seed=1)
+    legal = [str(move) for move in state.legal_moves()]
+    for spec, expected in (("random", "move"), ("greedy", "error")):
+        lines = hello_line(0, 3, 9, 1.0) + broken_request(1, legal)
+        out = io.BytesIO()
+        serve(lambda seed, spec=spec: tm.bots.create(spec, seed=seed), input=io.BytesIO(lines),
+              output=out, trust_views=True)  # fmt: skip
+        answer = json.loads(out.getvalue().splitlines()[-1])
+        assert answer["type"] == expected, answer
+        if expected == "move":
+            assert answer["move"] in legal
 
 
 def test_a_trusted_request_checks_what_it_cannot_read_as_written() -> None:

@@ -160,6 +160,28 @@ def test_a_view_of_foreign_parts_is_written_by_the_general_writer() -> None:
     assert tm.dumps(odd) == general_view_text(odd)
 
 
+@pytest.mark.unchecked_documents("views with parts of foreign types, written as they are")
+def test_foreign_tiles_and_owners_are_written_by_the_general_writer() -> None:
+    from tajmahal.rules._frozenmap import FrozenMap
+
+    view = played().state.view(0)
+    city, tile = next(iter(view.bonus_tiles.items()))
+    equal_tile = attrs.evolve(tile)  # equal to the set's tile, not it
+    palaces = dict(view.palaces)
+    palaces[city] = (True, None)  # a bool for an owner stays a bool
+    holders = FrozenMap({special: True for special in view.special_holder})
+    odd_tile = attrs.evolve(STANDARD.province_tiles[0], number=True)  # a bool for a number
+    for odd in (
+        attrs.evolve(view, bonus_tiles=FrozenMap({**view.bonus_tiles, city: equal_tile})),
+        attrs.evolve(view, palaces=FrozenMap(palaces)),
+        attrs.evolve(view, special_holder=holders),
+        attrs.evolve(view, province_tiles=((odd_tile,),) * view.num_players),
+    ):
+        assert tm.dumps(odd) == general_view_text(odd)
+    written = json.loads(tm.dumps(attrs.evolve(view, palaces=FrozenMap(palaces))))
+    assert written["palaces"][city] == [True, None]
+
+
 def test_dumps_is_deterministic_for_equal_objects() -> None:
     one, two = tm.new_game(4, seed=9), tm.new_game(4, seed=9)
     assert one is not two

@@ -90,7 +90,8 @@ class Request:
     ``legal_texts`` and ``document`` (the view document as parsed JSON) are
     the message as it came; ``legal_moves`` and ``view`` are the same as
     library objects, built on first use (reading a view checks it fully, which
-    takes a few milliseconds).
+    takes a few milliseconds).  A trusted request (the isolated runner's) keeps
+    its view document as text until ``document`` or the view is first read.
 
     >>> request = Request(4, 1.0, ('withdraw', 'palace agra'), {})
     >>> request.legal_moves
@@ -105,13 +106,26 @@ class Request:
         self.decision = decision
         self.time_limit = time_limit
         self.legal_texts = legal_texts
-        self.document = document
+        #: a trusted request's view document stays text until read (see next_request)
+        self._document: dict[str, Any] | _ViewText = document
         #: the view document comes from the library's own referee (the isolated runner's
         #: parent): read it as written, without proving it possible (see ``view``)
         self.trusted = trusted
         self._known = known_moves  # text -> move, shared by a connection's requests
         self._moves: tuple[Move, ...] | None = None
         self._view: PlayerView | None = None
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The view document as parsed JSON (:class:`MessageError` if it is not JSON).
+
+        >>> Request(1, 1.0, (), {'seat': 0}).document
+        {'seat': 0}
+        """
+        document = self._document
+        if isinstance(document, _ViewText):  # a trusted request's, parsed on first use
+            document = self._document = document.parse()
+        return document
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -143,20 +157,78 @@ class Request:
         True
         """
         if self._view is None:
-            if self.trusted and _trusted_kind(self.document):  # built when the bot reads it
-                self._view = deferred_view(functools.partial(_read_trusted, self.document))
+            if self.trusted:  # built when the bot reads it
+                self._view = deferred_view(functools.partial(_read_trusted_request, self))
             else:
                 self._view = _read_checked(self.document)
         return self._view
+
+    def text_of(self, move: Move) -> str:
+        """``str(move)``: the request's own text for one of its legal moves (made once).
+
+        >>> import tajmahal as tm
+        >>> Request(1, 1.0, ("withdraw",), {}).text_of(tm.Withdraw())
+        'withdraw'
+        """
+        moves = self._moves
+        if moves is not None:
+            for legal, text in zip(moves, self.legal_texts, strict=True):
+                if legal is move:
+                    return text
+        return str(move)
 
 
 _MAX_KNOWN_MOVES = 4096  #: the moves a connection keeps by their text (a game meets far fewer)
 
 
-def _trusted_kind(document: dict[str, Any]) -> bool:
+class _ViewText:
+    """A trusted request's view document, still JSON text (parsed when it is read)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: bytes) -> None:
+        self.text = text
+
+    def parse(self) -> dict[str, Any]:
+        try:
+            document = json.loads(self.text)
+        except (ValueError, RecursionError):
+            shown = shorten(repr(self.text[:200]))
+            raise MessageError(f"the request's view is not JSON: {shown}") from None
+        if type(document) is not dict:
+            raise MessageError("the request's view is not a view document")
+        return document
+
+
+_VIEW_KEY = b', "view": '  # how request_line joins the view document to the request
+
+
+def _split_request(line: bytes) -> dict[str, Any] | None:
+    """A request line as :func:`~tajmahal.protocol.messages.request_line` writes it, parsed
+    but for its view document, which is kept as text (``None``: not such a line)."""
+    if not line.startswith(b'{"type": "request"'):
+        return None
+    cut = line.find(_VIEW_KEY)
+    end = line.rstrip(b"\r\n")
+    if cut < 0 or not end.endswith(b"}"):
+        return None
+    try:
+        message = parse_line(line[:cut] + b"}")
+    except MessageError:
+        return None
+    if message["type"] != "request" or "view" in message:
+        return None
+    message["view"] = _ViewText(end[cut + len(_VIEW_KEY) : -1])
+    return message
+
+
+def _read_trusted_request(request: Request) -> PlayerView:
     from tajmahal.serialize._view_trusted import readable_as_written
 
-    return readable_as_written(document)
+    document = request.document
+    if readable_as_written(document):
+        return _read_trusted(document)
+    return _read_checked(document)
 
 
 def _read_trusted(document: dict[str, Any]) -> PlayerView:
@@ -218,7 +290,13 @@ class BotConnection:
 
     def _receive(self) -> dict[str, Any] | None:
         line = self.input.readline()
-        return None if not line else parse_line(line)
+        if not line:
+            return None
+        if self.trust_views:  # a request's view is parsed only if the bot reads it
+            message = _split_request(line)
+            if message is not None:
+                return message
+        return parse_line(line)
 
     def handshake(self) -> Hello:
         """Read ``hello`` and answer ``ready`` (once); :class:`MessageError` on a bad ``hello``.
@@ -273,12 +351,16 @@ class BotConnection:
             return None
         if message["type"] != "request":
             raise MessageError(f"expected 'request' or 'result', got {shorten(message['type'])}")
-        self._pending = Request(
+        view = message["view"]
+        request = Request(
             int(message["decision"]), float(message["time_limit"]),
-            tuple(message["legal_moves"]), message["view"], trusted=self.trust_views,
-            known_moves=self._known_moves,
+            tuple(message["legal_moves"]), {} if isinstance(view, _ViewText) else view,
+            trusted=self.trust_views, known_moves=self._known_moves,
         )
-        return self._pending
+        if isinstance(view, _ViewText):
+            request._document = view  # parsed when the bot reads it
+        self._pending = request
+        return request
 
     def requests(self) -> Iterator[Request]:
         """Every request until the game ends; answer each before asking for the next.
@@ -364,7 +446,7 @@ def serve(
         for request in connection.requests():
             try:
                 move = bot.choose(request.view, request.legal_moves)
-                text = str(move) if type(move) in _MOVE_TYPES else None
+                text = request.text_of(move) if type(move) in _MOVE_TYPES else None
             except BaseException as exc:  # a bot's bug is a fault, not the end of the program
                 described = _describe(exc)
                 print(described, file=sys.stderr, flush=True)

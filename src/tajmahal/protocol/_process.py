@@ -172,6 +172,8 @@ class ChildProcess:
     ``OSError`` if the program cannot be run.
     """
 
+    _poll: tuple[tuple[int | None, ...], select.poll] | None = None  # see _poller
+
     def __init__(
         self,
         command: Sequence[str],
@@ -316,16 +318,7 @@ class ChildProcess:
             left = 0.0 if once else deadline - time.monotonic()
             if left <= 0 and not once:
                 raise ProcessTimedOut
-            poller = select.poll()
-            if not self.out_closed:
-                poller.register(self.fd_out, select.POLLIN)
-            if self.fd_err is not None:
-                poller.register(self.fd_err, select.POLLIN)
-            if write:
-                poller.register(self.fd_in, select.POLLOUT)
-            if self.pidfd is not None and not self.leader_gone:
-                poller.register(self.pidfd, select.POLLIN)
-            events = poller.poll(0 if once else max(1, int(left * 1000) + 1))
+            events = self._poller(write).poll(0 if once else max(1, int(left * 1000) + 1))
             readable = writable = exited = False
             for fd, _ in events:
                 if fd == self.fd_err:
@@ -338,6 +331,21 @@ class ChildProcess:
                     exited = self.leader_gone = True
             if readable or writable or exited or once:
                 return readable, writable, exited
+
+    def _poller(self, write: bool) -> select.poll:
+        """A poll object for the descriptors waited on now (kept while they stay the same)."""
+        out = -1 if self.out_closed else self.fd_out
+        pidfd = -1 if self.pidfd is None or self.leader_gone else self.pidfd
+        key = (out, self.fd_err, self.fd_in if write else -1, pidfd)
+        if self._poll is not None and self._poll[0] == key:
+            return self._poll[1]
+        poller = select.poll()
+        for fd, events in zip(key, (select.POLLIN, select.POLLIN, select.POLLOUT, select.POLLIN),
+                              strict=True):  # fmt: skip
+            if fd is not None and fd >= 0:
+                poller.register(fd, events)
+        self._poll = key, poller
+        return poller
 
     def _close_pidfd(self) -> None:
         if self.pidfd is not None:
@@ -423,6 +431,10 @@ class ChildProcess:
 
     def unread_output(self) -> bytes:
         """What the child wrote to stdout and nobody has read yet (read without waiting)."""
+        if not self.buffer and not self.out_closed:
+            self._read_stdout()  # one read, no waiting: nothing there is the usual case
+            if not self.buffer:
+                return b""
         with contextlib.suppress(ProcessTimedOut, ProcessEnded):
             while not self.out_closed and len(self.buffer) < MAX_LINE_BYTES:
                 readable, _, _ = self._wait(0, once=True)

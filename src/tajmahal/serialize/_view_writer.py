@@ -4,8 +4,9 @@ A view is written once per decision for every bot program, so :func:`view_json`
 writes the very text that the general writer
 (``json.dumps(converter.unstructure(document(view)))``) gives, without the
 intermediate document object and cattrs' per-field dispatch.  The texts of the
-cards of one set of components are made once; and as successive views share
-the parts that did not change (the very same objects, see
+cards and bonus tiles of one set of components, and of the enums, are made
+once; and as successive views share the parts that did not change (the very
+same objects, see
 :func:`tajmahal.rules.views.make_view`), each such part's last JSON text is
 kept and reused while the part is the same object.  A part of a foreign type
 (a view built by hand) makes it raise ``KeyError``, ``TypeError`` or
@@ -26,6 +27,7 @@ from tajmahal.rules.components import (
     BonusTile,
     Card,
     Color,
+    Commodity,
     Components,
     Special,
     Symbol,
@@ -46,6 +48,11 @@ encode: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=False, allow_nan=Fa
 _HEAD = f'{{"format": {encode(PREFIX + "view")}, "version": {VERSIONS["view"]}, "components": '
 _PHASE = {id(phase): encode(phase.value) for phase in Phase}
 _COLOR = {id(color): encode(color.value) for color in Color} | {id(None): "null"}
+#: id(member) -> its value's JSON text, for the enums of the tiles' parts
+_VALUE = {id(item): encode(item.value) for kind in (Symbol, Commodity) for item in kind}
+_INFLUENCE = [(id(symbol), encode(symbol.value)) for symbol in INFLUENCE]  # in document order
+_NOBODY = (None, None)
+_SPECIAL_KEYS = [(id(special), encode(special.value)) for special in SPECIALS]
 
 
 class _Texts:
@@ -55,6 +62,15 @@ class _Texts:
         self.components = encode(converter.unstructure(comps))
         # by id: the components keep their cards alive, and Card's hash is a Python method
         self.card: dict[int, str] = {id(card): encode(str(card)) for card in comps.card_kinds}
+        self.tile: dict[int, str] = {
+            id(tile): encode(tile_text(tile)) for tile in comps.bonus_tiles
+        }
+
+    def bonus(self, tiles: Mapping[str, BonusTile]) -> str:
+        tile = self.tile
+        return "{" + ", ".join([
+            f"{encode_basestring(city)}: {tile[id(each)]}" for city, each in tiles.items()
+        ]) + "}"  # fmt: skip
 
 
 _TEXTS: dict[int, tuple[Components, _Texts]] = {}  # id(components) -> (components, texts)
@@ -113,7 +129,7 @@ def view_json(v: PlayerView) -> str:
         ', "court_crown": ', _bool(v.court_crown),
         ', "court_province_tile": ', "null" if court_tile is None else _int(court_tile.number),
         ', "palaces": ', _same("palaces", v.palaces, _palaces),
-        ', "bonus_tiles": ', _same("bonus_tiles", v.bonus_tiles, _bonus),
+        ', "bonus_tiles": ', _same("bonus_tiles", v.bonus_tiles, texts.bonus),
         ', "province_tiles": ', _same("province_tiles", v.province_tiles, _numbers),
         ', "commodity_tiles": ', _same("commodity_tiles", v.commodity_tiles, _values),
         ', "influence_tiles": ', _same("influence_tiles", v.influence_tiles, _values),
@@ -163,25 +179,42 @@ def _strings(values: tuple[str, ...]) -> str:
     return encode(list(values))
 
 
+def _owner(seat: int | None) -> str:
+    return "null" if seat is None else _int(seat)
+
+
 def _court(symbols: frozenset[Symbol]) -> str:
-    return encode([s.value for s in INFLUENCE if s in symbols])
+    held = {id(symbol) for symbol in symbols}  # by id: Enum's hash is a Python method
+    return "[" + ", ".join([text for key, text in _INFLUENCE if key in held]) + "]"
 
 
 def _palaces(palaces: Mapping[str, tuple[int | None, int | None]]) -> str:
-    return encode({c: list(p) for c, p in palaces.items() if p != (None, None)})
-
-
-def _bonus(tiles: Mapping[str, BonusTile]) -> str:
-    return encode({city: tile_text(tile) for city, tile in tiles.items()})
+    written = []
+    for city, owners in palaces.items():
+        if owners == _NOBODY:  # most cities
+            continue
+        if type(owners) is not tuple or len(owners) != 2:
+            raise TypeError("not a pair of owners")
+        normal, crown = owners
+        written.append(f"{encode_basestring(city)}: [{_owner(normal)}, {_owner(crown)}]")
+    return "{" + ", ".join(written) + "}"
 
 
 def _numbers(per_seat: tuple[tuple[Any, ...], ...]) -> str:
-    return encode([[tile.number for tile in tiles] for tiles in per_seat])
+    return "[" + ", ".join([
+        "[" + ", ".join([_int(tile.number) for tile in tiles]) + "]" for tiles in per_seat
+    ]) + "]"  # fmt: skip
 
 
 def _values(per_seat: tuple[tuple[enum.Enum, ...], ...]) -> str:
-    return encode([[item.value for item in items] for items in per_seat])
+    value = _VALUE.__getitem__
+    return "[" + ", ".join([
+        "[" + ", ".join(map(value, map(id, items))) + "]" for items in per_seat
+    ]) + "]"  # fmt: skip
 
 
 def _holders(holder: Mapping[Special, int | None]) -> str:
-    return encode({sp.value: holder.get(sp) for sp in SPECIALS})
+    seats = {id(special): seat for special, seat in holder.items()}
+    return "{" + ", ".join([
+        f"{key}: {_owner(seats.get(ident))}" for ident, key in _SPECIAL_KEYS
+    ]) + "}"  # fmt: skip
