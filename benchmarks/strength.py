@@ -25,8 +25,9 @@ A game won jointly (G3) counts as a fraction of a win for each winner.
 The table gives, per player spec: games,
 wins, the win rate with its 95% Wilson interval, the mean score and the
 seconds per decision (the mean over decisions with more than one legal
-move, and the slowest one), timed around each bot's ``choose``, and the
-mean CPU seconds of those decisions (less disturbed by other programs).
+move, and the slowest one), timed around each bot's ``choose``, the
+mean CPU seconds of those decisions (less disturbed by other programs), and,
+for a bot that counts them (``last_iterations``), its searches per decision.
 See benchmarks/README.md.
 """
 
@@ -57,6 +58,8 @@ class Timed:
         self.name = getattr(bot, "name", type(bot).__name__)
         self.times: list[float] = []  #: seconds of each decision with more than one legal move
         self.cpu: list[float] = []  #: the same decisions' CPU seconds (this process)
+        #: the same decisions' searches, for a bot with ``last_iterations`` (``ismcts``)
+        self.iterations: list[int] = []
 
     def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
         start, cpu = time.perf_counter(), time.process_time()
@@ -64,6 +67,9 @@ class Timed:
         if len(legal_moves) > 1:
             self.times.append(time.perf_counter() - start)
             self.cpu.append(time.process_time() - cpu)
+            searched = getattr(self.bot, "last_iterations", None)
+            if isinstance(searched, int):
+                self.iterations.append(searched)
         return move  # type: ignore[no-any-return]
 
 
@@ -76,6 +82,7 @@ class Tally:
     score: int = 0
     times: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)  #: searches per timed decision
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -83,6 +90,7 @@ class Tally:
         self.score += other.score
         self.times += other.times
         self.cpu += other.cpu
+        self.iterations += other.iterations
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -144,6 +152,7 @@ def play_deal(args: tuple[Sequence[str], int]) -> list[Tally]:
                 tally.wins += 1 / len(result.winners)
             tally.times += bots[seat].times
             tally.cpu += bots[seat].cpu
+            tally.iterations += bots[seat].iterations
     return tallies
 
 
@@ -260,6 +269,9 @@ def summarize(
                 "s_per_decision": sum(t.times) / len(t.times) if t.times else 0.0,
                 "max_s_per_decision": max(t.times, default=0.0),
                 "cpu_s_per_decision": sum(t.cpu) / len(t.cpu) if t.cpu else 0.0,
+                "iterations_per_decision": (
+                    sum(t.iterations) / len(t.iterations) if t.iterations else None
+                ),
                 "paired_point_difference": paired.get(spec),
             }
         )
@@ -282,18 +294,20 @@ def table(result: dict[str, Any]) -> str:
         "job(s)",
         "",
         "| player | games | wins | win rate | 95% CI | mean score | candidate − player "
-        "(paired, 95% CI) | s/decision | max s | CPU s |",
-        "|---|---:|---:|---:|---|---:|---|---:|---:|---:|",
+        "(paired, 95% CI) | s/decision | max s | CPU s | searches |",
+        "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|",
     ]
     for r in result["rows"]:
         low, high = r["ci95"]
         pair = r.get("paired_point_difference")
         shown = "" if pair is None else f"{pair[0]:+.1f} ({pair[1]:+.1f} to {pair[2]:+.1f})"
+        searched = r.get("iterations_per_decision")
         out.append(
             f"| `{r['player']}` | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} | "
             f"{low:.1%}–{high:.1%} | {r['mean_score']:.1f} | {shown} | "
             f"{r['s_per_decision']:.3f} | "
-            f"{r['max_s_per_decision']:.3f} | {r['cpu_s_per_decision']:.3f} |"
+            f"{r['max_s_per_decision']:.3f} | {r['cpu_s_per_decision']:.3f} | "
+            f"{'' if searched is None else f'{searched:,.0f}'} |"
         )
     return "\n".join(out)
 

@@ -166,3 +166,69 @@ def test_instruction_counts_refuse_a_folder_without_the_package() -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert "expected NAME=DIR with DIR/tajmahal" in done.stderr
+
+
+OPENSPIEL_BOT = ROOT / "benchmarks" / "openspiel_ismcts_bot.py"
+
+
+def test_openspiel_ismcts_bot_plays_a_game_from_the_view_alone() -> None:
+    """benchmarks/openspiel_ismcts_bot.py: legal moves; every world it searches fits the view."""
+    pytest.importorskip("pyspiel")
+    spec = f"file:{OPENSPIEL_BOT}:OpenSpielIsmcts:simulations=2,time_limit=60,keep_worlds=true"
+    bot: Any = tm.bots.create(spec, seed=4)
+    twin = tm.bots.create(spec, seed=4)
+    greedy = [tm.bots.create("greedy", seed=s) for s in (1, 2)]
+    state = tm.new_game(num_players=3, seed=11)
+    searched = hidden_differs = 0
+    while not state.is_over:
+        legal = state.legal_moves()
+        seat = state.current_player
+        assert seat is not None
+        if seat == 0:
+            view = state.view(0)
+            move = bot.choose(view, legal)
+            assert twin.choose(view, legal) == move  # the seed decides, with a simulation budget
+            if len(legal) > 1:
+                searched += 1
+                worlds = bot.searched_worlds[-1]
+                assert len(worlds) == 2 == bot.simulations[-1]
+                for world in worlds:
+                    assert world.view(0) == view  # nothing but what seat 0 may know
+                    hidden_differs += world.hands[1:] != state.hands[1:]
+        else:
+            move = greedy[seat - 1].choose(state.view(seat), legal)
+        assert move in legal
+        state = state.apply(move)
+    assert searched > 10 and len(bot.simulations) == searched == len(bot.searched_worlds)
+    assert hidden_differs > searched  # the worlds deal the other hands anew, not the real ones
+
+
+def test_openspiel_ismcts_bot_rejects_bad_options() -> None:
+    pytest.importorskip("pyspiel")
+    for options in ("time_limit=0", "time_limit=-1", "simulations=1", "time_limit=fast"):
+        with pytest.raises((tm.TajMahalError, ValueError)):
+            tm.bots.create(f"file:{OPENSPIEL_BOT}:OpenSpielIsmcts:{options}", seed=0)
+
+
+def test_strength_reports_the_openspiel_bots_simulations(tmp_path: Path) -> None:
+    """benchmarks/strength.py with the OpenSpiel bot: whole deal, searches per decision, log."""
+    pytest.importorskip("pyspiel")
+    spec = f"file:{OPENSPIEL_BOT}:OpenSpielIsmcts:simulations=2,time_limit=60"
+    log = tmp_path / "deals.jsonl"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "strength.py"), spec, "greedy", "random",
+         "--deals", "1", "--json", str(tmp_path / "out.json"), "--log", str(log)],
+        capture_output=True, text=True, timeout=600, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads((tmp_path / "out.json").read_text())
+    rows = {row["player"]: row for row in result["rows"]}
+    assert result["games"] == 6 and rows[spec]["games"] == 6
+    assert rows[spec]["iterations_per_decision"] == 2.0  # the budget, on every searched decision
+    assert rows["greedy"]["iterations_per_decision"] is None  # greedy does not search
+    again = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "strength.py"), "--from-log", "--log", str(log)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert again.returncode == 0 and f"| `{spec}` | 6 |" in again.stdout
+    assert again.stdout.splitlines()[-3].endswith("| 2 |")  # the searches column
