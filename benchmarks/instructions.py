@@ -62,21 +62,9 @@ def run_workload(name: str, size: int) -> None:
                 state = state.apply(rng.choice(state.legal_moves()))
         return
     if name == "pettingzoo":
-        import numpy as np
+        from adapters import pettingzoo  # benchmarks/adapters.py: its random-play loop
 
-        from tajmahal.adapters.pettingzoo_env import TajMahalAECEnv
-
-        environment = TajMahalAECEnv(num_players=4)
-        for seed in range(SEED, SEED + size):
-            rng = random.Random(seed)
-            environment.reset(seed=seed)
-            for _ in environment.agent_iter():
-                observation, _, terminated, truncated, _ = environment.last()
-                if terminated or truncated:
-                    environment.step(None)
-                else:
-                    legal = np.flatnonzero(observation["action_mask"]).tolist()
-                    environment.step(rng.choice(legal))
+        pettingzoo(4, range(SEED, SEED + size))
         return
     state = tm.new_game(4, seed=SEED)
     greedy = [tm.bots.create("greedy", seed=seat) for seat in range(4)]
