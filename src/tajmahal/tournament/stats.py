@@ -478,7 +478,7 @@ def _mean_interval(values: Sequence[int]) -> tuple[float, float] | None:
     if len(values) < 2:
         return None
     mean = sum(values) / len(values)
-    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    variance = math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1)
     half = Z95 * math.sqrt(variance / len(values))
     return (mean - half, mean + half)
 
