@@ -349,8 +349,26 @@ _MAX_STEPS = 200
 _ARMIJO = 1e-4  #: a step must gain this share of the gain its slope promises
 _MIN_SCALE = 2.0**-40  #: the line search's shortest step (reached only at rounding level)
 
-#: one game's outcome: (entrant, place) pairs, sorted (the order of seats does not matter)
-_Outcome = tuple[tuple[int, float], ...]
+@attrs.frozen
+class _Outcome:
+    """One way a game ended, and how many games ended so: the entrants by place, best first."""
+
+    entrants: tuple[int, ...]  #: by place, then by entrant
+    groups: tuple[tuple[int, int], ...]  #: (first, end) index of each place, best first
+    times: int  #: games that ended this way
+
+    @classmethod
+    def prepare(cls, games: Sequence[tuple[Sequence[int], Sequence[float]]]) -> list[_Outcome]:
+        """The games' outcomes (seats, places), each once with its count, in a fixed order."""
+        counted = Counter(
+            tuple(sorted(zip(places, seats, strict=True))) for seats, places in games
+        )
+        outcomes = []
+        for ended, times in sorted(counted.items()):
+            starts = [i for i, (place, _) in enumerate(ended) if i == 0 or place != ended[i - 1][0]]
+            groups = tuple(zip(starts, [*starts[1:], len(ended)], strict=True))
+            outcomes.append(cls(tuple(who for _, who in ended), groups, times))
+        return outcomes
 
 
 @attrs.frozen
@@ -379,18 +397,16 @@ def _rate(count: int, games: Sequence[tuple[Sequence[int], Sequence[float]]]) ->
     >>> [(round(team[0].mu, 2), round(team[0].sigma, 2)) for team in plain]
     [(27.87, 8.21), (25.72, 8.06), (21.41, 8.06)]
     """
-    outcomes = Counter(tuple(sorted(zip(seats, places, strict=True))) for seats, places in games)
-    ordered = sorted(outcomes.items())
-    component = _components(count, [outcome for outcome, _ in ordered])
+    outcomes = _Outcome.prepare(games)
     members: dict[int, list[int]] = {}
-    for who, root in enumerate(component):
+    for who, root in enumerate(_components(count, outcomes)):
         if root is not None:
             members.setdefault(root, []).append(who)
-    current = _posterior((_MODEL.mu,) * count, ordered)
+    current = _posterior((_MODEL.mu,) * count, outcomes)
     for _ in range(_MAX_STEPS):
         step = [g / h for g, h in zip(current.gradient, current.curvature, strict=True)]
-        # the likelihood ignores a common shift of a group that only meets itself; the
-        # prior puts the group's mean at the prior's, where the mode is: keep it there
+        # the likelihood ignores a common shift of entrants who only meet one another; the
+        # prior puts their mean at the prior's, where the mode is: keep it there
         for group in members.values():
             mean = math.fsum(step[who] for who in group) / len(group)
             for who in group:
@@ -399,7 +415,7 @@ def _rate(count: int, games: Sequence[tuple[Sequence[int], Sequence[float]]]) ->
         scale = 1.0
         while True:
             trial = _posterior(
-                tuple(m + scale * s for m, s in zip(current.mu, step, strict=True)), ordered
+                tuple(m + scale * s for m, s in zip(current.mu, step, strict=True)), outcomes
             )
             if trial.value >= current.value + _ARMIJO * scale * slope or scale <= _MIN_SCALE:
                 break
@@ -425,46 +441,49 @@ def _components(count: int, outcomes: Sequence[_Outcome]) -> list[int | None]:
 
     played = [False] * count
     for outcome in outcomes:
-        first = root(outcome[0][0])
-        for who, _ in outcome:
+        first = root(outcome.entrants[0])
+        for who in outcome.entrants:
             played[who] = True
             parent[root(who)] = first
     return [root(who) if played[who] else None for who in range(count)]
 
 
-def _posterior(mu: tuple[float, ...], outcomes: Sequence[tuple[_Outcome, int]]) -> _Posterior:
-    """The log posterior of the ratings ``mu`` given the games (each outcome with its count).
+def _posterior(mu: tuple[float, ...], outcomes: Sequence[_Outcome]) -> _Posterior:
+    """The log posterior of the ratings ``mu`` given the games' outcomes.
 
-    Every sum is ``math.fsum``: exact, so the order of the games, and of the
-    players in a game, cannot change a bit of the result.
+    openskill's Plackett–Luce model, its spread ``c`` that of new ratings;
+    players who tie share a place group, each weighted by 1 / its size (Weng
+    and Lin's likelihood).  Sums over the games are ``math.fsum`` (exact), and
+    within a game they run by place: the same games give the same bits in any
+    order, and so do two entrants whose games mirror each other's.
     """
     prior = _MODEL.sigma**2
     value = [-((m - _MODEL.mu) ** 2) / (2 * prior) for m in mu]
     gradient: list[list[float]] = [[-(m - _MODEL.mu) / prior] for m in mu]
     curvature: list[list[float]] = [[1 / prior] for _ in mu]
     information: list[list[float]] = [[] for _ in mu]
-    for outcome, times in outcomes:
-        # openskill's Plackett–Luce model with the spread c of new ratings (ties: Weng & Lin's
-        # likelihood, each place group weighted by 1 / its size)
-        c = math.sqrt(len(outcome) * (prior + _MODEL.beta**2))
+    for outcome in outcomes:
+        c = math.sqrt(len(outcome.entrants) * (prior + _MODEL.beta**2))
         gamma = _MODEL.sigma / c  # openskill's damping of a game's information
-        top = max(mu[who] for who, _ in outcome)
-        strength = {who: math.exp((mu[who] - top) / c) for who, _ in outcome}
-        places = sorted({place for _, place in outcome})
-        tied = Counter(place for _, place in outcome)
-        rest = {
-            place: math.fsum(strength[who] for who, other in outcome if other >= place)
-            for place in places
-        }
-        terms = [(mu[who] - top) / (c * tied[place]) for who, place in outcome]
-        terms += [-math.log(rest[place]) for place in places]
-        value.append(times * math.fsum(terms))
-        for who, place in outcome:
-            shares = [strength[who] / rest[other] for other in places if other <= place]
-            bend = math.fsum(p * (1 - p) for p in shares) / c**2
-            gradient[who].append(times * (1 / tied[place] - math.fsum(shares)) / c)
-            curvature[who].append(times * bend)
-            information[who].append(times * bend * gamma)
+        top = max(mu[who] for who in outcome.entrants)
+        strength = [math.exp((mu[who] - top) / c) for who in outcome.entrants]
+        rest = []  # each place group's strength and that of all below it
+        total = 0.0
+        for first, end in reversed(outcome.groups):
+            total += sum(strength[first:end])
+            rest.append(total)
+        rest.reverse()
+        terms = [-math.log(r) for r in rest]
+        for group, (first, end) in enumerate(outcome.groups):
+            for i in range(first, end):
+                who = outcome.entrants[i]
+                terms.append((mu[who] - top) / (c * (end - first)))
+                shares = [strength[i] / r for r in rest[: group + 1]]
+                bend = sum(p * (1 - p) for p in shares) / c**2
+                gradient[who].append(outcome.times * (1 / (end - first) - sum(shares)) / c)
+                curvature[who].append(outcome.times * bend)
+                information[who].append(outcome.times * bend * gamma)
+        value.append(outcome.times * sum(terms))
     return _Posterior(
         mu,
         math.fsum(value),
