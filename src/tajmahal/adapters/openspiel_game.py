@@ -361,16 +361,19 @@ def _action_of_id() -> tuple[tuple[Move, ...], dict[int, int]]:
     return moves, {id(move): number for number, move in enumerate(moves)}
 
 
-#: the ids of a legal-moves tuple's moves -> (those moves, action number -> move in action
-#: order).  The engine hands out the same move objects (its tables hold them), so states
-#: with the same legal moves share one entry.  An entry keeps its moves alive, so no other
-#: object can have their ids while it is here: equal keys mean the very same moves.
-_LEGAL_TABLES: dict[tuple[int, ...], tuple[tuple[Move, ...], dict[int, Move]]] = {}
+#: a state's legal actions in increasing order, and action number -> the engine's move
+_Legal = tuple[list[int], dict[int, Move]]
+
+#: the ids of a legal-moves tuple's moves -> (those moves, their _Legal).  The engine hands
+#: out the same move objects (its tables hold them), so states with the same legal moves
+#: share one entry.  An entry keeps its moves alive, so no other object can have their ids
+#: while it is here: equal keys mean the very same moves.
+_LEGAL_TABLES: dict[tuple[int, ...], tuple[tuple[Move, ...], _Legal]] = {}
 _MAX_LEGAL_TABLES = 1 << 14  #: entries before the table starts again (bounded memory)
 
 
-def _legal_table(moves: tuple[Move, ...]) -> dict[int, Move]:
-    """Action number -> move for ``moves``, in action order (shared between states: read only)."""
+def _legal_table(moves: tuple[Move, ...]) -> _Legal:
+    """The legal actions of ``moves`` and their moves (shared between states: read only)."""
     key = tuple(map(id, moves))
     known = _LEGAL_TABLES.get(key)
     if known is not None:
@@ -379,11 +382,11 @@ def _legal_table(moves: tuple[Move, ...]) -> dict[int, Move]:
         numbers = list(map(_action_of_id()[1].__getitem__, key))
     except KeyError:  # a move the engine made elsewhere: looked up by value
         numbers = action_space()._numbers(moves)
-    table = dict(sorted(zip(numbers, moves, strict=True)))
+    legal = sorted(numbers), dict(zip(numbers, moves, strict=True))
     if len(_LEGAL_TABLES) >= _MAX_LEGAL_TABLES:
         _LEGAL_TABLES.clear()
-    _LEGAL_TABLES[key] = (moves, table)
-    return table
+    _LEGAL_TABLES[key] = (moves, legal)
+    return legal
 
 
 class _Record:
@@ -396,7 +399,7 @@ class _Record:
 
     __slots__ = ("_legal", "_strings", "draws", "length", "parent", "starts", "state", "steps")
 
-    _legal: dict[int, Move] | None
+    _legal: _Legal | None
     _strings: dict[tuple[int, bool], str] | None
 
     def __init__(
@@ -427,8 +430,8 @@ class _Record:
         # travels as this library's document text (see the module's warning)
         return _record_from_document, (json.dumps(_record_document(self)),)
 
-    def legal(self) -> dict[int, Move]:
-        """Action number -> the engine's own legal move, in action order (shared: read only)."""
+    def legal(self) -> _Legal:
+        """The legal actions in order, and action -> the engine's own move (shared: read only)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = _legal_table(self.state.legal_moves())
@@ -590,7 +593,7 @@ def _first_record(state: GameState) -> _Record:
 def _play(record: _Record, action: int, orders: tuple[tuple[int, ...], ...] = ()) -> _Node:
     """The node after ``action``: a record, or the chance nodes of a reshuffle it causes."""
     before = record.state
-    move = (record._legal or record.legal()).get(action)
+    move = (record._legal or record.legal())[1].get(action)
     if move is None:
         move = action_space().decode(action)  # not legal: apply says why
     if not orders:  # most moves reshuffle nothing: applied as they are (no chance node asked);
@@ -722,7 +725,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         node = self._node
         if type(node) is not _Record:
             return []
-        return list(node._legal or node.legal())
+        return list((node._legal or node.legal())[0])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of this chance node with their probabilities (empty elsewhere).
