@@ -73,6 +73,8 @@ import random
 from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Iterable
+from itertools import repeat
+from operator import truediv
 from typing import Any
 
 import attrs
@@ -495,7 +497,7 @@ class _Reshuffle:
     Never changed after it is made, so cloning shares it.  A plain class with slots:
     one is made per chance node, faster than an attrs class."""
 
-    __slots__ = ("action", "chosen", "left", "orders", "pile", "record")
+    __slots__ = ("action", "chosen", "counts", "kinds", "orders", "pile", "record")
 
     def __init__(
         self,
@@ -504,32 +506,38 @@ class _Reshuffle:
         orders: tuple[tuple[int, ...], ...],
         pile: tuple[int, ...],
         chosen: tuple[int, ...],
-        left: tuple[tuple[int, int], ...],
+        kinds: tuple[int, ...],
+        counts: tuple[int, ...],
     ) -> None:
         self.record = record  #: the state before the move
         self.action = action
         self.orders = orders  #: the piles already ordered in this move (top first)
         self.pile = pile  #: the pile being ordered now (sorted kinds)
         self.chosen = chosen  #: its cards dealt so far, top first
-        self.left = left  #: (kind, cards of it not dealt yet), by kind
+        self.kinds = kinds  #: the kinds with cards not dealt yet, in order
+        self.counts = counts  #: how many cards of each of those kinds are not dealt yet
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Reshuffle:
         return self
 
     def outcomes_now(self) -> list[tuple[int, float]]:
         total = len(self.pile) - len(self.chosen)
-        return [(k, c / total) for k, c in self.left]
+        return list(zip(self.kinds, map(truediv, self.counts, repeat(total)), strict=True))
 
     def deal(self, kind: int) -> _Reshuffle | None:
         """The node after dealing a card of ``kind`` next (None: not in the pile any more)."""
-        left = self.left
-        i = next((i for i, (k, _) in enumerate(left) if k == kind), None)
-        if i is None:
+        kinds, counts = self.kinds, self.counts
+        try:
+            i = kinds.index(kind)
+        except ValueError:
             return None
-        count = left[i][1] - 1
-        rest = (*left[:i], (kind, count), *left[i + 1 :]) if count else (*left[:i], *left[i + 1 :])
+        count = counts[i] - 1
+        if count:
+            counts = (*counts[:i], count, *counts[i + 1 :])
+        else:
+            kinds, counts = (*kinds[:i], *kinds[i + 1 :]), (*counts[:i], *counts[i + 1 :])
         chosen = (*self.chosen, kind)
-        return _Reshuffle(self.record, self.action, self.orders, self.pile, chosen, rest)
+        return _Reshuffle(self.record, self.action, self.orders, self.pile, chosen, kinds, counts)
 
     def info_string(self, seat: int, private: bool) -> str:
         return (
@@ -590,20 +598,32 @@ def _first_record(state: GameState) -> _Record:
     return _Record(state, starts, None, 0, ((),) * state.num_players)
 
 
-def _play(record: _Record, action: int, orders: tuple[tuple[int, ...], ...] = ()) -> _Node:
+def _play(record: _Record, action: int) -> _Node:
     """The node after ``action``: a record, or the chance nodes of a reshuffle it causes."""
     before = record.state
-    move = (record._legal or record.legal())[1].get(action)
+    move = (record._legal or record.legal())[1].get(action)  # _move, inlined
     if move is None:
         move = action_space().decode(action)  # not legal: apply says why
-    if not orders:  # most moves reshuffle nothing: applied as they are (no chance node asked);
-        after = before.apply(move)  # one that did is applied again below, its pile ordered
-        if after.reshuffles == before.reshuffles:  # by chance nodes (the seed's order dropped)
-            if after.deck is before.deck:  # nobody drew (most moves): record.next, inlined
-                steps = (record.steps, action, "")
-                parent = record if record._strings is not None else record.parent
-                return _Record(after, record.starts, steps, record.length + 1, record.draws, parent)
-            return _advance(record, action, move, after)
+    after = before.apply(move)  # most moves reshuffle nothing: applied as they are
+    if after.reshuffles != before.reshuffles:  # applied again, its pile ordered by chance
+        return _play_ordered(record, action, ())  # nodes (the seed's order dropped)
+    if after.deck is before.deck:  # nobody drew (most moves): record.next, inlined
+        steps = (record.steps, action, "")
+        parent = record if record._strings is not None else record.parent
+        return _Record(after, record.starts, steps, record.length + 1, record.draws, parent)
+    return _advance(record, action, move, after)
+
+
+def _move(record: _Record, action: int) -> Move:
+    """The engine's move of ``action`` (decoded when not legal: ``apply`` says why)."""
+    move = (record._legal or record.legal())[1].get(action)
+    return action_space().decode(action) if move is None else move
+
+
+def _play_ordered(record: _Record, action: int, orders: tuple[tuple[int, ...], ...]) -> _Node:
+    """The node after ``action``, each reshuffle it makes ordered by ``orders`` (top card
+    first) while there are orders, then a reshuffle node waiting for its chance nodes."""
+    move = _move(record, action)
     used = 0
 
     def order(pile: tuple[int, ...], index: int) -> tuple[int, ...]:
@@ -615,11 +635,12 @@ def _play(record: _Record, action: int, orders: tuple[tuple[int, ...], ...] = ()
 
     try:
         with ordering_reshuffles(order):
-            after = before.apply(move)
+            after = record.state.apply(move)
     except _PileToOrder as waiting:
         pile = waiting.pile
-        left = tuple(sorted(Counter(pile).items()))
-        return _Reshuffle(record, action, orders, pile, (), left)
+        counted = sorted(Counter(pile).items())
+        kinds, counts = tuple(k for k, _ in counted), tuple(c for _, c in counted)
+        return _Reshuffle(record, action, orders, pile, (), kinds, counts)
     return _advance(record, action, move, after)
 
 
@@ -725,7 +746,10 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         node = self._node
         if type(node) is not _Record:
             return []
-        return list((node._legal or node.legal())[0])
+        legal = node._legal
+        if legal is None:
+            legal = node._legal = _legal_table(node.state.legal_moves())
+        return list(legal[0])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of this chance node with their probabilities (empty elsewhere).
@@ -755,7 +779,9 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
             if len(after.chosen) < len(after.pile):
                 self._node = after
             else:
-                self._node = _play(node.record, node.action, (*node.orders, after.chosen))
+                self._node = _play_ordered(
+                    node.record, node.action, (*node.orders, after.chosen)
+                )
             return
         assert isinstance(node, _Deal)
         if action not in dict(self.chance_outcomes()):
