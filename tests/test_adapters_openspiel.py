@@ -386,8 +386,8 @@ def test_impossible_actions_raise_without_changing_the_state() -> None:
 
 
 def test_cloned_states_step_on_independently_of_the_shared_caches() -> None:
-    """Records and legal-action tables are shared between clones (and between states with
-    the same legal moves): stepping one clone, or changing a returned list, moves no other."""
+    """Records and their legal-action tables are shared between clones: stepping one clone,
+    or changing a returned list, moves no other."""
     game = pyspiel.load_game(GAME_NAME, {"players": 4})
     state = played(game, decisions=40, seed=12)
     seat = state.current_player()

@@ -366,29 +366,19 @@ def _action_of_id() -> tuple[tuple[Move, ...], dict[int, int]]:
 #: a state's legal actions in increasing order, and action number -> the engine's move
 _Legal = tuple[list[int], dict[int, Move]]
 
-#: the ids of a legal-moves tuple's moves -> (those moves, their _Legal).  The engine hands
-#: out the same move objects (its tables hold them), so states with the same legal moves
-#: share one entry.  An entry keeps its moves alive, so no other object can have their ids
-#: while it is here: equal keys mean the very same moves.
-_LEGAL_TABLES: dict[tuple[int, ...], tuple[tuple[Move, ...], _Legal]] = {}
-_MAX_LEGAL_TABLES = 1 << 14  #: entries before the table starts again (bounded memory)
-
 
 def _legal_table(moves: tuple[Move, ...]) -> _Legal:
-    """The legal actions of ``moves`` and their moves (shared between states: read only)."""
-    key = tuple(map(id, moves))
-    known = _LEGAL_TABLES.get(key)
-    if known is not None:
-        return known[1]
+    """The legal actions of ``moves`` and their moves.
+
+    The engine hands out its own move objects (its tables hold them), so they are
+    numbered by identity, without hashing a move.  Not cached across states: a table
+    of every legal-moves tuple seen (1 in 3 found again over four random games) kept
+    thousands of objects alive and cost more time than it saved."""
     try:
-        numbers = list(map(_action_of_id()[1].__getitem__, key))
+        numbers = list(map(_action_of_id()[1].__getitem__, map(id, moves)))
     except KeyError:  # a move the engine made elsewhere: looked up by value
         numbers = action_space()._numbers(moves)
-    legal = sorted(numbers), dict(zip(numbers, moves, strict=True))
-    if len(_LEGAL_TABLES) >= _MAX_LEGAL_TABLES:
-        _LEGAL_TABLES.clear()
-    _LEGAL_TABLES[key] = (moves, legal)
-    return legal
+    return sorted(numbers), dict(zip(numbers, moves, strict=True))
 
 
 class _Record:
