@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import json
 import os
 import platform
@@ -306,6 +307,7 @@ PREPARE: dict[str, Callable[[int, Sequence[int]], Any]] = {
 def measure(row: str, players: int, seeds: Sequence[int]) -> tuple[float, float]:
     """(steps/s, decisions/s) of one repetition, per second of CPU time."""
     extra = (PREPARE[row](players, seeds),) if row in PREPARE else ()
+    gc.collect()  # the garbage of earlier rows and of the preparation, not in this row's time
     start = time.process_time()
     steps, decisions = ROWS[row](players, seeds, *extra)
     elapsed = time.process_time() - start

@@ -38,6 +38,7 @@ workload in this interpreter (what valgrind runs).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -70,8 +71,10 @@ def run_workload(name: str, size: int) -> int:
         seeds = range(SEED, SEED + OPENSPIEL_GAMES)
         if name == "openspiel":
             states = adapters.openspiel_setups(4, seeds)  # both sizes deal every setup
+            gc.collect()  # the preparation's garbage: collected now, at both sizes alike
             return adapters.openspiel_own(4, seeds[:size], states[:size])[0]
         games = adapters.openspiel_engine_games(4, seeds)  # both sizes record every game
+        gc.collect()
         return adapters.openspiel_engine(4, seeds[:size], games[:size])[0]
 
     if name in ("loop", "dumps"):
