@@ -22,7 +22,13 @@ over the repetitions is reported.  Rows:
 * ``openspiel, own code``: the game's Python methods ``_legal_actions`` and
   ``_apply_action`` called directly, so the adapter's own per-step cost
   shows without the C++/Python crossing of OpenSpiel's Python-game bindings
-  (about 15 µs a step here, the same for every Python game).
+  (about 15 µs a step here, the same for every Python game);
+* ``openspiel engine, same steps``: the engine alone on the very games of the
+  ``openspiel, own code`` row (its moves and reshuffle orders recorded before the
+  clock starts): ``legal_moves()`` and ``apply(move)`` from a fresh copy of each
+  dealt state, a reshuffle ordered as its chance nodes dealt it.  The µs per
+  step of ``openspiel, own code`` minus this row's is the **adapter's own cost
+  per step beyond the engine** (printed below the table).
 
 ``--baseline DIR`` runs the same benchmark of another checkout (``DIR/src``
 with ``DIR/benchmarks/adapters.py``, e.g. ``git worktree add /tmp/before main``)
@@ -41,6 +47,8 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import functools
+import gc
 import json
 import os
 import platform
@@ -177,6 +185,84 @@ def openspiel(
     return steps, steps
 
 
+@functools.lru_cache(maxsize=8)
+def _openspiel_games(players: int, seeds: tuple[int, ...]) -> tuple[tuple[str, list[Any]], ...]:
+    """Per seed, ``openspiel_own``'s game: (dealt state as ``tm.dumps``, steps).
+
+    A step is (the move's index in ``legal_moves()``, the chance nodes of the
+    reshuffles that followed it, in the order dealt: (outcome drawn, the node's
+    ``chance_outcomes()``))."""
+    from tajmahal.adapters.actions import action_space
+
+    space = action_space()
+    games = []
+    for seed, state in zip(seeds, openspiel_setups(players, seeds), strict=True):
+        rng = random.Random(seed)
+        start = tm.dumps(state.game_state)
+        steps: list[Any] = []
+        while not state.is_terminal():
+            player = state.current_player()
+            if player < 0:  # a reshuffle's chance node (D1), as openspiel_own draws it
+                outcomes = state.chance_outcomes()
+                actions, weights = zip(*outcomes, strict=True)
+                outcome = rng.choices(actions, weights)[0]
+                state._apply_action(outcome)
+                steps[-1][1].append((outcome, outcomes))
+                continue
+            action = rng.choice(state._legal_actions(player))
+            steps.append((state.game_state.legal_moves().index(space.decode(action)), []))
+            state._apply_action(action)
+        games.append((start, steps))
+    return tuple(games)
+
+
+def openspiel_engine_games(players: int, seeds: Sequence[int]) -> list[tuple[Any, list[Any]]]:
+    """``openspiel_own``'s games for the engine alone: fresh dealt states and their steps."""
+    return [(tm.loads(start), steps) for start, steps in _openspiel_games(players, tuple(seeds))]
+
+
+def _ordered(nodes: list[tuple[int, Any]]) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
+    """The reshuffle order of the chance nodes' outcomes (top card first; the engine wants
+    it last)."""
+    used = 0
+
+    def order(pile: tuple[int, ...], index: int) -> tuple[int, ...]:
+        nonlocal used
+        used += len(pile)
+        return tuple(reversed([outcome for outcome, _ in nodes[used - len(pile) : used]]))
+
+    return order
+
+
+def openspiel_engine(
+    players: int, seeds: Sequence[int], games: list[tuple[Any, list[Any]]]
+) -> tuple[int, int]:
+    """The engine alone on ``openspiel_own``'s games: ``legal_moves()`` and ``apply``.
+
+    The driver's own work is done as ``openspiel_own`` does it (a random draw per
+    decision, a weighted one per chance node, their results unused: the recorded
+    game is played), so that the two rows differ by the adapter's work alone."""
+    steps = 0
+    for seed, (state, record) in zip(seeds, games, strict=True):
+        rng = random.Random(seed)
+        for index, nodes in record:
+            moves = state.legal_moves()
+            rng.choice(moves)
+            if nodes:  # a reshuffle ordered by chance nodes (a build that has them)
+                from tajmahal.rules.reshuffles import ordering_reshuffles
+
+                for _, outcomes in nodes:
+                    actions, weights = zip(*outcomes, strict=True)
+                    rng.choices(actions, weights)
+                with ordering_reshuffles(_ordered(nodes)):
+                    state = state.apply(moves[index])
+            else:
+                state = state.apply(moves[index])
+            steps += 1
+        assert state.is_over
+    return steps, steps
+
+
 def openspiel_information(players: int, seeds: Sequence[int], states: list[Any]) -> tuple[int, int]:
     return openspiel(players, seeds, states, information=True)
 
@@ -205,6 +291,7 @@ ROWS: dict[str, Callable[..., tuple[int, int]]] = {
     "openspiel": openspiel,
     "openspiel + infostate": openspiel_information,
     "openspiel, own code": openspiel_own,
+    "openspiel engine, same steps": openspiel_engine,
 }
 
 
@@ -213,12 +300,14 @@ PREPARE: dict[str, Callable[[int, Sequence[int]], Any]] = {
     "openspiel": openspiel_setups,
     "openspiel + infostate": openspiel_setups,
     "openspiel, own code": openspiel_setups,
+    "openspiel engine, same steps": openspiel_engine_games,
 }
 
 
 def measure(row: str, players: int, seeds: Sequence[int]) -> tuple[float, float]:
     """(steps/s, decisions/s) of one repetition, per second of CPU time."""
     extra = (PREPARE[row](players, seeds),) if row in PREPARE else ()
+    gc.collect()  # the garbage of earlier rows and of the preparation, not in this row's time
     start = time.process_time()
     steps, decisions = ROWS[row](players, seeds, *extra)
     elapsed = time.process_time() - start
@@ -256,6 +345,17 @@ def medians(samples: dict[str, list[tuple[float, float]]]) -> dict[str, dict[str
     return rows
 
 
+OWN, SAME_STEPS = "openspiel, own code", "openspiel engine, same steps"
+
+
+def own_beyond_engine(samples: dict[str, list[tuple[float, float]]]) -> float:
+    """The adapter's own µs per step beyond the engine: per repetition, then the median."""
+    return statistics.median(
+        1e6 / own - 1e6 / engine
+        for (own, _), (engine, _) in zip(samples[OWN], samples[SAME_STEPS], strict=True)
+    )
+
+
 def run(
     players: int, games: int, reps: int, seed: int, baseline: Path | None = None
 ) -> dict[str, Any]:
@@ -285,9 +385,14 @@ def run(
         "machine": platform.machine(),
         "load_average": {"start": start_load, "end": load()},
         "rows": medians(samples),
+        "openspiel_own_beyond_engine_us": own_beyond_engine(samples),
     }
     if baseline is not None:
-        result["baseline"] = {"directory": str(baseline), "rows": medians(before)}
+        result["baseline"] = {
+            "directory": str(baseline),
+            "rows": medians(before),
+            "openspiel_own_beyond_engine_us": own_beyond_engine(before),
+        }
     return result
 
 
@@ -301,21 +406,25 @@ def table(result: dict[str, Any]) -> str:
     rows = result["rows"]
     old = result.get("baseline", {}).get("rows")
     if old is None:
-        lines.append(f"{'':20} {'steps/s':>10} {'decisions/s':>12} {'vs engine':>10}")
+        lines.append(f"{'':28} {'steps/s':>10} {'decisions/s':>12} {'vs engine':>10}")
         for row, values in rows.items():
             lines.append(
-                f"{row:20} {values['steps_per_s']:10.0f} {values['decisions_per_s']:12.0f} "
+                f"{row:28} {values['steps_per_s']:10.0f} {values['decisions_per_s']:12.0f} "
                 f"{values['share_of_engine']:10.3f}"
             )
+        lines.append(
+            "OpenSpiel adapter's own µs per step beyond the engine (own code - engine, "
+            f"same steps): {result['openspiel_own_beyond_engine_us']:.1f}"
+        )
         return "\n".join(lines)
     lines.append(f"before: {result['baseline']['directory']}; after: this checkout")
     lines.append(
-        f"{'':20} {'steps/s before':>15} {'after':>9} {'vs engine before':>17} {'after':>7}"
+        f"{'':28} {'steps/s before':>15} {'after':>9} {'vs engine before':>17} {'after':>7}"
     )
     for row, values in rows.items():
         was = old[row]
         lines.append(
-            f"{row:20} {was['steps_per_s']:15.0f} {values['steps_per_s']:9.0f} "
+            f"{row:28} {was['steps_per_s']:15.0f} {values['steps_per_s']:9.0f} "
             f"{was['share_of_engine']:17.3f} {values['share_of_engine']:7.3f}"
         )
 
@@ -329,6 +438,12 @@ def table(result: dict[str, Any]) -> str:
             f"{row}: cost per step beyond the engine {was:.1f} µs before, "
             f"{now:.1f} µs after ({now / was:.2f}x)"
         )
+    was = result["baseline"]["openspiel_own_beyond_engine_us"]
+    now = result["openspiel_own_beyond_engine_us"]
+    lines.append(
+        "OpenSpiel adapter's own µs per step beyond the engine (own code - engine, same "
+        f"steps): {was:.1f} before, {now:.1f} after ({now / was:.2f}x)"
+    )
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ the median over the rounds.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -180,6 +181,28 @@ class Metrics:
         cpu = time.process_time() - start + _cpu_of(child) - child_before
         return cpu, repeat * len(decisions), time.perf_counter() - wall
 
+    def openspiel_own(self) -> tuple[float, int]:
+        """``python_tajmahal``'s own Python methods on whole random 4-player games
+        (benchmarks/adapters.py's "openspiel, own code"): per step, the setups dealt first."""
+        import adapters  # benchmarks/adapters.py, beside this script
+
+        states = adapters.openspiel_setups(4, self.seeds)
+        gc.collect()  # the preparation's garbage, not in the time
+        start = time.process_time()
+        steps = adapters.openspiel_own(4, self.seeds, states)[0]
+        return time.process_time() - start, steps
+
+    def openspiel_engine(self) -> tuple[float, int]:
+        """The engine alone on the very steps of those games (adapters.py's "openspiel engine,
+        same steps"): legal_moves/apply from fresh copies of the dealt states."""
+        import adapters
+
+        games = adapters.openspiel_engine_games(4, self.seeds)
+        gc.collect()
+        start = time.process_time()
+        steps = adapters.openspiel_engine(4, self.seeds, games)[0]
+        return time.process_time() - start, steps
+
     def close(self) -> None:
         if self._runner is not None:
             self._runner.close()
@@ -236,6 +259,8 @@ def worker(scale: float) -> None:
 # ---------------------------------------------------------------------------- the parent
 
 METRICS = ("loop", "match", "match_timed", "dumps", "json", "ismcts", "runner")
+#: measured too with --adapters, interleaved like the others
+ADAPTER_METRICS = ("openspiel_own", "openspiel_engine")
 
 
 class Build:
@@ -276,17 +301,21 @@ def compiled_modules(path: Path) -> int:
 
 
 def measure(
-    builds: Sequence[tuple[str, Path]], rounds: int, scale: float, progress: Callable[[str], None]
+    builds: Sequence[tuple[str, Path]],
+    rounds: int,
+    scale: float,
+    progress: Callable[[str], None],
+    metrics: Sequence[str] = METRICS,
 ) -> dict[str, Any]:
     """Every metric of every build, interleaved round by round; the per-round costs."""
     workers = [Build(name, path, scale) for name, path in builds]
-    costs: dict[str, dict[str, list[float]]] = {b.name: {m: [] for m in METRICS} for b in workers}
+    costs: dict[str, dict[str, list[float]]] = {b.name: {m: [] for m in metrics} for b in workers}
     walls: dict[str, list[float]] = {b.name: [] for b in workers}
     errors: dict[str, str] = {}
     loads = [os.getloadavg()[0]]
     try:
         for number in range(rounds + 1):  # round 0 warms up and is not counted
-            for metric in METRICS:
+            for metric in metrics:
                 order = workers[number % len(workers):] + workers[: number % len(workers)]
                 for build in order:
                     reply = build.batch(metric)
@@ -307,6 +336,12 @@ def measure(
 def _per_round(a: list[float], b: list[float]) -> float | None:
     """The median over rounds of a[i] / b[i]."""
     pairs = [x / y for x, y in zip(a, b, strict=False) if y > 0]
+    return statistics.median(pairs) if pairs else None
+
+
+def _per_round_difference(a: list[float], b: list[float]) -> float | None:
+    """The median over rounds of a[i] - b[i], in µs."""
+    pairs = [(x - y) * 1e6 for x, y in zip(a, b, strict=False)]
     return statistics.median(pairs) if pairs else None
 
 
@@ -336,6 +371,12 @@ def ratios(result: dict[str, Any], pure: str | None, compiled: str | None) -> li
     for metric, label in (("loop", "bare loop"), ("match", "play_match"), ("ismcts", "ismcts")):
         unit = "µs per iteration" if metric == "ismcts" else "µs per decision"
         row(f"{label}, {unit}", "", {b: median_us(b, metric) for b in costs}, "µs")
+    if any(c.get("openspiel_own") for c in costs.values()):
+        row("adapters: OpenSpiel own code, µs per step (CPU, interleaved)", "",
+            {b: median_us(b, "openspiel_own") for b in costs}, "µs")  # fmt: skip
+        row("adapters: OpenSpiel adapter's own µs per step beyond the engine", "half of before",
+            {b: _per_round_difference(c["openspiel_own"], c["openspiel_engine"])
+             for b, c in costs.items()}, "µs")  # fmt: skip
     if pure is not None and compiled is not None and pure in costs and compiled in costs:
         p, c = costs[pure], costs[compiled]
         row(f"compiled speed-up: public-API loop ({pure} / {compiled})", "≥ 2",
@@ -434,7 +475,8 @@ def run_ratios(args: argparse.Namespace) -> int:
     rounds = args.rounds if args.rounds else 2 if args.quick else 7
     scale = 0.25 if args.quick else 1.0
     try:
-        result = measure(builds, rounds, scale, lambda text: print(text, file=sys.stderr))
+        metrics = METRICS + (ADAPTER_METRICS if args.adapters else ())
+        result = measure(builds, rounds, scale, lambda text: print(text, file=sys.stderr), metrics)
         pure = next((n for n in names if n == "pure"), None)
         compiled = next((n for n in names if n == "compiled"), None)
         rows = ratios(result, pure, compiled)

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from pettingzoo.test.state_test import test_state_space as check_state_space
 from tajmahal.adapters import gymnasium_env
 from tajmahal.adapters.pettingzoo_env import env as pettingzoo_env
 from tajmahal.adapters.rewards import final_rewards
+from tajmahal.rules.reshuffles import ordering_reshuffles
 
 try:  # the 'openspiel' extra: open_spiel may have no wheel for the newest Python
     import pyspiel
@@ -148,10 +150,35 @@ def test_adapters_benchmark_quick_run() -> None:
         "openspiel",
         "openspiel + infostate",
         "openspiel, own code",
+        "openspiel engine, same steps",
     ]
     assert all(row["steps_per_s"] > 0 for row in rows.values())
     assert rows["gymnasium"]["decisions_per_s"] > rows["gymnasium"]["steps_per_s"]  # bots too
     assert rows["engine"]["share_of_engine"] == 1.0
+    own, same = rows["openspiel, own code"], rows["openspiel engine, same steps"]
+    beyond = json.loads(done.stdout)["openspiel_own_beyond_engine_us"]
+    assert beyond == pytest.approx(1e6 / own["steps_per_s"] - 1e6 / same["steps_per_s"])
+
+
+@needs_openspiel
+def test_adapters_benchmark_replays_the_openspiel_games_on_the_engine_alone() -> None:
+    """The "engine, same steps" row plays the very games of the "own code" row, to the end."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "adapters.py"
+    spec = importlib.util.spec_from_file_location("bench_adapters", path)
+    assert spec is not None and spec.loader is not None
+    adapters = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(adapters)
+    seeds = [3, 4]
+    own_states = adapters.openspiel_setups(4, seeds)
+    games = adapters.openspiel_engine_games(4, seeds)
+    steps = adapters.openspiel_own(4, seeds, own_states)
+    assert steps == adapters.openspiel_engine(4, seeds, games)
+    for state, (start, record) in zip(own_states, games, strict=True):
+        assert any(nodes for _, nodes in record)  # reshuffles, ordered by chance nodes
+        for index, nodes in record:  # the recorded game again, checking each final state
+            with ordering_reshuffles(adapters._ordered(nodes)):
+                start = start.apply(start.legal_moves()[index])
+        assert start == state.game_state and start.is_over
 
 
 def test_adapters_benchmark_compares_a_baseline_checkout_in_one_run() -> None:

@@ -383,3 +383,63 @@ def test_impossible_actions_raise_without_changing_the_state() -> None:
     with pytest.raises(AdapterError, match="not in this action space"):
         state.apply_action(action_space().size)
     assert str(state) == before and state.history() == history
+
+
+def test_cloned_states_step_on_independently_of_the_shared_caches() -> None:
+    """Records and their legal-action tables are shared between clones: stepping one clone,
+    or changing a returned list, moves no other."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 4})
+    state = played(game, decisions=40, seed=12)
+    seat = state.current_player()
+    legal, seen = state.legal_actions(), state.information_state_string(seat)
+    clones = [state.clone() for _ in range(3)]
+    rng = np.random.RandomState(12)
+    for number, clone in enumerate(clones):
+        for _ in range(30 * number + 1):  # a different number of random steps each
+            if clone.is_terminal():
+                break
+            if clone.is_chance_node():
+                chance(clone, rng)
+            else:
+                clone.apply_action(int(rng.choice(clone.legal_actions())))
+        again = game.deserialize_state(clone.serialize())  # replayed from scratch
+        assert clone.legal_actions() == again.legal_actions()
+        assert clone.chance_outcomes() == again.chance_outcomes()
+        for s in range(4):
+            assert clone.information_state_string(s) == again.information_state_string(s)
+    mine = state._legal_actions(seat)
+    mine.clear()  # the caller's own list
+    assert state.legal_actions() == legal == state._legal_actions(seat)
+    assert state.information_state_string(seat) == seen
+
+
+def test_cards_drawn_are_the_multiset_difference_of_hands() -> None:
+    """The adapter's sorted-list difference (who drew what) is Counter subtraction."""
+    from tajmahal.adapters.openspiel_game import _without
+
+    rng = np.random.RandomState(5)
+    for _ in range(300):
+        kinds = sorted(int(k) for k in rng.randint(0, 6, rng.randint(0, 9)))
+        removed = sorted(int(k) for k in rng.randint(0, 6, rng.randint(0, 5)))
+        expected = sorted((Counter(kinds) - Counter(removed)).elements())
+        assert _without(kinds, removed) == expected
+
+
+def test_information_strings_asked_now_and_then_extend_the_last_one_asked() -> None:
+    """A record keeps only the records before it whose strings were asked for; strings asked
+    after gaps of any length, for other seats or the public form, are those built at once."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    rng = np.random.RandomState(8)
+    state = played(game, decisions=0, seed=8)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance(state, rng)
+            continue
+        decisions += 1
+        if decisions % int(rng.randint(1, 90)) == 0:
+            seat, private = int(rng.randint(3)), bool(rng.randint(2))
+            record = state._node
+            assert record.info_string(seat, private) == record._info_string(seat, private)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert decisions > 100

@@ -138,15 +138,21 @@ INSTRUCTIONS = ROOT / "benchmarks" / "instructions.py"
 
 
 @pytest.mark.parametrize(
-    ("workload", "size"), [("loop", "1"), ("ismcts", "2"), ("dumps", "1"), ("pettingzoo", "1")]
-)
+    ("workload", "size"),
+    [("loop", "1"), ("ismcts", "2"), ("dumps", "1"), ("pettingzoo", "1"), ("openspiel", "1"),
+     ("openspiel_engine", "1")],
+)  # fmt: skip
 def test_instruction_count_workloads_run(workload: str, size: str) -> None:
     """benchmarks/instructions.py's workloads (what valgrind runs) work on this build."""
+    if workload.startswith("openspiel"):
+        pytest.importorskip("pyspiel")
     done = subprocess.run(
         [sys.executable, str(INSTRUCTIONS), "--run", workload, size],
         capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+    if workload.startswith("openspiel"):  # the same steps in both: their difference per step
+        assert re.fullmatch(r"steps \d+\n", done.stdout)
 
 
 def test_instruction_counts_without_valgrind_say_how_to_install_it(tmp_path: Path) -> None:
@@ -232,3 +238,22 @@ def test_strength_reports_the_openspiel_bots_simulations(tmp_path: Path) -> None
     )  # fmt: skip
     assert again.returncode == 0 and f"| `{spec}` | 6 |" in again.stdout
     assert again.stdout.splitlines()[-3].endswith("| 2 |")  # the searches column
+
+
+def test_ratios_time_the_openspiel_adapter_beside_the_engine_on_the_same_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ratios.py's --adapters metrics: the adapter's own code and the engine on its steps."""
+    pytest.importorskip("pyspiel")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import ratios
+
+    metrics = ratios.Metrics(0.25)  # one game
+    own_cpu, own_steps = metrics.openspiel_own()
+    engine_cpu, engine_steps = metrics.openspiel_engine()
+    assert own_steps == engine_steps > 100 and own_cpu > 0 and engine_cpu > 0
+    costs = {"a": {**{metric: [] for metric in ratios.METRICS},
+                   "openspiel_own": [3e-6, 5e-6], "openspiel_engine": [1e-6, 2e-6]}}  # fmt: skip
+    rows = ratios.ratios({"costs": costs, "walls": {"a": []}}, None, None)
+    beyond = next(r for r in rows if "beyond the engine" in r["ratio"])
+    assert beyond["values"]["a"] == pytest.approx(2.5)  # µs: the median of 2 and 3

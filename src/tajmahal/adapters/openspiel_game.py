@@ -70,8 +70,11 @@ from __future__ import annotations
 import functools
 import json
 import random
+from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Iterable
+from itertools import repeat
+from operator import truediv
 from typing import Any
 
 import attrs
@@ -107,6 +110,8 @@ STATE_FORMAT = "tajmahal/openspiel-state"  #: the ``format`` of a serialised sta
 _STATE_VERSION = 1
 _MAX_DOCUMENT = 4 << 20  #: characters: far above any game's document
 _PARAMETERS = {"players": MIN_PLAYERS}
+
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -349,6 +354,33 @@ class _Deal:
 Steps = tuple[Any, int, str] | None
 
 
+@functools.lru_cache(maxsize=1)
+def _action_of_id() -> tuple[tuple[Move, ...], dict[int, int]]:
+    """The action space's moves (the engine's own objects) and their numbers by id.
+
+    The moves are kept here, alive, so no other object can have their ids."""
+    moves = action_space().moves
+    return moves, {id(move): number for number, move in enumerate(moves)}
+
+
+#: a state's legal actions in increasing order, and action number -> the engine's move
+_Legal = tuple[list[int], dict[int, Move]]
+
+
+def _legal_table(moves: tuple[Move, ...]) -> _Legal:
+    """The legal actions of ``moves`` and their moves.
+
+    The engine hands out its own move objects (its tables hold them), so they are
+    numbered by identity, without hashing a move.  Not cached across states: a table
+    of every legal-moves tuple seen (1 in 3 found again over four random games) kept
+    thousands of objects alive and cost more time than it saved."""
+    try:
+        numbers = list(map(_action_of_id()[1].__getitem__, map(id, moves)))
+    except KeyError:  # a move the engine made elsewhere: looked up by value
+        numbers = action_space()._numbers(moves)
+    return sorted(numbers), dict(zip(numbers, moves, strict=True))
+
+
 class _Record:
     """A decision node or the end: the engine state and each seat's information trail.
 
@@ -358,6 +390,9 @@ class _Record:
     """
 
     __slots__ = ("_legal", "_strings", "draws", "length", "parent", "starts", "state", "steps")
+
+    _legal: _Legal | None
+    _strings: dict[tuple[int, bool], str] | None
 
     def __init__(
         self,
@@ -373,9 +408,11 @@ class _Record:
         self.steps = steps
         self.length = length  #: the number of steps
         self.draws = draws  #: per seat, (step, cards it drew)
-        self.parent = parent  #: the record one step before, whose strings this one extends
-        self._strings: dict[tuple[int, bool], str] = {}
-        self._legal: dict[int, Move] = {}
+        #: the nearest record before whose information strings were asked for: this one's
+        #: extend them.  Only those are kept alive (with their states), not every step's.
+        self.parent = parent
+        self._strings = None  # made on first use: most records are never asked for strings
+        self._legal = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Record:
         return self
@@ -385,84 +422,112 @@ class _Record:
         # travels as this library's document text (see the module's warning)
         return _record_from_document, (json.dumps(_record_document(self)),)
 
-    def legal(self) -> dict[int, Move]:
-        """Action number -> the engine's own legal move object (computed once)."""
+    def legal(self) -> _Legal:
+        """The legal actions in order, and action -> the engine's own move (shared: read only)."""
         legal = self._legal
-        if not legal and not self.state.is_over:
-            moves = self.state.legal_moves()
-            legal.update(sorted(zip(action_space()._numbers(moves), moves, strict=True)))
+        if legal is None:
+            legal = self._legal = _legal_table(self.state.legal_moves())
         return legal
+
+    def next(self, after: GameState, action: int, supply: str = "", draws: Any = None) -> _Record:
+        """The record one step on: ``action`` made ``after`` (``supply``: its new supply's text)."""
+        parent = self if self._strings is not None else self.parent
+        return _Record(
+            after,
+            self.starts,
+            (self.steps, action, supply),
+            self.length + 1,
+            self.draws if draws is None else draws,
+            parent,
+        )
 
     def info_string(self, seat: int, private: bool = True) -> str:
         """The seat's information string: the nearest cached one before, plus the steps since."""
         key = (seat, private)
-        known = self._strings.get(key)
+        strings = self._strings
+        if strings is None:
+            strings = self._strings = {}
+        known = strings.get(key)
         if known is not None:
             return known
-        later: list[_Record] = []
-        record = self
-        while record.parent is not None and key not in record._strings and len(later) < 64:
-            later.append(record)
+        record = self.parent
+        while record is not None and (record._strings is None or key not in record._strings):
             record = record.parent
-        if key not in record._strings:  # nothing cached near: all at once (linear, not quadratic)
+        if record is None or record._strings is None:  # none before: all at once (linear)
             text = self._info_string(seat, private)
         else:
-            text = record._strings[key]
-            for step in reversed(later):
-                text = f"{text}\n{step._last_line(seat, private)}"
-        self._strings[key] = text
+            text = "\n".join([record._strings[key], *self._lines(seat, private, record.length)])
+        strings[key] = text
         return text
 
-    def _last_line(self, seat: int, private: bool) -> str:
-        """The line of this record's own step (the newest)."""
-        assert self.steps is not None
-        _, action, supply = self.steps
-        line = _action_text(action) + supply
-        if private and self.draws[seat] and self.draws[seat][-1][0] == self.length - 1:
-            line += f" [drew {self.draws[seat][-1][1]}]"
-        return line
+    def _lines(self, seat: int, private: bool, first: int = 0) -> list[str]:
+        """The lines of the steps from step ``first`` on."""
+        lines = []
+        steps = self.steps
+        for _ in range(self.length - first):
+            assert steps is not None
+            steps, action, supply = steps
+            lines.append(_action_text(action) + supply)
+        lines.reverse()
+        if private:
+            for step, cards in reversed(self.draws[seat]):
+                if step < first:
+                    break
+                lines[step - first] += f" [drew {cards}]"
+        return lines
 
     def _info_string(self, seat: int, private: bool) -> str:
-        lines = [_action_text(action) + supply for action, supply in _step_list(self.steps)]
-        if private:
-            for step, cards in self.draws[seat]:
-                lines[step] += f" [drew {cards}]"
         start = self.starts[seat] if private else self.starts[seat].partition("\n")[2]
-        return "\n".join([f"seat {seat}", start, *lines])
+        return "\n".join([f"seat {seat}", start, *self._lines(seat, private)])
 
 
-@attrs.frozen
 class _Reshuffle:
-    """A move waiting for the chance nodes that order a reshuffled discard pile (D1)."""
+    """A move waiting for the chance nodes that order a reshuffled discard pile (D1).
 
-    record: _Record  #: the state before the move
-    action: int
-    orders: tuple[tuple[int, ...], ...]  #: the piles already ordered in this move (top first)
-    pile: tuple[int, ...]  #: the pile being ordered now (sorted kinds)
-    chosen: tuple[int, ...]  #: its cards dealt so far, top first
-    left: tuple[tuple[int, int], ...]  #: (kind, cards of it not dealt yet), by kind
+    Never changed after it is made, so cloning shares it.  A plain class with slots:
+    one is made per chance node, faster than an attrs class."""
+
+    __slots__ = ("action", "chosen", "counts", "kinds", "orders", "pile", "record")
+
+    def __init__(
+        self,
+        record: _Record,
+        action: int,
+        orders: tuple[tuple[int, ...], ...],
+        pile: tuple[int, ...],
+        chosen: tuple[int, ...],
+        kinds: tuple[int, ...],
+        counts: tuple[int, ...],
+    ) -> None:
+        self.record = record  #: the state before the move
+        self.action = action
+        self.orders = orders  #: the piles already ordered in this move (top first)
+        self.pile = pile  #: the pile being ordered now (sorted kinds)
+        self.chosen = chosen  #: its cards dealt so far, top first
+        self.kinds = kinds  #: the kinds with cards not dealt yet, in order
+        self.counts = counts  #: how many cards of each of those kinds are not dealt yet
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Reshuffle:
         return self
 
     def outcomes_now(self) -> list[tuple[int, float]]:
         total = len(self.pile) - len(self.chosen)
-        return [(k, c / total) for k, c in self.left]
+        return list(zip(self.kinds, map(truediv, self.counts, repeat(total)), strict=True))
 
     def deal(self, kind: int) -> _Reshuffle | None:
         """The node after dealing a card of ``kind`` next (None: not in the pile any more)."""
-        left = []
-        found = False
-        for k, c in self.left:
-            if k == kind:
-                found = True
-                c -= 1
-            if c:
-                left.append((k, c))
-        if not found:
+        kinds, counts = self.kinds, self.counts
+        try:
+            i = kinds.index(kind)
+        except ValueError:
             return None
+        count = counts[i] - 1
+        if count:
+            counts = (*counts[:i], count, *counts[i + 1 :])
+        else:
+            kinds, counts = (*kinds[:i], *kinds[i + 1 :]), (*counts[:i], *counts[i + 1 :])
         chosen = (*self.chosen, kind)
-        return _Reshuffle(self.record, self.action, self.orders, self.pile, chosen, tuple(left))
+        return _Reshuffle(self.record, self.action, self.orders, self.pile, chosen, kinds, counts)
 
     def info_string(self, seat: int, private: bool) -> str:
         return (
@@ -472,11 +537,6 @@ class _Reshuffle:
 
 
 _Node = _Deal | _Record | _Reshuffle
-
-
-#: a move draws at most a card for withdrawing (W11), one for a bonus tile (K3) and a new
-#: supply (E6): with more cards than this in the deck, no move can empty it
-_NO_RESHUFFLE = 2 * MAX_PLAYERS + 8
 
 
 class _PileToOrder(Exception):
@@ -528,16 +588,32 @@ def _first_record(state: GameState) -> _Record:
     return _Record(state, starts, None, 0, ((),) * state.num_players)
 
 
-def _play(record: _Record, action: int, orders: tuple[tuple[int, ...], ...] = ()) -> _Node:
+def _play(record: _Record, action: int) -> _Node:
     """The node after ``action``: a record, or the chance nodes of a reshuffle it causes."""
     before = record.state
-    move = record.legal().get(action)
+    move = (record._legal or record.legal())[1].get(action)  # _move, inlined
     if move is None:
         move = action_space().decode(action)  # not legal: apply says why
-    if len(before.deck) > _NO_RESHUFFLE and not orders:  # far from empty: no reshuffle now,
-        after = before.apply(move)  # so no chance nodes to ask (checked just below)
-        if after.reshuffles == before.reshuffles:
-            return _advance(record, action, move, after)
+    after = before.apply(move)  # most moves reshuffle nothing: applied as they are
+    if after.reshuffles != before.reshuffles:  # applied again, its pile ordered by chance
+        return _play_ordered(record, action, ())  # nodes (the seed's order dropped)
+    if after.deck is before.deck:  # nobody drew (most moves): record.next, inlined
+        steps = (record.steps, action, "")
+        parent = record if record._strings is not None else record.parent
+        return _Record(after, record.starts, steps, record.length + 1, record.draws, parent)
+    return _advance(record, action, move, after)
+
+
+def _move(record: _Record, action: int) -> Move:
+    """The engine's move of ``action`` (decoded when not legal: ``apply`` says why)."""
+    move = (record._legal or record.legal())[1].get(action)
+    return action_space().decode(action) if move is None else move
+
+
+def _play_ordered(record: _Record, action: int, orders: tuple[tuple[int, ...], ...]) -> _Node:
+    """The node after ``action``, each reshuffle it makes ordered by ``orders`` (top card
+    first) while there are orders, then a reshuffle node waiting for its chance nodes."""
+    move = _move(record, action)
     used = 0
 
     def order(pile: tuple[int, ...], index: int) -> tuple[int, ...]:
@@ -549,42 +625,59 @@ def _play(record: _Record, action: int, orders: tuple[tuple[int, ...], ...] = ()
 
     try:
         with ordering_reshuffles(order):
-            after = before.apply(move)
+            after = record.state.apply(move)
     except _PileToOrder as waiting:
         pile = waiting.pile
-        left = tuple(sorted(Counter(pile).items()))
-        return _Reshuffle(record, action, orders, pile, (), left)
+        counted = sorted(Counter(pile).items())
+        kinds, counts = tuple(k for k, _ in counted), tuple(c for _, c in counted)
+        return _Reshuffle(record, action, orders, pile, (), kinds, counts)
     return _advance(record, action, move, after)
 
 
 def _advance(record: _Record, action: int, move: Move, after: GameState) -> _Record:
     """The record after ``move``: its step, and who drew what (only when the deck moved)."""
     before = record.state
-    steps = (record.steps, action, "")
     if after.deck is before.deck and after.reshuffles == before.reshuffles:
-        return _Record(after, record.starts, steps, record.length + 1, record.draws, record)
+        return record.next(after, action)
+    supply = ""
     kind_of = tables(before.components).kind_of
     mover = before.current_player
+    taken = kind_of[move.card] if isinstance(move, TakeCard) else None
     if after.supply is not before.supply:
-        expected = Counter(before.supply)
-        if isinstance(move, TakeCard):
-            expected[kind_of[move.card]] -= 1
-        if +expected != Counter(after.supply):
-            steps = (record.steps, action, f" [supply {_cards(after.components, after.supply)}]")
+        expected = _without(sorted(before.supply), () if taken is None else (taken,))
+        if expected != sorted(after.supply):
+            supply = f" [supply {_cards(after.components, after.supply)}]"
     draws = record.draws
     for seat, (old, new) in enumerate(zip(before.hands, after.hands, strict=True)):
         if old is new:
             continue
-        expected = Counter(old)
+        expected = sorted(old)
         if seat == mover and isinstance(move, PlayCards):
-            expected -= Counter(kind_of[c] for c in (move.colored, move.extra) if c is not None)
-        if seat == mover and isinstance(move, TakeCard):
-            expected[kind_of[move.card]] += 1
-        drawn = Counter(new) - expected
+            played = [kind_of[c] for c in (move.colored, move.extra) if c is not None]
+            expected = _without(expected, sorted(played))
+        if seat == mover and taken is not None:
+            insort(expected, taken)
+        drawn = _without(sorted(new), expected)
         if drawn:
-            entry = (record.length, _cards(after.components, sorted(drawn.elements())))
+            entry = (record.length, _cards(after.components, drawn))
             draws = (*draws[:seat], (*draws[seat], entry), *draws[seat + 1 :])
-    return _Record(after, record.starts, steps, record.length + 1, draws, record)
+    return record.next(after, action, supply, draws)
+
+
+def _without(kinds: list[int], removed: Iterable[int]) -> list[int]:
+    """The sorted ``kinds`` less one of each of the sorted ``removed`` it holds (a multiset
+    difference, as ``Counter(kinds) - Counter(removed)``)."""
+    out: list[int] = []
+    it = iter(removed)
+    pending = next(it, None)
+    for kind in kinds:
+        while pending is not None and pending < kind:
+            pending = next(it, None)
+        if pending is not None and pending == kind:
+            pending = next(it, None)
+        else:
+            out.append(kind)
+    return out
 
 
 class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hints
@@ -635,15 +728,18 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         """
         node = self._node
         if type(node) is not _Record:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         player = node.state.current_player
-        return int(pyspiel.PlayerId.TERMINAL) if player is None else player
+        return _TERMINAL if player is None else player
 
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
         if type(node) is not _Record:
             return []
-        return list(node.legal())
+        legal = node._legal
+        if legal is None:
+            legal = node._legal = _legal_table(node.state.legal_moves())
+        return list(legal[0])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of this chance node with their probabilities (empty elsewhere).
@@ -655,26 +751,29 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         (11, 1.0)
         """
         node = self._node
-        if isinstance(node, _Deal):
-            return node.outcomes_now(self.get_game().setup)
-        if isinstance(node, _Reshuffle):
+        if type(node) is _Reshuffle:
             return node.outcomes_now()
+        if type(node) is _Deal:
+            return node.outcomes_now(self.get_game().setup)
         return []
 
     def _apply_action(self, action: int) -> None:
         node, action = self._node, int(action)
-        if isinstance(node, _Record):
+        if type(node) is _Record:
             self._node = _play(node, action)
             return
-        if isinstance(node, _Reshuffle):
+        if type(node) is _Reshuffle:
             after = node.deal(action)
             if after is None:
                 raise self._not_an_outcome(action)
             if len(after.chosen) < len(after.pile):
                 self._node = after
             else:
-                self._node = _play(node.record, node.action, (*node.orders, after.chosen))
+                self._node = _play_ordered(
+                    node.record, node.action, (*node.orders, after.chosen)
+                )
             return
+        assert isinstance(node, _Deal)
         if action not in dict(self.chance_outcomes()):
             raise self._not_an_outcome(action)
         setup: _Setup = self.get_game().setup
