@@ -18,7 +18,11 @@ set-up (tables, components, generated code) drop out:
   at each decision (what a referee sends each bot program), minus 1 game;
 - ``pettingzoo``: 5 seeded games through the PettingZoo AEC environment
   (``agent_iter``/``last``/``step``, a random legal action from the mask; needs the
-  ``pettingzoo`` extra) minus 1 game.
+  ``pettingzoo`` extra) minus 1 game;
+- ``match`` and ``time_limit``: 5 seeded ``play_match`` games of four ``random`` bots
+  minus 1, without a time limit and with ``time_limit=60`` (each decision handed to
+  the seat's worker thread; callgrind runs the threads one at a time, and counts no
+  time spent in the kernel, so the thread switches themselves do not show).
 
 The last rows divide the first build's counts by each other build's (the compiled
 speed-up in instructions).  Instruction counts and CPU time do not scale alike:
@@ -45,6 +49,8 @@ WORKLOADS: dict[str, tuple[int, int, str]] = {
     "loop": (5, 1, "public-API loop, 4 random games (legal_moves/apply)"),
     "dumps": (5, 1, "tm.dumps of the deciding seat's view, 4 random games"),
     "pettingzoo": (5, 1, "PettingZoo AEC environment, 4 random games (last/step)"),
+    "match": (5, 1, "play_match, 4 random bots, 4 games"),
+    "time_limit": (5, 1, "play_match with time_limit, 4 random bots, 4 games"),
 }
 
 
@@ -60,6 +66,11 @@ def run_workload(name: str, size: int) -> None:
                 if name == "dumps":
                     tm.dumps(state.view(state.current_player))
                 state = state.apply(rng.choice(state.legal_moves()))
+        return
+    if name in ("match", "time_limit"):
+        limit = 60.0 if name == "time_limit" else None
+        for seed in range(SEED, SEED + size):
+            tm.play_match(["random"] * 4, seed=seed, time_limit=limit)
         return
     if name == "pettingzoo":
         from adapters import pettingzoo  # benchmarks/adapters.py: its random-play loop

@@ -164,31 +164,25 @@ def abandoned_calls() -> int:
 class _Job:
     """One call of bot code; ``work`` returns an :class:`Answer` (or the built bot)."""
 
+    __slots__ = ("abandoned", "finished", "owner", "result", "signal", "work")
+
     def __init__(self, work: Callable[[], Any], owner: object = None) -> None:
         self.work, self.owner = work, owner
         self.finished = False
         self.abandoned = False
         self.result: Any = None
-        self._signal: threading.Lock | None = None  # made by expect(), for a threaded call
+        #: released when the call has finished (a threaded call: the worker's, see _Worker.call)
+        self.signal: threading.Lock | None = None
 
-    def expect(self) -> None:
-        """Prepare to :meth:`wait` for the call (before it is handed to a thread)."""
-        self._signal = threading.Lock()  # released when the call has finished
-        self._signal.acquire()
-
-    def _work_once(self) -> None:
+    def run(self) -> None:
+        """Run the call in the worker thread, then signal its end."""
         try:
             self.result = self.work()
         except BaseException as exc:  # the work functions catch the bot's; this is a last guard
             reraise_user_interrupt(exc)
-            self.result = Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
+            self.result = _internal_fault(exc)
         finally:
             self.work = _nothing  # drop references to the bot's objects
-
-    def run(self) -> None:
-        try:
-            self._work_once()
-        finally:
             with _LOCK:
                 self.finished = True
                 if self.abandoned:
@@ -196,21 +190,20 @@ class _Job:
                     if _BUSY.get(id(self.owner)) is self:
                         del _BUSY[id(self.owner)]
                 self.owner = None
-            if self._signal is not None:
-                self._signal.release()
+            if self.signal is not None:
+                self.signal.release()
 
     def run_here(self) -> None:
         """Run the call in the calling thread (no time limit: it cannot be abandoned)."""
         try:
-            self._work_once()
+            self.result = _guarded(self.work)
         finally:
+            self.work = _nothing
             self.finished, self.owner = True, None
 
-    def wait(self, limit: float | None) -> bool:
-        """Whether the call finished within ``limit`` seconds; if not, it is abandoned."""
-        assert self._signal is not None, "expect() comes first"
-        if self._signal.acquire(timeout=-1 if limit is None else limit):
-            return True
+    def abandon(self) -> bool:
+        """After the wait timed out: whether the call finished after all; if not, it is
+        abandoned (counted in :func:`abandoned_calls`, its bot busy until it returns)."""
         with _LOCK:
             if self.finished:
                 return True
@@ -223,6 +216,20 @@ class _Job:
 
 def _nothing() -> None:
     return None
+
+
+def _guarded(work: Callable[[], Any]) -> Any:
+    """``work()``, or a fault :class:`Answer` if it raised (the work functions catch the
+    bot's exceptions; this is a last guard)."""
+    try:
+        return work()
+    except BaseException as exc:
+        reraise_user_interrupt(exc)
+        return _internal_fault(exc)
+
+
+def _internal_fault(exc: BaseException) -> Answer:
+    return Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
 
 
 _PRESSED = threading.Event()  # set by the SIGINT handler of watching_interrupts()
@@ -275,11 +282,16 @@ class _Worker:
 
     The thread starts with the first call that has a time limit: a seat
     whose calls have none (no ``time_limit``, no game clock) never starts one.
+    Each call is handed over through a queue and its end signalled on one lock
+    that the worker keeps for all its calls (held while no call has ended), so
+    that a call allocates no lock of its own; a call that times out leaves that
+    lock to the abandoned call and the worker takes a new one.
     """
 
     def __init__(self) -> None:
         self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
+        self.done = _held_lock()
 
     def _start(self) -> None:
         name = f"tajmahal-seat-{next(_COUNTER)}"
@@ -302,14 +314,23 @@ class _Worker:
             return True, time.perf_counter() - start
         if self.thread is None:
             self._start()
-        job.expect()
+        done = job.signal = self.done
         self.jobs.put(job)
-        finished = job.wait(limit)
-        return finished, time.perf_counter() - start
+        if done.acquire(True, limit):
+            return True, time.perf_counter() - start
+        # the late call releases ``done`` whenever it ends: the next call waits on a new lock
+        self.done = _held_lock()
+        return job.abandon(), time.perf_counter() - start
 
     def stop(self) -> None:
         if self.thread is not None:
             self.jobs.put(None)  # the thread ends after the call it may still be running
+
+
+def _held_lock() -> threading.Lock:
+    lock = threading.Lock()
+    lock.acquire()
+    return lock
 
 
 # ---------------------------------------------------------------------------- the seat
@@ -502,13 +523,18 @@ class InProcessSeat:
                 )
             return _judge(chosen, legal, copies)
 
-        job = _Job(work, owner=bot)
-        finished, elapsed = self._worker.call(job, limit)
-        if not finished:
-            assert limit is not None
-            detail = f"no move after the {limit:.3g} s time limit"
-            return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
-        result: Answer | int = job.result
+        result: Answer | int
+        if limit is None:  # in this thread: nothing to bound (see watching_interrupts)
+            start = time.perf_counter()
+            result = _guarded(work)
+            elapsed = time.perf_counter() - start
+        else:
+            job = _Job(work, bot)
+            finished, elapsed = self._worker.call(job, limit)
+            if not finished:
+                detail = f"no move after the {limit:.3g} s time limit"
+                return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
+            result = job.result
         if limit is not None and elapsed > limit:
             detail = f"took {elapsed:.3f} s, more than the {limit:.3g} s time limit"
             return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
