@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import array
 import functools
-import operator
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -418,100 +417,97 @@ class IncrementalEncoder:
         visit, phase, first, current, deck, reshuffles, crown, tile, pending = self._scalars
         for index in self._onehots:
             a[index] = 0.0
-        (s_visit, s_phase, s_first, s_current, s_deck, a[reshuffles], a[crown], a[tile],
-         a[pending], a[pending + 1], a[pending + 2], a[pending + 3]) = _SCALARS(s)  # fmt: skip
-        onehots = [visit + s_visit - 1, phase + _PHASE_ORDER.index(s_phase), first + s_first]
-        if s_current is not None:
-            onehots.append(current + s_current)
+        onehots = [visit + s.visit - 1, phase + _PHASE_ORDER.index(s.phase), first + s.first_player]
+        if s.current_player is not None:
+            onehots.append(current + s.current_player)
         for index in onehots:
             a[index] = 1.0
         self._onehots = onehots
-        a[deck] = len(s_deck)
-        # which parts are not the very objects of the last state (all of them, at first)
-        parts = _PARTS(s)
-        old = _PARTS(last) if last is not None else _NO_PARTS
-        (new_order, hands_changed, table_changed, known_changed, new_holders, new_scores,
-         new_withdrawn, new_colors, new_supply, new_discard, new_court, new_palaces,
-         new_crowns, new_bonus, new_tiles, new_commodities, new_influence,
-         ) = map(_is_not, parts, old)  # fmt: skip
-        (order, hands, table, known, holders, scores, withdrawn, colors, supply, discard,
-         court, palaces, crowns, bonus, tiles, commodities, influence) = parts  # fmt: skip
-        if new_order:
+        a[deck] = len(s.deck)
+        a[reshuffles] = s.reshuffles
+        a[crown] = s.court_crown
+        a[tile] = s.court_province_tile
+        a[pending] = s.pending_palaces
+        a[pending + 1] = s.pending_crown
+        a[pending + 2] = s.pending_takes
+        a[pending + 3] = s.pending_province
+        if last is None or s.province_order is not last.province_order:
             base, width = clear("province_order"), len(self._tables.province_ids)
-            for i, province in enumerate(order):
+            for i, province in enumerate(s.province_order):
                 a[base + i * width + province] = 1.0
-        if hands_changed or table_changed or known_changed or new_holders:
-            sizes, rows, known_at = at["hand_sizes"], at["table"], at["known_cards"]
-            hands_at = self._hands_at
-            old_hands, old_table, old_known = old[1], old[2], old[3]
-            for seat in range(n):
-                hand_changed = old_hands is None or hands[seat] is not old_hands[seat]
-                if hand_changed:
-                    before = None if old_hands is None else old_hands[seat]
-                    count(hands_at + seat * k, hands[seat], before)
-                    a[sizes + seat] = len(hands[seat])
-                if old_table is None or table[seat] is not old_table[seat]:
-                    before = None if old_table is None else old_table[seat]
-                    count(rows + seat * k, table[seat], before)
-                if (
-                    new_holders
-                    or known[seat] is not old_known[seat]
-                    or (hand_changed and seat in holders)
-                ):
-                    mine = known[seat]
-                    if seat in holders:
-                        mine = with_specials(s, self._tables, seat, mine)
-                    count(known_at + seat * k, mine, None)
-        if new_scores:
-            base = at["scores"]
-            for seat, score in enumerate(scores):
-                a[base + seat] = score
-        if new_withdrawn:
-            base = at["withdrawn"]
-            for seat, flag in enumerate(withdrawn):
-                a[base + seat] = flag
-        if new_colors:
+        hands, table, known = s.hands, s.table, s.known
+        holders = s.special_holder
+        new_holders = last is None or holders is not last.special_holder
+        sizes, rows, known_at = at["hand_sizes"], at["table"], at["known_cards"]
+        hands_at = self._hands_at
+        old_hands, old_table, old_known = (
+            (None, None, None) if last is None else (last.hands, last.table, last.known)
+        )
+        for seat in range(n):
+            hand_changed = old_hands is None or hands[seat] is not old_hands[seat]
+            if hand_changed:
+                before = None if old_hands is None else old_hands[seat]
+                count(hands_at + seat * k, hands[seat], before)
+                a[sizes + seat] = len(hands[seat])
+            if old_table is None or table[seat] is not old_table[seat]:
+                before = None if old_table is None else old_table[seat]
+                count(rows + seat * k, table[seat], before)
+            if (
+                new_holders
+                or known[seat] is not old_known[seat]  # type: ignore[index]
+                or (hand_changed and seat in holders)
+            ):
+                mine = known[seat]
+                if seat in holders:
+                    mine = with_specials(s, self._tables, seat, mine)
+                count(known_at + seat * k, mine, None)
+        if last is None or s.scores is not last.scores:
+            for seat, score in enumerate(s.scores):
+                a[at["scores"] + seat] = score
+        if last is None or s.withdrawn is not last.withdrawn:
+            for seat, flag in enumerate(s.withdrawn):
+                a[at["withdrawn"] + seat] = flag
+        if last is None or s.visit_colors is not last.visit_colors:
             base, width = clear("visit_colors"), len(COLORED)
-            for seat, color in enumerate(colors):
+            for seat, color in enumerate(s.visit_colors):
                 slot = _COLORED.get(color)
                 if slot is not None:
                     a[base + seat * width + slot] = 1.0
-        if new_supply:
-            count(at["supply"], supply, old[8])
-        if new_discard:
-            count(at["discard"], discard, old[9])
-        if new_court:
-            base = at["court_influence"]
-            for i, here in enumerate(court):
-                a[base + i] = here
-        if new_palaces:
+        if last is None or s.supply is not last.supply:
+            count(at["supply"], s.supply, None if last is None else last.supply)
+        if last is None or s.discard is not last.discard:
+            count(at["discard"], s.discard, None if last is None else last.discard)
+        if last is None or s.court_influence is not last.court_influence:
+            for i, here in enumerate(s.court_influence):
+                a[at["court_influence"] + i] = here
+        if last is None or s.normal_palaces is not last.normal_palaces:
             base = clear("palaces")
-            for city, owner in enumerate(palaces):
+            for city, owner in enumerate(s.normal_palaces):
                 if owner >= 0:
                     a[base + city * n + owner] = 1.0
-        if new_crowns:
+        if last is None or s.crown_palaces is not last.crown_palaces:
             base = clear("crown_palaces")
-            for city, owner in enumerate(crowns):
+            for city, owner in enumerate(s.crown_palaces):
                 if owner >= 0:
                     a[base + city * n + owner] = 1.0
-        if new_bonus:
+        if last is None or s.bonus is not last.bonus:
             base, kinds = clear("bonus_tiles"), len(self.encoder._bonus)
-            for city, b in enumerate(bonus):
+            for city, b in enumerate(s.bonus):
                 if b >= 0:
                     a[base + city * kinds + self._bonus_slot[b]] = 1.0
-        if new_tiles:
+        if last is None or s.province_tiles is not last.province_tiles:
             base, width = clear("province_tiles"), len(self.encoder.components.province_tiles)
-            for seat, numbers in enumerate(tiles):
+            for seat, numbers in enumerate(s.province_tiles):
                 for number in numbers:
                     a[base + seat * width + number - 1] = 1.0
-        if new_commodities:
+        if last is None or s.commodity_tiles is not last.commodity_tiles:
             base, width = clear("commodity_tiles"), len(Commodity)
-            for seat, owned in enumerate(commodities):
+            for seat, owned in enumerate(s.commodity_tiles):
                 for b in owned:
                     a[base + seat * width + self._commodity[b]] += 1.0
-        if new_influence:
+        if last is None or s.influence is not last.influence:
             base, width = at["influence_tiles"], len(INFLUENCE)
-            for seat, held in enumerate(influence):
+            for seat, held in enumerate(s.influence):
                 for i, tiles_held in enumerate(held):
                     a[base + seat * width + i] = tiles_held
         if new_holders:
@@ -519,21 +515,6 @@ class IncrementalEncoder:
             for i, holder in enumerate(holders):
                 if holder >= 0:
                     a[base + i * n + holder] = 1.0
-
-
-#: the state's fields the encoder reads whole, in one call: the scalars, then the parts
-#: compared by identity with the last state's
-_SCALARS = operator.attrgetter(
-    "visit", "phase", "first_player", "current_player", "deck", "reshuffles", "court_crown",
-    "court_province_tile", "pending_palaces", "pending_crown", "pending_takes", "pending_province",
-)  # fmt: skip
-_PARTS = operator.attrgetter(
-    "province_order", "hands", "table", "known", "special_holder", "scores", "withdrawn",
-    "visit_colors", "supply", "discard", "court_influence", "normal_palaces", "crown_palaces",
-    "bonus", "province_tiles", "commodity_tiles", "influence",
-)  # fmt: skip
-_NO_PARTS = (None,) * 17  # before the first state: every part is new
-_is_not = operator.is_not
 
 
 #: fields whose first axis is the seat, and fields whose last axis is

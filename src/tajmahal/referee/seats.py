@@ -652,13 +652,13 @@ def _copy_card(card: Card, cards: dict[int, Card]) -> Card:
 def _judge(chosen: object, legal: Sequence[Move], copies: Sequence[Move]) -> Answer | int:
     """Runs in the worker: the index of the legal move ``chosen`` is, checking exact types
     field by field, or a fault."""
+    for index, copy in enumerate(copies):  # most bots return one of the moves handed over
+        if copy is chosen:
+            if _unchanged(copy, legal[index]):  # unless the bot changed that copy since
+                return index
+            break
     problem = _foreign_part(chosen)
     if problem is None:
-        for index, copy in enumerate(copies):  # most bots return one of the moves handed over
-            if copy is chosen:
-                if legal[index] == chosen:  # unless the bot changed that copy since
-                    return index
-                break
         for index, move in enumerate(legal):  # exact types only: == runs no bot code
             if move == chosen:
                 return index
@@ -667,6 +667,41 @@ def _judge(chosen: object, legal: Sequence[Move], copies: Sequence[Move]) -> Ans
         shown = problem
     detail = f"returned {shown}, which is not one of the {len(legal)} legal moves"
     return Answer(kind=FaultKind.ILLEGAL_MOVE, detail=detail[:MAX_DETAIL])
+
+
+def _unchanged(copy: object, move: Move) -> bool:
+    """Whether ``copy`` (handed to a bot) still holds the very objects of ``move``'s fields,
+    the engine's own values, all the way down: checked by identity, so no bot code runs."""
+    kind = type(move)
+    if type(copy) is not kind:
+        return False
+    get = object.__getattribute__
+    try:
+        if kind is PlayCards:
+            assert isinstance(move, PlayCards)
+            extra, copied = move.extra, get(copy, "extra")
+            return _same_card(get(copy, "colored"), move.colored) and (
+                copied is None if extra is None else _same_card(copied, extra)
+            )
+        if kind is TakeCard:
+            assert isinstance(move, TakeCard)
+            return _same_card(get(copy, "card"), move.card)
+        if kind is PlacePalace or kind is PlaceCrownPalace:
+            assert isinstance(move, PlacePalace | PlaceCrownPalace)
+            return get(copy, "city") is move.city
+    except AttributeError:  # a field deleted
+        return False
+    return True  # Withdraw: no fields
+
+
+def _same_card(copy: object, card: Card) -> bool:
+    get = object.__getattribute__
+    return (
+        type(copy) is Card
+        and get(copy, "color") is card.color
+        and get(copy, "symbols") is card.symbols
+        and get(copy, "special") is card.special
+    )
 
 
 def _foreign_part(chosen: object) -> str | None:
