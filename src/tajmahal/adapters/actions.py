@@ -182,7 +182,7 @@ class ActionSpace:
         except KeyError:  # a move made elsewhere
             for number in self._numbers(moves):
                 legal[number] = 1
-        return np.frombuffer(legal, dtype=np.int8)  # owns nothing else: a new mask each call
+        return np.frombuffer(legal, _INT8)  # owns nothing else: a new mask each call
 
     def _numbers(self, moves: Sequence[Move]) -> list[int]:
         """The action numbers of ``moves``, looking the engine's own move objects up by identity.
@@ -225,6 +225,9 @@ class ActionSpace:
         if state.current_player != state.seat:
             return ()
         return state.sample(random.Random(0)).legal_moves()
+
+
+_INT8 = np.dtype(np.int8)
 
 
 def _engine_moves(components: Components) -> dict[Move, Move]:

@@ -387,10 +387,13 @@ class IncrementalEncoder:
                 enc.encode(state.view(0))  # raises the encoder's error
             self._update(state, self._last)
             self._last = state
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < enc.num_players:
+        n = enc.num_players
+        if (type(seat) is not int or not 0 <= seat < n) and (  # an exact int: checked at once
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
+        ):
             from tajmahal.adapters.actions import AdapterError
 
-            raise AdapterError(f"seat must be 0..{enc.num_players - 1}, got {seat!r}")
+            raise AdapterError(f"seat must be 0..{n - 1}, got {seat!r}")
         return self._array.take(self._gather[seat])
 
     def _update(self, s: GameState, last: GameState | None) -> None:
