@@ -64,7 +64,6 @@ from tajmahal.rules.moves import (
     PlacePalace,
     PlayCards,
     TakeCard,
-    Withdraw,
 )
 from tajmahal.rules.views import PlayerView
 
@@ -626,20 +625,39 @@ def _name_of(bot: Any) -> str | Answer:
 def _copy(move: Move, cards: dict[int, Card]) -> Move:
     """A fresh copy of an engine move (fresh cards too): what a bot mutates stays its own.
 
-    ``cards`` maps the engine's cards to their copies within one decision.
+    ``cards`` maps the engine's cards to their copies within one seat.  The copy is
+    filled in field by field, without the constructor's type checks (the engine's
+    moves hold the library's own types); the slots attrs adds beside the fields
+    (its hash cache) start empty, as the constructor leaves them.
     """
     kind = type(move)
+    copy = _NEW(kind)
     if kind is PlayCards:
         assert isinstance(move, PlayCards)
         extra = None if move.extra is None else _copy_card(move.extra, cards)
-        return PlayCards(_copy_card(move.colored, cards), extra)
-    if kind is TakeCard:
+        _SET(copy, "colored", _copy_card(move.colored, cards))
+        _SET(copy, "extra", extra)
+    elif kind is TakeCard:
         assert isinstance(move, TakeCard)
-        return TakeCard(_copy_card(move.card, cards))
-    if kind is PlacePalace or kind is PlaceCrownPalace:
+        _SET(copy, "card", _copy_card(move.card, cards))
+    elif kind is PlacePalace or kind is PlaceCrownPalace:
         assert isinstance(move, PlacePalace | PlaceCrownPalace)
-        return kind(move.city)
-    return Withdraw()
+        _SET(copy, "city", move.city)
+    for name in _INTERNAL_SLOTS[kind]:
+        _SET(copy, name, None)
+    return copy
+
+
+def _internal_slots(kind: type) -> tuple[str, ...]:
+    """The slots of an attrs class that are not its fields (attrs' hash cache)."""
+    fields = {field.name for field in attrs.fields(kind)}
+    slots = getattr(kind, "__slots__", ())
+    return tuple(n for n in slots if n not in fields and n != "__weakref__")
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
+_INTERNAL_SLOTS = {kind: _internal_slots(kind) for kind in MOVE_TYPES}
 
 
 def _copy_card(card: Card, cards: dict[int, Card]) -> Card:
