@@ -24,7 +24,11 @@ set-up (tables, components, generated code) drop out:
   ``openspiel`` extra) minus 1 game, every setup dealt before either size plays;
 - ``openspiel_engine``: the engine alone (``legal_moves``/``apply``) on the very steps of
   the ``openspiel`` games (adapters.py's "openspiel engine, same steps": the games are
-  recorded first, at both sizes alike), minus 1 game.
+  recorded first, at both sizes alike), minus 1 game;
+- ``match`` and ``time_limit``: 5 seeded ``play_match`` games of four ``random`` bots
+  minus 1, without a time limit and with ``time_limit=60`` (each decision handed to
+  the seat's worker thread; callgrind runs the threads one at a time, and counts no
+  time spent in the kernel, so the thread switches themselves do not show).
 
 With both OpenSpiel workloads, a row gives the **adapter's own instructions per step
 beyond the engine**: (``openspiel`` - ``openspiel_engine``) / the steps of the 4 games.
@@ -57,6 +61,8 @@ WORKLOADS: dict[str, tuple[int, int, str]] = {
     "pettingzoo": (5, 1, "PettingZoo AEC environment, 4 random games (last/step)"),
     "openspiel": (5, 1, "OpenSpiel game's own methods, 4 random games"),
     "openspiel_engine": (5, 1, "the engine alone on the same OpenSpiel steps"),
+    "match": (5, 1, "play_match, 4 random bots, 4 games"),
+    "time_limit": (5, 1, "play_match with time_limit, 4 random bots, 4 games"),
 }
 OPENSPIEL_GAMES = 5  #: the games both OpenSpiel workloads prepare, whatever their size
 
@@ -85,6 +91,11 @@ def run_workload(name: str, size: int) -> int:
                 if name == "dumps":
                     tm.dumps(state.view(state.current_player))
                 state = state.apply(rng.choice(state.legal_moves()))
+        return 0
+    if name in ("match", "time_limit"):
+        limit = 60.0 if name == "time_limit" else None
+        for seed in range(SEED, SEED + size):
+            tm.play_match(["random"] * 4, seed=seed, time_limit=limit)
         return 0
     if name == "pettingzoo":
         from adapters import pettingzoo  # benchmarks/adapters.py: its random-play loop

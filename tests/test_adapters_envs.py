@@ -12,11 +12,12 @@ import pytest
 
 import tajmahal as tm
 from helpers import line_components
-from tajmahal.adapters.actions import AdapterError, action_space
+from tajmahal.adapters.actions import ActionSpace, AdapterError, action_space
 from tajmahal.adapters.gymnasium_env import ENV_ID, TajMahalEnv
 from tajmahal.adapters.observations import observation_encoder
 from tajmahal.adapters.pettingzoo_env import TajMahalAECEnv
 from tajmahal.adapters.rewards import final_rewards
+from tajmahal.rules.moves import move_from_text
 
 
 def play_out(environment: TajMahalAECEnv, rng: random.Random) -> dict[str, float]:
@@ -60,6 +61,52 @@ def test_pettingzoo_reset_seed_deals_the_library_game_and_observes_views() -> No
         assert np.array_equal(observed["action_mask"], space.mask(state.view(seat)))
     first = environment.observe("player_0")
     assert first["observation"] is not environment.observe("player_0")["observation"]
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_pettingzoo_observes_what_the_full_encoder_encodes_over_whole_games(
+    num_players: int,
+) -> None:
+    """Every step of two random games, for the deciding agent and another: the incremental
+    observations equal ``ObservationEncoder.encode(state.view(seat))``, the masks the views'."""
+    environment = TajMahalAECEnv(num_players=num_players)
+    encoder, space = observation_encoder(num_players), action_space()
+    rng = random.Random(num_players)
+    for seed in (1, 2):
+        environment.reset(seed=seed)
+        steps = 0
+        while environment.agents and not any(environment.terminations.values()):
+            state = environment.game_state
+            assert state is not None
+            agent = environment.agent_selection
+            for seat in (int(agent.split("_")[1]), rng.randrange(num_players)):
+                observed = environment.observe(f"player_{seat}")
+                assert np.array_equal(observed["observation"], encoder.encode(state.view(seat)))
+                assert np.array_equal(observed["action_mask"], space.mask(state.view(seat)))
+            mask = environment.observe(agent)["action_mask"]
+            environment.step(rng.choice(np.flatnonzero(mask).tolist()))
+            steps += 1
+        assert environment.game_state is not None and environment.game_state.is_over
+        assert steps > 100
+
+
+def test_the_action_mask_finds_moves_made_elsewhere_by_value() -> None:
+    """The mask looks the engine's own move objects up by identity; equal moves made
+    elsewhere (here by a subclass that reads them back from their texts) get the same mask."""
+
+    class FromTexts(ActionSpace):
+        @staticmethod
+        def legal_moves(state: tm.GameState | tm.PlayerView) -> Sequence[tm.Move]:
+            return [move_from_text(str(move)) for move in ActionSpace.legal_moves(state)]
+
+    space, copied = action_space(), FromTexts()
+    state = tm.new_game(4, seed=4)
+    for _ in range(40):
+        made = copied.legal_moves(state)
+        assert all(a is not b for a, b in zip(made, state.legal_moves(), strict=True))
+        assert np.array_equal(copied.mask(state), space.mask(state))
+        assert np.flatnonzero(space.mask(state)).tolist() == space.legal_actions(state)
+        state = state.apply(state.legal_moves()[-1 if len(state.legal_moves()) < 3 else 1])
 
 
 def test_pettingzoo_global_state_is_every_seats_view() -> None:

@@ -140,7 +140,7 @@ INSTRUCTIONS = ROOT / "benchmarks" / "instructions.py"
 @pytest.mark.parametrize(
     ("workload", "size"),
     [("loop", "1"), ("ismcts", "2"), ("dumps", "1"), ("pettingzoo", "1"), ("openspiel", "1"),
-     ("openspiel_engine", "1")],
+     ("openspiel_engine", "1"), ("match", "1"), ("time_limit", "1")],
 )  # fmt: skip
 def test_instruction_count_workloads_run(workload: str, size: str) -> None:
     """benchmarks/instructions.py's workloads (what valgrind runs) work on this build."""

@@ -349,6 +349,62 @@ def test_mutating_the_moves_handed_over_changes_nothing_in_the_engine() -> None:
     assert play(["random", "random", "random"]).record == reference.record  # nothing corrupted
 
 
+class Other(tm.PlayCards):
+    """A move class of the bot's own, the same slots as PlayCards."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("eq")
+
+    __hash__ = tm.PlayCards.__hash__
+
+
+@pytest.mark.parametrize("limit", [None, 5.0])
+@pytest.mark.parametrize(
+    ("change", "judged"),
+    [
+        (lambda move: None, "the same move"),  # unchanged: by identity of its fields
+        # an equal card of its own: judged by value
+        (lambda move: object.__setattr__(move, "colored", tm.Card.parse(str(move.colored))),
+         "the same move"),
+        (lambda move: object.__setattr__(move.colored, "symbols", ()), "not one of"),
+        (lambda move: object.__setattr__(move, "colored", Nasty()), "holding a Nasty"),
+        (lambda move: object.__setattr__(move.colored, "color", Nasty()), "fields of foreign"),
+        (lambda move: object.__setattr__(move, "__class__", Other), "of type Other"),
+        (lambda move: object.__delattr__(move, "extra"), "with missing fields"),
+    ],
+)
+def test_a_copy_changed_after_it_was_handed_over_is_judged_by_what_it_holds(
+    limit: float | None, change: Any, judged: str
+) -> None:
+    """The referee accepts a returned copy at once only while it holds the very objects
+    it was handed with; anything else is judged field by field, no bot code run."""
+
+    class Changer:
+        name = "changer"
+
+        def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> Any:
+            move = legal_moves[0]
+            change(move)
+            return move
+
+    state = tm.new_game(3, seed=1)
+    legal = state.legal_moves()
+    assert isinstance(legal[0], tm.PlayCards)
+    seat = seats.InProcessSeat.build(Changer(), seed=0, limit=limit)
+    try:
+        answer = seat.choose(state.view(0), legal, limit)
+    finally:
+        seat.close()
+    if judged == "the same move":
+        assert (answer.index, answer.kind) == (0, None)
+    else:
+        assert answer.index is None and answer.kind is FaultKind.ILLEGAL_MOVE
+        assert judged in answer.detail
+    assert tm.new_game(3, seed=1).legal_moves() == legal  # the engine's moves untouched
+
+
 def test_the_game_clock_bounds_a_seat_over_the_whole_game() -> None:
     class Ponderous(Hostile):
         def attack(self, legal_moves: Sequence[tm.Move]) -> Any:

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 import tajmahal as tm
 from helpers import line_components
 from tajmahal.bots import GreedyBot, RandomBot
-from tajmahal.referee import FaultKind, bot_seed
+from tajmahal.referee import FaultKind, bot_seed, seats
+from tajmahal.rules.legal import WITHDRAW
+from tajmahal.rules.tables import tables
 
 LINE = line_components()
 
@@ -164,6 +166,26 @@ def test_each_seat_gets_copies_of_its_own_made_once_per_move() -> None:
         copies.append(mine)
     shared = set(copies[0]) & set(copies[1])
     assert shared and all(copies[0][m] is not copies[1][m] for m in shared)  # seats apart
+
+
+def test_the_copies_handed_over_are_equal_values_with_cards_of_their_own() -> None:
+    """Every move a seat hands over equals the engine's, hashes and prints alike, and holds
+    no object of the engine's that a bot could change in place."""
+    t = tables(tm.standard_components())
+    moves = (WITHDRAW, *t.play.values(), *t.place, *t.crown, *t.take)  # the engine's own
+    seat = seats.InProcessSeat.build("random", seed=0, limit=None)
+    try:
+        copies = seat._copies_of(moves)
+    finally:
+        seat.close()
+    for move, copy in zip(moves, copies, strict=True):
+        assert copy == move and hash(copy) == hash(move) and repr(copy) == repr(move)
+        assert type(copy) is type(move) and copy is not move
+        for name in ("colored", "extra", "card"):
+            card = getattr(move, name, None)
+            if card is not None:
+                assert getattr(copy, name) == card and getattr(copy, name) is not card
+    assert len({id(c) for c in copies}) == len(moves)
 
 
 def test_views_are_built_when_read_and_equal_the_states_views() -> None:

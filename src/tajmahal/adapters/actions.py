@@ -88,6 +88,8 @@ class ActionSpace:
         self._moves: tuple[Move, ...] = tuple(own.get(m, m) for m in moves)
         self._index: dict[Move, int] = {m: i for i, m in enumerate(moves)}
         self._by_identity: dict[int, tuple[Move, int]] = {}
+        #: the number of each move object of ``_moves`` by its id (they live as long as this)
+        self._own_numbers = {id(m): i for i, m in enumerate(self._moves)}
 
     @property
     def size(self) -> int:
@@ -134,16 +136,19 @@ class ActionSpace:
         >>> str(ActionSpace().decode(0))
         'withdraw'
         """
+        moves = self._moves
+        if type(action) is int and 0 <= action < len(moves):  # the common case, checked at once
+            return moves[action]
         try:
             index = int(action)
-            if index != action or not 0 <= index < len(self._moves):
+            if index != action or not 0 <= index < len(moves):
                 raise ValueError
         except (TypeError, ValueError, OverflowError):
             raise AdapterError(
                 f"action {action!r} is not in this action space: "
-                f"expected an integer from 0 to {len(self._moves) - 1}"
+                f"expected an integer from 0 to {len(moves) - 1}"
             ) from None
-        return self._moves[index]
+        return moves[index]
 
     def legal_actions(self, state: GameState | PlayerView) -> list[int]:
         """The action numbers of the legal moves, ascending (see :meth:`mask` for views).
@@ -170,9 +175,14 @@ class ActionSpace:
         0
         """
         legal = bytearray(len(self._moves))  # item stores, then one array: faster than numpy's
-        for number in self._numbers(self.legal_moves(state)):
-            legal[number] = 1
-        return np.frombuffer(legal, dtype=np.int8)  # owns nothing else: a new mask each call
+        moves, own = self.legal_moves(state), self._own_numbers
+        try:
+            for move in moves:  # the engine's own move objects: found by identity
+                legal[own[id(move)]] = 1
+        except KeyError:  # a move made elsewhere
+            for number in self._numbers(moves):
+                legal[number] = 1
+        return np.frombuffer(legal, _INT8)  # owns nothing else: a new mask each call
 
     def _numbers(self, moves: Sequence[Move]) -> list[int]:
         """The action numbers of ``moves``, looking the engine's own move objects up by identity.
@@ -215,6 +225,9 @@ class ActionSpace:
         if state.current_player != state.seat:
             return ()
         return state.sample(random.Random(0)).legal_moves()
+
+
+_INT8 = np.dtype(np.int8)
 
 
 def _engine_moves(components: Components) -> dict[Move, Move]:

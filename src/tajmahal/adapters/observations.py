@@ -49,6 +49,7 @@ _COMMODITIES = {c: i for i, c in enumerate(Commodity)}
 _INFLUENCE = {s: i for i, s in enumerate(INFLUENCE)}
 _COLORED = {c: i for i, c in enumerate(COLORED)}
 _PHASES = {p: i for i, p in enumerate(Phase)}
+_PHASE_ORDER = list(Phase)  # .index() finds a member by identity, without Enum's Python __hash__
 
 Array = npt.NDArray[np.float32]
 UNBOUNDED = float(np.finfo(np.float32).max)  #: the upper bound of unbounded fields
@@ -316,7 +317,10 @@ class IncrementalEncoder:
         n = encoder.num_players
         self._kinds = k = len(comps.card_kinds)
         self._hands_at = encoder.size  #: every hand, by absolute seat, after the fields
-        self._values = array.array("f", bytes(4 * (encoder.size + n * k)))
+        #: then two constants, 0.0 and 1.0: the gather writes the field ``seat`` from them
+        self._zero_at = self._hands_at + n * k
+        self._values = array.array("f", bytes(4 * (encoder.size + n * k + 2)))
+        self._values[self._zero_at + 1] = 1.0
         self._array = np.frombuffer(self._values, dtype=np.float32)
         self._zeros = array.array("f", bytes(4 * encoder.size))
         self._zeros_k = array.array("f", bytes(4 * self._kinds))
@@ -352,6 +356,9 @@ class IncrementalEncoder:
             block = table[field.offset : field.offset + field.size]
             if field.name == "hand":
                 block[:] = self._hands_at + me * self._kinds + np.arange(field.size)
+            elif field.name == "seat":  # one-hot: the constant 1.0 at ``me``, 0.0 elsewhere
+                block[:] = self._zero_at
+                block[me] = self._zero_at + 1
             elif field.name in _SEAT_FIRST:  # rows by seat: row r shows seat (me + r) % n
                 rows = block.reshape(n, -1)
                 rows[:] = rows[[(r + me) % n for r in range(n)]]
@@ -380,13 +387,14 @@ class IncrementalEncoder:
                 enc.encode(state.view(0))  # raises the encoder's error
             self._update(state, self._last)
             self._last = state
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < enc.num_players:
+        n = enc.num_players
+        if (type(seat) is not int or not 0 <= seat < n) and (  # an exact int: checked at once
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
+        ):
             from tajmahal.adapters.actions import AdapterError
 
-            raise AdapterError(f"seat must be 0..{enc.num_players - 1}, got {seat!r}")
-        out = self._array.take(self._gather[seat])
-        out[self._at["seat"] + seat] = 1.0
-        return out
+            raise AdapterError(f"seat must be 0..{n - 1}, got {seat!r}")
+        return self._array.take(self._gather[seat])
 
     def _update(self, s: GameState, last: GameState | None) -> None:
         """Rewrite the entries of the absolute array whose parts of the state changed."""
@@ -412,7 +420,7 @@ class IncrementalEncoder:
         visit, phase, first, current, deck, reshuffles, crown, tile, pending = self._scalars
         for index in self._onehots:
             a[index] = 0.0
-        onehots = [visit + s.visit - 1, phase + _PHASES[s.phase], first + s.first_player]
+        onehots = [visit + s.visit - 1, phase + _PHASE_ORDER.index(s.phase), first + s.first_player]
         if s.current_player is not None:
             onehots.append(current + s.current_player)
         for index in onehots:
@@ -434,17 +442,22 @@ class IncrementalEncoder:
         holders = s.special_holder
         new_holders = last is None or holders is not last.special_holder
         sizes, rows, known_at = at["hand_sizes"], at["table"], at["known_cards"]
+        hands_at = self._hands_at
+        old_hands, old_table, old_known = (
+            (None, None, None) if last is None else (last.hands, last.table, last.known)
+        )
         for seat in range(n):
-            hand_changed = last is None or hands[seat] is not last.hands[seat]
+            hand_changed = old_hands is None or hands[seat] is not old_hands[seat]
             if hand_changed:
-                before = None if last is None else last.hands[seat]
-                count(self._hands_at + seat * k, hands[seat], before)
+                before = None if old_hands is None else old_hands[seat]
+                count(hands_at + seat * k, hands[seat], before)
                 a[sizes + seat] = len(hands[seat])
-            if last is None or table[seat] is not last.table[seat]:
-                count(rows + seat * k, table[seat], None if last is None else last.table[seat])
+            if old_table is None or table[seat] is not old_table[seat]:
+                before = None if old_table is None else old_table[seat]
+                count(rows + seat * k, table[seat], before)
             if (
                 new_holders
-                or known[seat] is not last.known[seat]  # type: ignore[union-attr]
+                or known[seat] is not old_known[seat]  # type: ignore[index]
                 or (hand_changed and seat in holders)
             ):
                 mine = known[seat]

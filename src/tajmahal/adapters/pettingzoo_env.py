@@ -72,6 +72,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         self.render_mode = check_render_mode(render_mode)
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self.agents = self.possible_agents[:]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation = gymnasium.spaces.Box(
             self.encoder.low, self.encoder.high, dtype=np.float32
         )
@@ -150,11 +151,11 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         0
         """
         state = self._game()
-        if agent not in self.possible_agents:
+        seat = self._seat_of.get(agent) if type(agent) is str else None
+        if seat is None:
             raise AdapterError(
                 f"no agent is called {agent!r}; the agents are {', '.join(self.possible_agents)}"
             )
-        seat = self.possible_agents.index(agent)
         if seat == state.current_player:
             mask = self.actions.mask(state)
         else:  # not its decision: nothing is legal for it
@@ -186,17 +187,14 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         >>> environment.game_state.withdrawn
         (True, False, False)
         """
-        if self.terminations.get(self.agent_selection) or self.truncations.get(
-            self.agent_selection
-        ):
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
             return
         state = self._game()
         if action is None:
-            raise AdapterError(f"{self.agent_selection} must act: None is only for finished agents")
-        move = self.actions.decode(action)
-        agent = self.agent_selection
-        state = state.apply(move)
+            raise AdapterError(f"{agent} must act: None is only for finished agents")
+        state = state.apply(self.actions.decode(action))
         self.game_state = state
         self._cumulative_rewards[agent] = 0.0
         if state.is_over:
@@ -209,7 +207,9 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
             self.agent_selection = self.agents[0]
             self._accumulate_rewards()
         else:  # every reward is 0 until the end: nothing to clear or accumulate
-            self.agent_selection = self._seat_agent()
+            seat = state.current_player
+            assert seat is not None
+            self.agent_selection = self.possible_agents[seat]
         if self.render_mode == "human":
             self.render()
 

@@ -412,13 +412,15 @@ class _Referee:
         else:
             limit = _least(self.time_limit, clock) if clock is not None else self.time_limit
             answer = self.seats[seat].choose(view, legal, limit, decision)
-            self._charge(seat, answer.elapsed)
+            if clock is not None:
+                self.clocks[seat] = clock - answer.elapsed
             if answer.kind is FaultKind.TIMEOUT and limit is not None and limit != self.time_limit:
                 answer = attrs.evolve(answer, detail=f"{answer.detail} (what was left of its "
                                       f"{self.game_time:g} s game clock)")
         self.times.append(answer.elapsed)
-        if answer.index is not None and 0 <= answer.index < len(legal):
-            return legal[answer.index]
+        index = answer.index
+        if index is not None and 0 <= index < len(legal):
+            return legal[index]
         fallback = legal[0]
         kind = answer.kind if answer.kind is not None else FaultKind.ILLEGAL_MOVE
         detail = f"{answer.detail}; played {fallback}"

@@ -64,7 +64,6 @@ from tajmahal.rules.moves import (
     PlacePalace,
     PlayCards,
     TakeCard,
-    Withdraw,
 )
 from tajmahal.rules.views import PlayerView
 
@@ -164,31 +163,25 @@ def abandoned_calls() -> int:
 class _Job:
     """One call of bot code; ``work`` returns an :class:`Answer` (or the built bot)."""
 
+    __slots__ = ("abandoned", "finished", "owner", "result", "signal", "work")
+
     def __init__(self, work: Callable[[], Any], owner: object = None) -> None:
         self.work, self.owner = work, owner
         self.finished = False
         self.abandoned = False
         self.result: Any = None
-        self._signal: threading.Lock | None = None  # made by expect(), for a threaded call
+        #: released when the call has finished (a threaded call: the worker's, see _Worker.call)
+        self.signal: threading.Lock | None = None
 
-    def expect(self) -> None:
-        """Prepare to :meth:`wait` for the call (before it is handed to a thread)."""
-        self._signal = threading.Lock()  # released when the call has finished
-        self._signal.acquire()
-
-    def _work_once(self) -> None:
+    def run(self) -> None:
+        """Run the call in the worker thread, then signal its end."""
         try:
             self.result = self.work()
         except BaseException as exc:  # the work functions catch the bot's; this is a last guard
             reraise_user_interrupt(exc)
-            self.result = Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
+            self.result = _internal_fault(exc)
         finally:
             self.work = _nothing  # drop references to the bot's objects
-
-    def run(self) -> None:
-        try:
-            self._work_once()
-        finally:
             with _LOCK:
                 self.finished = True
                 if self.abandoned:
@@ -196,21 +189,20 @@ class _Job:
                     if _BUSY.get(id(self.owner)) is self:
                         del _BUSY[id(self.owner)]
                 self.owner = None
-            if self._signal is not None:
-                self._signal.release()
+            if self.signal is not None:
+                self.signal.release()
 
     def run_here(self) -> None:
         """Run the call in the calling thread (no time limit: it cannot be abandoned)."""
         try:
-            self._work_once()
+            self.result = _guarded(self.work)
         finally:
+            self.work = _nothing
             self.finished, self.owner = True, None
 
-    def wait(self, limit: float | None) -> bool:
-        """Whether the call finished within ``limit`` seconds; if not, it is abandoned."""
-        assert self._signal is not None, "expect() comes first"
-        if self._signal.acquire(timeout=-1 if limit is None else limit):
-            return True
+    def abandon(self) -> bool:
+        """After the wait timed out: whether the call finished after all; if not, it is
+        abandoned (counted in :func:`abandoned_calls`, its bot busy until it returns)."""
         with _LOCK:
             if self.finished:
                 return True
@@ -223,6 +215,20 @@ class _Job:
 
 def _nothing() -> None:
     return None
+
+
+def _guarded(work: Callable[[], Any]) -> Any:
+    """``work()``, or a fault :class:`Answer` if it raised (the work functions catch the
+    bot's exceptions; this is a last guard)."""
+    try:
+        return work()
+    except BaseException as exc:
+        reraise_user_interrupt(exc)
+        return _internal_fault(exc)
+
+
+def _internal_fault(exc: BaseException) -> Answer:
+    return Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
 
 
 _PRESSED = threading.Event()  # set by the SIGINT handler of watching_interrupts()
@@ -275,11 +281,16 @@ class _Worker:
 
     The thread starts with the first call that has a time limit: a seat
     whose calls have none (no ``time_limit``, no game clock) never starts one.
+    Each call is handed over through a queue and its end signalled on one lock
+    that the worker keeps for all its calls (held while no call has ended), so
+    that a call allocates no lock of its own; a call that times out leaves that
+    lock to the abandoned call and the worker takes a new one.
     """
 
     def __init__(self) -> None:
         self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
+        self.done = _held_lock()
 
     def _start(self) -> None:
         name = f"tajmahal-seat-{next(_COUNTER)}"
@@ -302,14 +313,23 @@ class _Worker:
             return True, time.perf_counter() - start
         if self.thread is None:
             self._start()
-        job.expect()
+        done = job.signal = self.done
         self.jobs.put(job)
-        finished = job.wait(limit)
-        return finished, time.perf_counter() - start
+        if done.acquire(True, limit):
+            return True, time.perf_counter() - start
+        # the late call releases ``done`` whenever it ends: the next call waits on a new lock
+        self.done = _held_lock()
+        return job.abandon(), time.perf_counter() - start
 
     def stop(self) -> None:
         if self.thread is not None:
             self.jobs.put(None)  # the thread ends after the call it may still be running
+
+
+def _held_lock() -> threading.Lock:
+    lock = threading.Lock()
+    lock.acquire()
+    return lock
 
 
 # ---------------------------------------------------------------------------- the seat
@@ -502,13 +522,18 @@ class InProcessSeat:
                 )
             return _judge(chosen, legal, copies)
 
-        job = _Job(work, owner=bot)
-        finished, elapsed = self._worker.call(job, limit)
-        if not finished:
-            assert limit is not None
-            detail = f"no move after the {limit:.3g} s time limit"
-            return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
-        result: Answer | int = job.result
+        result: Answer | int
+        if limit is None:  # in this thread: nothing to bound (see watching_interrupts)
+            start = time.perf_counter()
+            result = _guarded(work)
+            elapsed = time.perf_counter() - start
+        else:
+            job = _Job(work, bot)
+            finished, elapsed = self._worker.call(job, limit)
+            if not finished:
+                detail = f"no move after the {limit:.3g} s time limit"
+                return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
+            result = job.result
         if limit is not None and elapsed > limit:
             detail = f"took {elapsed:.3f} s, more than the {limit:.3g} s time limit"
             return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
@@ -600,20 +625,39 @@ def _name_of(bot: Any) -> str | Answer:
 def _copy(move: Move, cards: dict[int, Card]) -> Move:
     """A fresh copy of an engine move (fresh cards too): what a bot mutates stays its own.
 
-    ``cards`` maps the engine's cards to their copies within one decision.
+    ``cards`` maps the engine's cards to their copies within one seat.  The copy is
+    filled in field by field, without the constructor's type checks (the engine's
+    moves hold the library's own types); the slots attrs adds beside the fields
+    (its hash cache) start empty, as the constructor leaves them.
     """
     kind = type(move)
+    copy = _NEW(kind)
     if kind is PlayCards:
         assert isinstance(move, PlayCards)
         extra = None if move.extra is None else _copy_card(move.extra, cards)
-        return PlayCards(_copy_card(move.colored, cards), extra)
-    if kind is TakeCard:
+        _SET(copy, "colored", _copy_card(move.colored, cards))
+        _SET(copy, "extra", extra)
+    elif kind is TakeCard:
         assert isinstance(move, TakeCard)
-        return TakeCard(_copy_card(move.card, cards))
-    if kind is PlacePalace or kind is PlaceCrownPalace:
+        _SET(copy, "card", _copy_card(move.card, cards))
+    elif kind is PlacePalace or kind is PlaceCrownPalace:
         assert isinstance(move, PlacePalace | PlaceCrownPalace)
-        return kind(move.city)
-    return Withdraw()
+        _SET(copy, "city", move.city)
+    for name in _INTERNAL_SLOTS[kind]:
+        _SET(copy, name, None)
+    return copy
+
+
+def _internal_slots(kind: type) -> tuple[str, ...]:
+    """The slots of an attrs class that are not its fields (attrs' hash cache)."""
+    fields = {field.name for field in attrs.fields(kind)}
+    slots = getattr(kind, "__slots__", ())
+    return tuple(n for n in slots if n not in fields and n != "__weakref__")
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
+_INTERNAL_SLOTS = {kind: _internal_slots(kind) for kind in MOVE_TYPES}
 
 
 def _copy_card(card: Card, cards: dict[int, Card]) -> Card:
@@ -626,13 +670,13 @@ def _copy_card(card: Card, cards: dict[int, Card]) -> Card:
 def _judge(chosen: object, legal: Sequence[Move], copies: Sequence[Move]) -> Answer | int:
     """Runs in the worker: the index of the legal move ``chosen`` is, checking exact types
     field by field, or a fault."""
+    for index, copy in enumerate(copies):  # most bots return one of the moves handed over
+        if copy is chosen:
+            if _unchanged(copy, legal[index]):  # unless the bot changed that copy since
+                return index
+            break
     problem = _foreign_part(chosen)
     if problem is None:
-        for index, copy in enumerate(copies):  # most bots return one of the moves handed over
-            if copy is chosen:
-                if legal[index] == chosen:  # unless the bot changed that copy since
-                    return index
-                break
         for index, move in enumerate(legal):  # exact types only: == runs no bot code
             if move == chosen:
                 return index
@@ -641,6 +685,41 @@ def _judge(chosen: object, legal: Sequence[Move], copies: Sequence[Move]) -> Ans
         shown = problem
     detail = f"returned {shown}, which is not one of the {len(legal)} legal moves"
     return Answer(kind=FaultKind.ILLEGAL_MOVE, detail=detail[:MAX_DETAIL])
+
+
+def _unchanged(copy: object, move: Move) -> bool:
+    """Whether ``copy`` (handed to a bot) still holds the very objects of ``move``'s fields,
+    the engine's own values, all the way down: checked by identity, so no bot code runs."""
+    kind = type(move)
+    if type(copy) is not kind:
+        return False
+    get = object.__getattribute__
+    try:
+        if kind is PlayCards:
+            assert isinstance(move, PlayCards)
+            extra, copied = move.extra, get(copy, "extra")
+            return _same_card(get(copy, "colored"), move.colored) and (
+                copied is None if extra is None else _same_card(copied, extra)
+            )
+        if kind is TakeCard:
+            assert isinstance(move, TakeCard)
+            return _same_card(get(copy, "card"), move.card)
+        if kind is PlacePalace or kind is PlaceCrownPalace:
+            assert isinstance(move, PlacePalace | PlaceCrownPalace)
+            return get(copy, "city") is move.city
+    except AttributeError:  # a field deleted
+        return False
+    return True  # Withdraw: no fields
+
+
+def _same_card(copy: object, card: Card) -> bool:
+    get = object.__getattribute__
+    return (
+        type(copy) is Card
+        and get(copy, "color") is card.color
+        and get(copy, "symbols") is card.symbols
+        and get(copy, "special") is card.special
+    )
 
 
 def _foreign_part(chosen: object) -> str | None:
