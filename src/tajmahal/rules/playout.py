@@ -37,6 +37,7 @@ from tajmahal.rules.playout_steps import (
 )
 from tajmahal.rules.state import GameState
 from tajmahal.rules.tables import NO_EXTRA, Tables, tables
+from tajmahal.rules.views import PlayerView
 
 __all__ = [
     "CROWN",
@@ -49,6 +50,7 @@ __all__ = [
     "Playout",
     "code_of",
     "play_out",
+    "sampled",
 ]
 
 _WITHDRAW_MOVE = Withdraw()
@@ -296,18 +298,17 @@ class Playout(PlayoutSteps):
         (2, False)
         """
         stop = self.visit + 1 if visit_end else 0  # the visit at which to stop (0: none)
-        if pick is not None:
-            play, moves = self.play, self.moves
+        if pick is not None:  # methods called directly (compiled: no bound method objects)
             while self.phase != OVER and self.visit != stop:
-                play(pick(self, moves(), rng))
+                self.play(pick(self, self.moves(), rng))
             return
-        rand, random_code, stride = rng.random, self._random_code, self.stride
+        stride = self.stride
         decisions = 0
         while True:  # play() inlined: the random playout is the hottest loop of a search
             phase = self.phase
             if phase == OVER or self.visit == stop:
                 break
-            code = random_code(rand())
+            code = self._random_code(rng.random())
             decisions += 1
             if phase == PLAY:
                 if code == WITHDRAW:
@@ -400,6 +401,24 @@ def code_of(components: Components, move: Move) -> int:
     if isinstance(move, TakeCard):
         return t.kind_of[move.card]
     return WITHDRAW
+
+
+def sampled(view: PlayerView, rng: random.Random) -> Playout:
+    """``Playout(view.sample(rng))``, without building the state in between once the view
+    has been sampled before (the same deal, the same draws from ``rng``).
+
+    >>> import random, tajmahal as tm
+    >>> view = tm.new_game(num_players=3, seed=5).view(0)
+    >>> first, again = sampled(view, random.Random(1)), sampled(view, random.Random(1))
+    >>> first.to_state() == again.to_state() == view.sample(random.Random(1))
+    True
+    """
+    sampler = view._sampler
+    if sampler is None:  # the first sample checks the view
+        return Playout(view.sample(rng))
+    game = Playout(None)
+    game.load(sampler.fields(rng))
+    return game
 
 
 def play_out(state: GameState, rng: random.Random, pick: Picker | None = None) -> tuple[int, ...]:

@@ -9,8 +9,7 @@ once, so ``legal_moves`` allocates nothing but the tuple it returns.
 from __future__ import annotations
 
 import functools
-
-import attrs
+from typing import Any
 
 from tajmahal.rules.components import (
     COLORED,
@@ -38,9 +37,13 @@ INFLUENCE_IDX: tuple[int, ...] = tuple(SYMBOLS.index(s) for s in INFLUENCE)
 NO_EXTRA = -1
 
 
-@attrs.frozen(eq=False)
 class Tables:
-    """Precomputed, read-only lookups for one set of components."""
+    """Precomputed, read-only lookups for one set of components.
+
+    A plain class, not an attrs one: compiled, it is a native class whose fields the
+    engine's hot code reads directly (an attrs class's are generic attribute lookups).
+    Built only by :func:`tables`, with every field given by keyword.
+    """
 
     kinds: tuple[Card, ...]
     kind_of: dict[Card, int]
@@ -87,6 +90,10 @@ class Tables:
     bonus_tile_index: dict[BonusTile, int]
     #: commodity -> index of a commodity bonus tile showing it (views turn tiles back to indices)
     commodity_tile_index: dict[Commodity, int]
+
+    def __init__(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
 
 
 #: the components asked for last and their tables: the hot path asks for one set again and again
