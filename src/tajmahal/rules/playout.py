@@ -154,10 +154,17 @@ class Playout(PlayoutSteps):
         t = self._t
         if phase == PLAY:
             seat = self.current
-            hand = self.hands[seat]
-            split = bisect_left(hand, self._first_extra)  # colored kinds sort first
-            colored = list(dict.fromkeys(hand[:split]))
-            extras = [k + 1 for k in dict.fromkeys(hand[split:])] if split < len(hand) else []
+            first_extra = self._first_extra  # colored kinds sort first
+            colored: list[int] = []
+            extras: list[int] = []
+            last = -1
+            for k in self.hands[seat]:  # the distinct kinds of the sorted hand
+                if k != last:
+                    last = k
+                    if k < first_extra:
+                        colored.append(k)
+                    else:
+                        extras.append(k + 1)
             color = self.colors[seat]
             stride = self.stride
             if color is not None:
@@ -187,7 +194,7 @@ class Playout(PlayoutSteps):
             out.append(WITHDRAW)  # V3, P8
             return out
         if phase == TAKE:
-            return list(dict.fromkeys(self.supply))
+            return _distinct(self.supply)
         cities = t.province_cities[self.province_order[self.visit - 1]]
         if phase == PALACE:
             normal = self.normal
@@ -328,7 +335,7 @@ class Playout(PlayoutSteps):
         phase = self.phase
         if phase != PLAY:
             if phase == TAKE:
-                codes = list(dict.fromkeys(self.supply))
+                codes = _distinct(self.supply)
             else:
                 taken = self.normal if phase == PALACE else self.crown
                 cities = self._t.province_cities[self.province_order[self.visit - 1]]
@@ -382,6 +389,17 @@ class Playout(PlayoutSteps):
             self._place_palace(code)
         else:
             self._place_crown(code)
+
+
+def _distinct(kinds: list[int]) -> list[int]:
+    """The distinct values of a sorted list, in order."""
+    out: list[int] = []
+    last = -1
+    for k in kinds:
+        if k != last:
+            out.append(k)
+            last = k
+    return out
 
 
 def code_of(components: Components, move: Move) -> int:

@@ -47,6 +47,9 @@ class Tables:
 
     kinds: tuple[Card, ...]
     kind_of: dict[Card, int]
+    #: id() of each card of ``kinds`` -> its kind: the engine's own move objects hold these very
+    #: cards, and a Card's hash is Python code (attrs)
+    kind_of_id: dict[int, int]
     color: tuple[Color, ...]
     #: per kind, its suit as an index into COLORED (-1 for white and special cards): hot loops
     #: count suits in lists, not in dictionaries keyed by Color (enum hashing is Python code)
@@ -145,6 +148,7 @@ def _tables(components: Components) -> Tables:
     return Tables(
         kinds=kinds,
         kind_of=kind_of,
+        kind_of_id={id(card): i for i, card in enumerate(kinds)},
         color=tuple(c.color for c in kinds),
         suit=tuple(COLORED.index(c.color) if c.color in COLORED else -1 for c in kinds),
         colored=tuple(c.color in COLORED for c in kinds),
