@@ -100,21 +100,28 @@ def _kind(t: Tables, card: Card) -> int:
     return t.kind_of[card] if kind is None else kind
 
 
+# through a list: two new objects, where slices and concatenations made up to five
+
+
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """``values`` with ``values[index]`` replaced by ``value``."""
-    return values[:index] + (value,) + values[index + 1 :]
+    out = list(values)
+    out[index] = value
+    return tuple(out)
 
 
 def _remove(kinds: tuple[int, ...], kind: int) -> tuple[int, ...]:
     """``kinds`` without one ``kind``."""
-    i = kinds.index(kind)
-    return kinds[:i] + kinds[i + 1 :]
+    out = list(kinds)
+    out.remove(kind)
+    return tuple(out)
 
 
 def _insert(kinds: tuple[int, ...], kind: int) -> tuple[int, ...]:
     """The sorted ``kinds`` with one more ``kind``, still sorted."""
-    i = bisect_left(kinds, kind)  # kinds are sorted
-    return kinds[:i] + (kind,) + kinds[i:]
+    out = list(kinds)
+    out.insert(bisect_left(kinds, kind), kind)  # kinds are sorted
+    return tuple(out)
 
 
 def _next_active(withdrawn: tuple[bool, ...], seat: int) -> int | None:
