@@ -176,26 +176,29 @@ def _connections(
                     if future[province] and reached[province] != stamp:
                         reached[province] = stamp
                         reaches.append(province)
-        size = 0
-        for city in group:
-            province = city_province[city]
-            if counted[province] != stamp:
-                counted[province] = stamp
-                size += 1
+        size = _provinces(group, city_province, counted, stamp)
         for province in reaches:
             if best[province] < size:
                 best[province] = size
-    stamp += 1
-    provinces = 0
-    for city in cities:
-        province = city_province[city]
-        if counted[province] != stamp:
-            counted[province] = stamp
-            provinces += 1
+    provinces = _provinces(cities, city_province, counted, stamp + 1)
     total = 0
     for size in best:
         total += size
     return total, provinces
+
+
+def _provinces(
+    cities: list[int], city_province: tuple[int, ...], counted: list[int], stamp: int
+) -> int:
+    """How many provinces ``cities`` lie in (``counted``: per province, the last stamp
+    that counted it)."""
+    found = 0
+    for city in cities:
+        province = city_province[city]
+        if counted[province] != stamp:
+            counted[province] = stamp
+            found += 1
+    return found
 
 
 def estimated_scores(game: Playout, rows: tuple[tuple[float, ...], ...]) -> list[float]:
