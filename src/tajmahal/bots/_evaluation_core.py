@@ -48,6 +48,8 @@ def visits_left(game: Playout) -> int:
 
 def features(game: Playout) -> list[list[float]]:
     """Per seat, the value of each feature (``evaluation.FEATURES``, in that order)."""
+    # lists indexed by province, city or commodity, not sets, dicts or zips: compiled, these
+    # loops stay native (no boxed ints, no hashing)
     t = game.tables
     statics = _statics(t)
     influence_of, neighbours = statics.influence, statics.neighbours
@@ -55,18 +57,23 @@ def features(game: Playout) -> list[list[float]]:
     city_province = t.city_province
     visit = game.visit
     order = game.province_order
-    future = set(order[visit - 1 :]) if game.phase != OVER else set()
+    future = [False] * len(t.province_ids)  # per province: still to be visited?
+    if game.phase != OVER:
+        for i in range(visit - 1, len(order)):
+            future[order[i]] = True
     to_come = [0, 0, 0, 0]  # commodities on the tiles and bonus tiles still to come
     for number in range(visit, len(order) + 1):
         for c in t.tile_commodities[number - 1]:
             to_come[c] += 1
     bonus_commodity = t.bonus_commodity
     for city, tile in enumerate(game.bonus):
-        if tile >= 0 and city_province[city] in future and bonus_commodity[tile] >= 0:
+        if tile >= 0 and future[city_province[city]] and bonus_commodity[tile] >= 0:
             to_come[bonus_commodity[tile]] += 1
     n = game.num_players
     palaces: list[list[int]] = [[] for _ in range(n)]
-    for city, (owner, crowned) in enumerate(zip(game.normal, game.crown, strict=True)):
+    normal, crown = game.normal, game.crown
+    for city in range(len(normal)):
+        owner, crowned = normal[city], crown[city]
         if owner >= 0:
             palaces[owner].append(city)
         if crowned >= 0 and crowned != owner:
@@ -84,6 +91,10 @@ def features(game: Playout) -> list[list[float]]:
                 extras += 1
             else:
                 suits[suit] += 1
+        most = 0
+        for count in suits:
+            if count > most:
+                most = count
         points_card = other_specials = 0
         for index, holder in enumerate(game.holder):
             if holder == seat:
@@ -91,27 +102,32 @@ def features(game: Playout) -> list[list[float]]:
                     points_card = 1
                 else:
                     other_specials += 1
-        unpaired = sum(count % 2 for count in game.influence[seat])
+        unpaired = 0
+        for count in game.influence[seat]:
+            unpaired += count % 2
         owned = [0, 0, 0, 0]
         for number in game.province_tiles[seat]:
             for c in t.tile_commodities[number - 1]:
                 owned[c] += 1
         for tile in game.commodity_tiles[seat]:
             owned[bonus_commodity[tile]] += 1
-        potential = sum(o * f for o, f in zip(owned, to_come, strict=True))
+        potential = tiles = 0
+        for c in range(4):
+            potential += owned[c] * to_come[c]
+            tiles += owned[c]
         connection, provinces = _connections(palaces[seat], neighbours, city_province, future)
         out.append(
             [
                 1.0,
                 float(min(len(hand), HAND_CAP)),
                 float(extras),
-                float(max(suits)),
+                float(most),
                 float(symbols),
                 float(points_card),
                 float(other_specials),
                 float(unpaired),
                 float(potential),
-                float(sum(owned)),
+                float(tiles),
                 float(connection),
                 float(provinces),
             ]
@@ -123,33 +139,66 @@ def _connections(
     cities: list[int],
     neighbours: tuple[tuple[int, ...], ...],
     city_province: tuple[int, ...],
-    future: set[int],
+    future: list[bool],
 ) -> tuple[int, int]:
-    """(connection potential, provinces with a palace) of one seat's palaces (K7)."""
+    """(connection potential, provinces with a palace) of one seat's palaces (K7).
+
+    ``future`` says per province whether it is still to be visited.
+    """
     if not cities:
         return 0, 0
-    own = set(cities)
-    seen: set[int] = set()
-    best: dict[int, int] = {}  # future province -> provinces of the largest group reaching it
+    own = [False] * len(city_province)
+    for city in cities:
+        own[city] = True
+    seen = [False] * len(city_province)
+    best = [0] * len(future)  # per future province: provinces of the largest group reaching it
+    reached = [0] * len(future)  # per province, the last group (stamp) reaching it
+    counted = [0] * len(future)  # per province, the last group (stamp) counting it
+    stamp = 0
     for start in cities:
-        if start in seen:
+        if seen[start]:
             continue
+        stamp += 1
         group = [start]
-        seen.add(start)
-        reaches: set[int] = set()
-        for city in group:  # grows while it is read: a breadth-first walk
+        seen[start] = True
+        reaches: list[int] = []
+        i = 0
+        while i < len(group):  # grows while it is read: a breadth-first walk
+            city = group[i]
+            i += 1
             for other in neighbours[city]:
-                if other in own:
-                    if other not in seen:
-                        seen.add(other)
+                if own[other]:
+                    if not seen[other]:
+                        seen[other] = True
                         group.append(other)
-                elif city_province[other] in future:
-                    reaches.add(city_province[other])
-        size = len({city_province[c] for c in group})
+                else:
+                    province = city_province[other]
+                    if future[province] and reached[province] != stamp:
+                        reached[province] = stamp
+                        reaches.append(province)
+        size = _provinces(group, city_province, counted, stamp)
         for province in reaches:
-            if best.get(province, 0) < size:
+            if best[province] < size:
                 best[province] = size
-    return sum(best.values()), len({city_province[c] for c in own})
+    provinces = _provinces(cities, city_province, counted, stamp + 1)
+    total = 0
+    for size in best:
+        total += size
+    return total, provinces
+
+
+def _provinces(
+    cities: list[int], city_province: tuple[int, ...], counted: list[int], stamp: int
+) -> int:
+    """How many provinces ``cities`` lie in (``counted``: per province, the last stamp
+    that counted it)."""
+    found = 0
+    for city in cities:
+        province = city_province[city]
+        if counted[province] != stamp:
+            counted[province] = stamp
+            found += 1
+    return found
 
 
 def estimated_scores(game: Playout, rows: tuple[tuple[float, ...], ...]) -> list[float]:
@@ -158,10 +207,11 @@ def estimated_scores(game: Playout, rows: tuple[tuple[float, ...], ...]) -> list
     if left == 0:
         return [float(s) for s in game.scores]
     row = rows[min(left, len(rows) - 1)]
-    return [
-        float(score) + sum([w * f for w, f in zip(row, values, strict=True)])
-        for score, values in zip(game.scores, features(game), strict=True)
-    ]
+    scores = game.scores
+    out = []
+    for seat, values in enumerate(features(game)):
+        out.append(float(scores[seat]) + sum([row[i] * values[i] for i in range(len(values))]))
+    return out
 
 
 def reward_scale(game: Playout, scales: tuple[float, ...]) -> float:

@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from math import log, sqrt
 
+from tajmahal.bots._evaluation_core import heuristic_pick
 from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout
 
 
@@ -73,7 +74,11 @@ def iterate(
         path.append(node)
         game.play(best_code)
     if game.phase != OVER and game.visit == visit:
-        game.run(rng, pick, visit_end=True)
+        if pick is heuristic_pick:  # Playout.run's loop, with a direct (compiled: native) call
+            while game.phase != OVER and game.visit == visit:
+                game.play(heuristic_pick(game, game.moves(), rng))
+        else:
+            game.run(rng, pick, visit_end=True)
     rewards = reward(game)
     for node in path:
         node.visits += 1

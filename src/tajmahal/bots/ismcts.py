@@ -44,7 +44,7 @@ from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
 from tajmahal.bots.evaluation import evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
-from tajmahal.rules.playout import Picker, Playout, code_of
+from tajmahal.rules.playout import Picker, Playout, code_of, sampled
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["LEVELS", "IsmctsBot", "IsmctsV1Bot", "MoveStatistics"]
@@ -124,7 +124,7 @@ class _Search:
         while iterations is None or done < iterations:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
-            iterate(root, Playout(view.sample(rng)), rng, c, allowed, pick, reward)
+            iterate(root, sampled(view, rng), rng, c, allowed, pick, reward)
             done += 1
         self.done += done
 

@@ -37,6 +37,7 @@ from tajmahal.rules.playout_steps import (
 )
 from tajmahal.rules.state import GameState
 from tajmahal.rules.tables import NO_EXTRA, Tables, tables
+from tajmahal.rules.views import PlayerView
 
 __all__ = [
     "CROWN",
@@ -49,6 +50,7 @@ __all__ = [
     "Playout",
     "code_of",
     "play_out",
+    "sampled",
 ]
 
 _WITHDRAW_MOVE = Withdraw()
@@ -152,10 +154,17 @@ class Playout(PlayoutSteps):
         t = self._t
         if phase == PLAY:
             seat = self.current
-            hand = self.hands[seat]
-            split = bisect_left(hand, self._first_extra)  # colored kinds sort first
-            colored = list(dict.fromkeys(hand[:split]))
-            extras = [k + 1 for k in dict.fromkeys(hand[split:])] if split < len(hand) else []
+            first_extra = self._first_extra  # colored kinds sort first
+            colored: list[int] = []
+            extras: list[int] = []
+            last = -1
+            for k in self.hands[seat]:  # the distinct kinds of the sorted hand
+                if k != last:
+                    last = k
+                    if k < first_extra:
+                        colored.append(k)
+                    else:
+                        extras.append(k + 1)
             color = self.colors[seat]
             stride = self.stride
             if color is not None:
@@ -185,7 +194,7 @@ class Playout(PlayoutSteps):
             out.append(WITHDRAW)  # V3, P8
             return out
         if phase == TAKE:
-            return list(dict.fromkeys(self.supply))
+            return _distinct(self.supply)
         cities = t.province_cities[self.province_order[self.visit - 1]]
         if phase == PALACE:
             normal = self.normal
@@ -296,18 +305,17 @@ class Playout(PlayoutSteps):
         (2, False)
         """
         stop = self.visit + 1 if visit_end else 0  # the visit at which to stop (0: none)
-        if pick is not None:
-            play, moves = self.play, self.moves
+        if pick is not None:  # methods called directly (compiled: no bound method objects)
             while self.phase != OVER and self.visit != stop:
-                play(pick(self, moves(), rng))
+                self.play(pick(self, self.moves(), rng))
             return
-        rand, random_code, stride = rng.random, self._random_code, self.stride
+        stride = self.stride
         decisions = 0
         while True:  # play() inlined: the random playout is the hottest loop of a search
             phase = self.phase
             if phase == OVER or self.visit == stop:
                 break
-            code = random_code(rand())
+            code = self._random_code(rng.random())
             decisions += 1
             if phase == PLAY:
                 if code == WITHDRAW:
@@ -327,7 +335,7 @@ class Playout(PlayoutSteps):
         phase = self.phase
         if phase != PLAY:
             if phase == TAKE:
-                codes = list(dict.fromkeys(self.supply))
+                codes = _distinct(self.supply)
             else:
                 taken = self.normal if phase == PALACE else self.crown
                 cities = self._t.province_cities[self.province_order[self.visit - 1]]
@@ -383,6 +391,17 @@ class Playout(PlayoutSteps):
             self._place_crown(code)
 
 
+def _distinct(kinds: list[int]) -> list[int]:
+    """The distinct values of a sorted list, in order."""
+    out: list[int] = []
+    last = -1
+    for k in kinds:
+        if k != last:
+            out.append(k)
+            last = k
+    return out
+
+
 def code_of(components: Components, move: Move) -> int:
     """The playout code of a move (in the phase the move belongs to).
 
@@ -400,6 +419,24 @@ def code_of(components: Components, move: Move) -> int:
     if isinstance(move, TakeCard):
         return t.kind_of[move.card]
     return WITHDRAW
+
+
+def sampled(view: PlayerView, rng: random.Random) -> Playout:
+    """``Playout(view.sample(rng))``, without building the state in between once the view
+    has been sampled before (the same deal, the same draws from ``rng``).
+
+    >>> import random, tajmahal as tm
+    >>> view = tm.new_game(num_players=3, seed=5).view(0)
+    >>> first, again = sampled(view, random.Random(1)), sampled(view, random.Random(1))
+    >>> first.to_state() == again.to_state() == view.sample(random.Random(1))
+    True
+    """
+    sampler = view._sampler
+    if sampler is None:  # the first sample checks the view
+        return Playout(view.sample(rng))
+    game = Playout(None)
+    game.load(sampler.fields(rng))
+    return game
 
 
 def play_out(state: GameState, rng: random.Random, pick: Picker | None = None) -> tuple[int, ...]:

@@ -9,9 +9,13 @@ adds the interface a search uses (move codes, ``run``, ``to_state``).
 
 from __future__ import annotations
 
+import operator
 from bisect import bisect_left, insort
+from typing import Any
 
-from tajmahal.rules.components import INFLUENCE, BonusKind, Color
+import attrs
+
+from tajmahal.rules.components import INFLUENCE, BonusKind, Color, Components
 from tajmahal.rules.roads import reachable
 from tajmahal.rules.scoring import hand_bonus
 from tajmahal.rules.setup import seeded_rng
@@ -31,7 +35,9 @@ __all__ = ["CROWN", "OVER", "PALACE", "PLAY", "TAKE", "WITHDRAW", "PlayoutSteps"
 WITHDRAW = -1  #: the code of the withdraw move
 PLAY, PALACE, CROWN, TAKE, OVER = range(5)  #: phases as ints (the order of Phase)
 PHASES = (Phase.PLAY, Phase.PALACE, Phase.CROWN, Phase.TAKE, Phase.OVER)
-_PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+#: the GameState fields (its ``__init__`` arguments, in order): what :meth:`PlayoutSteps.load` reads
+STATE_FIELDS: tuple[str, ...] = tuple(a.name for a in attrs.fields(GameState) if a.init)
+_field_values = operator.attrgetter(*STATE_FIELDS)
 
 
 class PlayoutSteps:
@@ -85,41 +91,63 @@ class PlayoutSteps:
     )
 
     def __init__(self, state: GameState | None) -> None:
-        if state is None:  # left empty, for Playout.copy to fill in
+        if state is None:  # left empty, for Playout.copy (or load) to fill in
             return
-        t = self._t = tables(state.components)
-        self.components = state.components
-        self.seed = state.seed
-        self.num_players = state.num_players
-        self.first_player = state.first_player
-        self.visit = state.visit
-        self.phase = _PHASE_INDEX[state.phase]
-        self.current = -1 if state.current_player is None else state.current_player
-        self.hands = [list(h) for h in state.hands]
-        self.table = [list(c) for c in state.table]
-        self.withdrawn = list(state.withdrawn)
-        self.colors: list[Color | None] = list(state.visit_colors)
-        self.supply = list(state.supply)
-        self.deck = list(state.deck)
-        self.discard = list(state.discard)
-        self.reshuffles = state.reshuffles
-        self.scores = list(state.scores)
-        self.province_order = state.province_order
-        self.normal = list(state.normal_palaces)
-        self.crown = list(state.crown_palaces)
-        self.bonus = list(state.bonus)
-        self.court_influence = list(state.court_influence)
-        self.court_crown = state.court_crown
-        self.court_tile = state.court_province_tile
-        self.province_tiles = [list(p) for p in state.province_tiles]
-        self.commodity_tiles = [list(c) for c in state.commodity_tiles]
-        self.influence = [list(i) for i in state.influence]
-        self.holder = list(state.special_holder)
-        self.known = [list(k) for k in state.known]
-        self.pending_palaces = state.pending_palaces
-        self.pending_crown = state.pending_crown
-        self.pending_province = state.pending_province
-        self.pending_takes = state.pending_takes
+        self.load(_field_values(state))
+
+    def load(self, values: tuple[Any, ...]) -> None:
+        """Become the game whose GameState fields (``__init__`` arguments, in order) are ``values``.
+
+        What ``PlayoutSteps(state)`` does with the fields of ``state``; a sampler's
+        fields load without building the state first.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> steps = PlayoutSteps(None)
+        >>> steps.load(tuple(getattr(state, name) for name in STATE_FIELDS))
+        >>> steps.hands == PlayoutSteps(state).hands
+        True
+        """
+        (
+            components, seed, num_players, first_player, visit, phase, current, hands, table,
+            withdrawn, colors, supply, deck, discard, reshuffles, scores, province_order,
+            normal, crown, bonus, court_influence, court_crown, court_tile, province_tiles,
+            commodity_tiles, influence, holder, known, pending_palaces, pending_crown,
+            pending_province, pending_takes,
+        ) = values  # fmt: skip
+        t = self._t = tables(components)
+        self.components: Components = components
+        self.seed: int = seed
+        self.num_players: int = num_players
+        self.first_player: int = first_player
+        self.visit: int = visit
+        self.phase: int = PHASES.index(phase)  # identity compares (Enum.__hash__ is Python code)
+        self.current: int = -1 if current is None else current
+        self.hands: list[list[int]] = [list(h) for h in hands]
+        self.table: list[list[int]] = [list(c) for c in table]
+        self.withdrawn: list[bool] = list(withdrawn)
+        self.colors: list[Color | None] = list(colors)
+        self.supply: list[int] = list(supply)
+        self.deck: list[int] = list(deck)
+        self.discard: list[int] = list(discard)
+        self.reshuffles: int = reshuffles
+        self.scores: list[int] = list(scores)
+        self.province_order: tuple[int, ...] = province_order
+        self.normal: list[int] = list(normal)
+        self.crown: list[int] = list(crown)
+        self.bonus: list[int] = list(bonus)
+        self.court_influence: list[bool] = list(court_influence)
+        self.court_crown: bool = court_crown
+        self.court_tile: bool = court_tile
+        self.province_tiles: list[list[int]] = [list(p) for p in province_tiles]
+        self.commodity_tiles: list[list[int]] = [list(c) for c in commodity_tiles]
+        self.influence: list[list[int]] = [list(i) for i in influence]
+        self.holder: list[int] = list(holder)
+        self.known: list[list[int]] = [list(k) for k in known]
+        self.pending_palaces: int = pending_palaces
+        self.pending_crown: bool = pending_crown
+        self.pending_province: bool = pending_province
+        self.pending_takes: int = pending_takes
         per_kind = t.symbol_counts
         self.counts = [[sum(per_kind[k][i] for k in c) for i in range(6)] for c in self.table]
         self.stride = len(t.kinds) + 1

@@ -123,6 +123,11 @@ class Sampler:
         self.problems.append(Problem(path, message))
 
     def sample(self, rng: random.Random) -> GameState:
+        assert _state_class is not None  # registered when tajmahal.rules.state is imported
+        return _state_class(*self.fields(rng))
+
+    def fields(self, rng: random.Random) -> tuple[Any, ...]:
+        """The ``__init__`` arguments of a sample, in order (what :meth:`sample` builds)."""
         pool = self.pool[:]
         rand = rng.random
         # Fisher-Yates with float draws (biased by at most 2**-53): 3x faster than rng.shuffle
@@ -140,8 +145,7 @@ class Sampler:
         args[_SEED] = rng.getrandbits(63)
         args[_HANDS] = tuple(hands)
         args[_DECK] = tuple(pool[start:])
-        assert _state_class is not None  # registered when tajmahal.rules.state is imported
-        return _state_class(*args)
+        return tuple(args)
 
 
 def _public_fields(

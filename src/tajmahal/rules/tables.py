@@ -9,8 +9,7 @@ once, so ``legal_moves`` allocates nothing but the tuple it returns.
 from __future__ import annotations
 
 import functools
-
-import attrs
+from typing import Any
 
 from tajmahal.rules.components import (
     COLORED,
@@ -38,12 +37,19 @@ INFLUENCE_IDX: tuple[int, ...] = tuple(SYMBOLS.index(s) for s in INFLUENCE)
 NO_EXTRA = -1
 
 
-@attrs.frozen(eq=False)
 class Tables:
-    """Precomputed, read-only lookups for one set of components."""
+    """Precomputed, read-only lookups for one set of components.
+
+    A plain class, not an attrs one: compiled, it is a native class whose fields the
+    engine's hot code reads directly (an attrs class's are generic attribute lookups).
+    Built only by :func:`tables`, with every field given by keyword.
+    """
 
     kinds: tuple[Card, ...]
     kind_of: dict[Card, int]
+    #: id() of each card of ``kinds`` -> its kind: the engine's own move objects hold these very
+    #: cards, and a Card's hash is Python code (attrs)
+    kind_of_id: dict[int, int]
     color: tuple[Color, ...]
     #: per kind, its suit as an index into COLORED (-1 for white and special cards): hot loops
     #: count suits in lists, not in dictionaries keyed by Color (enum hashing is Python code)
@@ -87,6 +93,10 @@ class Tables:
     bonus_tile_index: dict[BonusTile, int]
     #: commodity -> index of a commodity bonus tile showing it (views turn tiles back to indices)
     commodity_tile_index: dict[Commodity, int]
+
+    def __init__(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
 
 
 #: the components asked for last and their tables: the hot path asks for one set again and again
@@ -138,6 +148,7 @@ def _tables(components: Components) -> Tables:
     return Tables(
         kinds=kinds,
         kind_of=kind_of,
+        kind_of_id={id(card): i for i, card in enumerate(kinds)},
         color=tuple(c.color for c in kinds),
         suit=tuple(COLORED.index(c.color) if c.color in COLORED else -1 for c in kinds),
         colored=tuple(c.color in COLORED for c in kinds),

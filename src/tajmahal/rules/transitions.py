@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tajmahal.rules import scoring
-from tajmahal.rules.components import INFLUENCE, BonusKind
+from tajmahal.rules.components import INFLUENCE, BonusKind, Card
 from tajmahal.rules.errors import IllegalMoveError
 from tajmahal.rules.legal import why_illegal
 from tajmahal.rules.moves import (
@@ -76,7 +76,7 @@ def apply(state: GameState, given: object, seat: int | None = None) -> GameState
         assert isinstance(move, PlaceCrownPalace)
         return _place_crown(state, t, t.city_of[move.city])
     assert isinstance(move, TakeCard)
-    return _take(state, t, t.kind_of[move.card])
+    return _take(state, t, _kind(t, move.card))
 
 
 #: the last state class seen and its copy function (snapshot.copier), called directly
@@ -93,21 +93,35 @@ def _evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     return new
 
 
+def _kind(t: Tables, card: Card) -> int:
+    """The kind of ``card``: by identity for the cards of the tables, which the engine's own
+    moves hold (a Card's hash is Python code), else by equality."""
+    kind = t.kind_of_id.get(id(card))
+    return t.kind_of[card] if kind is None else kind
+
+
+# through a list: two new objects, where slices and concatenations made up to five
+
+
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """``values`` with ``values[index]`` replaced by ``value``."""
-    return values[:index] + (value,) + values[index + 1 :]
+    out = list(values)
+    out[index] = value
+    return tuple(out)
 
 
 def _remove(kinds: tuple[int, ...], kind: int) -> tuple[int, ...]:
     """``kinds`` without one ``kind``."""
-    i = kinds.index(kind)
-    return kinds[:i] + kinds[i + 1 :]
+    out = list(kinds)
+    out.remove(kind)
+    return tuple(out)
 
 
 def _insert(kinds: tuple[int, ...], kind: int) -> tuple[int, ...]:
     """The sorted ``kinds`` with one more ``kind``, still sorted."""
-    i = bisect_left(kinds, kind)  # kinds are sorted
-    return kinds[:i] + (kind,) + kinds[i:]
+    out = list(kinds)
+    out.insert(bisect_left(kinds, kind), kind)  # kinds are sorted
+    return tuple(out)
 
 
 def _next_active(withdrawn: tuple[bool, ...], seat: int) -> int | None:
@@ -124,8 +138,8 @@ def _play(state: GameState, t: Tables, move: PlayCards) -> GameState:
     """Play cards (P1–P7): onto the table, the visit's color fixed (P2, P4), +2 points (P6)."""
     seat = state.current_player
     assert seat is not None
-    colored = t.kind_of[move.colored]
-    extra = NO_EXTRA if move.extra is None else t.kind_of[move.extra]
+    colored = _kind(t, move.colored)
+    extra = NO_EXTRA if move.extra is None else _kind(t, move.extra)
     played = (colored,) if extra == NO_EXTRA else (colored, extra)
     hand = state.hands[seat]
     known = state.known[seat]
