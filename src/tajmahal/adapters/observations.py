@@ -48,8 +48,7 @@ __all__ = ["Field", "IncrementalEncoder", "ObservationEncoder", "observation_enc
 _COMMODITIES = {c: i for i, c in enumerate(Commodity)}
 _INFLUENCE = {s: i for i, s in enumerate(INFLUENCE)}
 _COLORED = {c: i for i, c in enumerate(COLORED)}
-_PHASES = {p: i for i, p in enumerate(Phase)}
-_PHASE_ORDER = list(Phase)  # .index() finds a member by identity, without Enum's Python __hash__
+_PHASES = list(Phase)  # .index() finds a member by identity, without Enum's Python __hash__
 
 Array = npt.NDArray[np.float32]
 UNBOUNDED = float(np.finfo(np.float32).max)  #: the upper bound of unbounded fields
@@ -196,7 +195,7 @@ class ObservationEncoder:
         p = len(self._province)
         for i, pid in enumerate(view.province_order):
             out[at["province_order"] + i * p + self._province[pid]] = 1
-        out[at["phase"] + _PHASES[view.phase]] = 1
+        out[at["phase"] + _PHASES.index(view.phase)] = 1
         if view.current_player is not None:
             out[at["current_player"] + rel[view.current_player]] = 1
         out[at["first_player"] + rel[view.first_player]] = 1
@@ -388,9 +387,9 @@ class IncrementalEncoder:
             self._update(state, self._last)
             self._last = state
         n = enc.num_players
-        if (type(seat) is not int or not 0 <= seat < n) and (  # an exact int: checked at once
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
-        ):
+        if (  # an exact int needs no isinstance checks
+            type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int))
+        ) or not 0 <= seat < n:
             from tajmahal.adapters.actions import AdapterError
 
             raise AdapterError(f"seat must be 0..{n - 1}, got {seat!r}")
@@ -420,7 +419,7 @@ class IncrementalEncoder:
         visit, phase, first, current, deck, reshuffles, crown, tile, pending = self._scalars
         for index in self._onehots:
             a[index] = 0.0
-        onehots = [visit + s.visit - 1, phase + _PHASE_ORDER.index(s.phase), first + s.first_player]
+        onehots = [visit + s.visit - 1, phase + _PHASES.index(s.phase), first + s.first_player]
         if s.current_player is not None:
             onehots.append(current + s.current_player)
         for index in onehots:

@@ -591,22 +591,16 @@ def _first_record(state: GameState) -> _Record:
 def _play(record: _Record, action: int) -> _Node:
     """The node after ``action``: a record, or the chance nodes of a reshuffle it causes."""
     before = record.state
-    move = (record._legal or record.legal())[1].get(action)  # _move, inlined
-    if move is None:
-        move = action_space().decode(action)  # not legal: apply says why
+    move = _move(record, action)
     after = before.apply(move)  # most moves reshuffle nothing: applied as they are
     if after.reshuffles != before.reshuffles:  # applied again, its pile ordered by chance
         return _play_ordered(record, action, ())  # nodes (the seed's order dropped)
-    if after.deck is before.deck:  # nobody drew (most moves): record.next, inlined
-        steps = (record.steps, action, "")
-        parent = record if record._strings is not None else record.parent
-        return _Record(after, record.starts, steps, record.length + 1, record.draws, parent)
     return _advance(record, action, move, after)
 
 
 def _move(record: _Record, action: int) -> Move:
     """The engine's move of ``action`` (decoded when not legal: ``apply`` says why)."""
-    move = (record._legal or record.legal())[1].get(action)
+    move = record.legal()[1].get(action)
     return action_space().decode(action) if move is None else move
 
 
@@ -736,10 +730,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         node = self._node
         if type(node) is not _Record:
             return []
-        legal = node._legal
-        if legal is None:
-            legal = node._legal = _legal_table(node.state.legal_moves())
-        return list(legal[0])
+        return list(node.legal()[0])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of this chance node with their probabilities (empty elsewhere).

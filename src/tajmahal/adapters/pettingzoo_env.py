@@ -207,9 +207,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
             self.agent_selection = self.agents[0]
             self._accumulate_rewards()
         else:  # every reward is 0 until the end: nothing to clear or accumulate
-            seat = state.current_player
-            assert seat is not None
-            self.agent_selection = self.possible_agents[seat]
+            self.agent_selection = self._seat_agent()
         if self.render_mode == "human":
             self.render()
 

@@ -6,6 +6,7 @@ so ``legal_moves`` allocates nothing but the tuple it returns.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tajmahal.rules.moves import (
@@ -36,7 +37,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         return _play_moves(state, t)
     if phase is Phase.TAKE:
         take = t.take
-        return tuple([take[k] for k in _distinct(state.supply)])
+        return tuple([take[k] for k in distinct_kinds(state.supply)])
     cities = t.province_cities[state.province_order[state.visit - 1]]
     if phase is Phase.PALACE:
         normal = state.normal_palaces
@@ -52,7 +53,7 @@ def _play_moves(state: GameState, t: Tables) -> tuple[Move, ...]:
     seat = state.current_player
     assert seat is not None
     color = state.visit_colors[seat]
-    distinct = _distinct(state.hands[seat])
+    distinct = distinct_kinds(state.hands[seat])
     colored, colors = t.colored, t.color
     extras = [k for k in distinct if not colored[k]]  # whites, then specials (P1)
     has_color_change = t.color_change in extras
@@ -70,8 +71,11 @@ def _play_moves(state: GameState, t: Tables) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def _distinct(kinds: tuple[int, ...]) -> list[int]:
-    """The distinct values of a sorted tuple, in order (a loop: compiled, it stays native)."""
+def distinct_kinds(kinds: Sequence[int]) -> list[int]:
+    """The distinct values of sorted ``kinds``, in order.
+
+    A loop, not ``dict.fromkeys``: compiled, it makes no Python-level call.
+    """
     out: list[int] = []
     last = -1  # kinds are >= 0
     for k in kinds:

@@ -24,6 +24,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 
 from tajmahal.rules.components import Components
+from tajmahal.rules.legal import distinct_kinds
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard, Withdraw
 from tajmahal.rules.playout_steps import (
     CROWN,
@@ -194,7 +195,7 @@ class Playout(PlayoutSteps):
             out.append(WITHDRAW)  # V3, P8
             return out
         if phase == TAKE:
-            return _distinct(self.supply)
+            return distinct_kinds(self.supply)
         cities = t.province_cities[self.province_order[self.visit - 1]]
         if phase == PALACE:
             normal = self.normal
@@ -335,7 +336,7 @@ class Playout(PlayoutSteps):
         phase = self.phase
         if phase != PLAY:
             if phase == TAKE:
-                codes = _distinct(self.supply)
+                codes = distinct_kinds(self.supply)
             else:
                 taken = self.normal if phase == PALACE else self.crown
                 cities = self._t.province_cities[self.province_order[self.visit - 1]]
@@ -389,17 +390,6 @@ class Playout(PlayoutSteps):
             self._place_palace(code)
         else:
             self._place_crown(code)
-
-
-def _distinct(kinds: list[int]) -> list[int]:
-    """The distinct values of a sorted list, in order."""
-    out: list[int] = []
-    last = -1
-    for k in kinds:
-        if k != last:
-            out.append(k)
-            last = k
-    return out
 
 
 def code_of(components: Components, move: Move) -> int:

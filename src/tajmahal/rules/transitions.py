@@ -100,11 +100,12 @@ def _kind(t: Tables, card: Card) -> int:
     return t.kind_of[card] if kind is None else kind
 
 
-# through a list: two new objects, where slices and concatenations made up to five
-
-
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    """``values`` with ``values[index]`` replaced by ``value``."""
+    """``values`` with ``values[index]`` replaced by ``value``.
+
+    This and the two below build through a list: two new objects, where slices and
+    concatenations made up to five.
+    """
     out = list(values)
     out[index] = value
     return tuple(out)
