@@ -82,7 +82,7 @@ class Metrics:
         return self._matches(None)
 
     def match_timed(self) -> tuple[float, int]:
-        """The same with time_limit=60 (each decision in a worker thread)."""
+        """The same with time_limit=60 (the match in a thread of its own, the caller timing it)."""
         return self._matches(60.0)
 
     def _prepare_views(self) -> list[Any]:

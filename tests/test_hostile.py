@@ -147,6 +147,24 @@ def test_the_users_ctrl_c_still_stops_the_match() -> None:
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
 
 
+def test_the_users_ctrl_c_stops_a_timed_match_while_a_bot_never_answers() -> None:
+    release = threading.Event()
+
+    class PressesAndHangs(Hostile):
+        def attack(self, legal_moves: Sequence[tm.Move]) -> Any:
+            signal.raise_signal(signal.SIGINT)  # the user gives up on the stalled bot
+            release.wait(600)
+            return legal_moves[0]
+
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            tm.play_match([PressesAndHangs(), "random", "random"], seed=1, time_limit=300.0)
+        assert time.monotonic() - started < 60  # not the 300 s limit, nor the 600 s stall
+    finally:
+        release.set()
+
+
 class Unprintable(Exception):
     def __str__(self) -> str:
         raise SystemExit("not even this")

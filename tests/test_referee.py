@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
@@ -141,14 +143,53 @@ def test_without_a_time_limit_no_thread_is_started() -> None:
 
 
 @pytest.mark.parametrize("limit", [{"time_limit": 30.0}, {"game_time": 600.0}])
-def test_a_time_limit_or_a_game_clock_runs_each_bot_in_a_thread_of_its_own(
+def test_a_time_limit_or_a_game_clock_plays_the_match_in_a_thread_of_its_own(
     limit: dict[str, float],
 ) -> None:
     bots = [Recorder(), Recorder(), Recorder()]
     match(bots, **limit)
+    threads = set.union(*[bot.threads for bot in bots])
+    assert len(threads) == 1  # every decision in one match thread: no hand-over per decision
+    assert next(iter(threads)).startswith("tajmahal-match")
+
+
+def test_after_a_timeout_the_match_goes_on_in_a_new_thread_and_the_late_one_leaves_it() -> None:
+    release = threading.Event()
+    late: list[str] = []
+
+    def stall(legal: Sequence[tm.Move]) -> tm.Move:
+        release.wait(600)
+        late.append(threading.current_thread().name)
+        return legal[-1]
+
+    bots = [Recorder(), Recorder()]
+    try:
+        result = match([bots[0], Faulty(stall, at=2), bots[1]], seed=5, time_limit=0.05)
+    finally:
+        release.set()
+    deadline = time.monotonic() + 30
+    while seats.abandoned_calls() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert late and seats.abandoned_calls() == 0  # the late call returned and was let go
+    threads = set.union(*[bot.threads for bot in bots])
+    assert len(threads) == 2 and late[0] in threads  # before the stall, and after it
+    timeout = result.faults[0]
+    assert (timeout.seat, timeout.kind) == (1, FaultKind.TIMEOUT)
+    assert "no move after the 0.05 s time limit" in timeout.detail
+    assert tm.replay(result.record).scores == result.scores  # the late move was never played
+    before = states_of(result.record)[timeout.decision - 1]
+    assert result.record.moves[timeout.decision - 1] == before.legal_moves()[0]  # the fallback
+
+
+def test_with_a_bot_program_in_the_match_each_python_bot_has_a_worker_thread() -> None:
+    program = Path(__file__).resolve().parent.parent / "examples" / "bots" / "palace_lover.py"
+    bots = [Recorder(), Recorder()]
+    spec = f"cmd:{sys.executable} {program}"
+    result = tm.play_match([bots[0], spec, bots[1]], seed=1, time_limit=30.0)
+    assert result.faults == ()
     names = [bot.threads for bot in bots]
     assert all(len(n) == 1 and next(iter(n)).startswith("tajmahal-seat") for n in names)
-    assert len(set.union(*names)) == 3  # one each
+    assert len(set.union(*names)) == 2  # one each
 
 
 def test_each_seat_gets_copies_of_its_own_made_once_per_move() -> None:

@@ -5,8 +5,8 @@ A bot's exception or return value may have a ``__str__``, ``__repr__`` or
 only what the interpreter itself stores (the type's name, the characters of a
 ``str``) and bound the size of everything they return.  Calling ``str()`` on
 a bot's exception is still bot code: :func:`exception_text` does it, so call
-it only where a time limit bounds it (the referee calls it in the bot's
-worker thread).
+it only where a time limit bounds it (the referee calls it in the thread
+that runs the bot's call, within the call's time).
 """
 
 from __future__ import annotations

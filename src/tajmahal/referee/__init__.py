@@ -2,8 +2,8 @@
 
 - :mod:`tajmahal.referee.match`: :func:`play_match` and :class:`MatchResult`
   (how decisions are asked for and judged, time, trust, seeds);
-- :mod:`tajmahal.referee.seats`: how a seat is asked (in the referee's thread
-  or a worker thread of its own; bot programs: :mod:`tajmahal.protocol`);
+- :mod:`tajmahal.referee.seats`: how a seat is asked (in the referee's thread,
+  the match's own thread, or a worker thread; bot programs: :mod:`tajmahal.protocol`);
 - :mod:`tajmahal.referee.faults`: what a bot did wrong, as records keep it;
 - :mod:`tajmahal.referee.observers`: what watches the matches (observer hooks);
 - :mod:`tajmahal.referee.record_tags`: the tags a match's record keeps.

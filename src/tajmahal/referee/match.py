@@ -8,12 +8,18 @@ move* for that decision — the first legal move, a fixed choice so that the
 record stays reproducible — and ranks seats with faults after all clean
 seats.
 
-**How bots are asked.**  Each seat is a :class:`~tajmahal.referee.seats.SeatPlayer`;
-with a time limit or a game clock, a Python bot runs in a worker thread of its
-own (:class:`~tajmahal.referee.seats.InProcessSeat`), which also reads and judges what
-the bot returned, so that the referee never runs a method of an object a bot
-made outside the bot's time; without either, it runs in the referee's thread
-(there is nothing to bound, and no thread is started).  Each seat gets its
+**How bots are asked.**  Each seat is a :class:`~tajmahal.referee.seats.SeatPlayer`.
+Without a time limit or a game clock, a Python bot
+(:class:`~tajmahal.referee.seats.InProcessSeat`) runs in the referee's thread
+(there is nothing to bound, and no thread is started).  With either, the match
+is played in a thread of its own, which runs every bot's decisions itself,
+while the calling thread keeps the time: at a call's deadline it abandons the
+call and the match goes on in a new thread (a hand-over to a worker thread and
+back at every decision would cost more than the rest of the referee); in a
+match with bot programs, each Python bot runs in a worker thread of its own
+instead.  The thread that runs a bot's call also reads and judges what it
+returned, within the call's time, so that the referee never runs a method of
+an object a bot made outside the bot's time.  Each seat gets its
 own copies of the legal moves, made once per distinct move: a bot that
 mutates them cannot change the engine's own, nor another seat's.  Its view
 is built the first time the bot reads it (a bot that never looks at its view
@@ -56,8 +62,10 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import itertools
 import logging
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 
 import attrs
@@ -74,7 +82,10 @@ from tajmahal.referee.observers import Watchers
 from tajmahal.referee.record_tags import check_tags, match_tags
 from tajmahal.referee.seats import (
     Answer,
+    CallAbandoned,
     InProcessSeat,
+    MatchStopped,
+    MatchTimer,
     SeatPlayer,
     check_seconds,
     watching_interrupts,
@@ -83,6 +94,7 @@ from tajmahal.rules.components import Components
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS, new_game
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
+from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView, lazy_view
 
 log = logging.getLogger("tajmahal.referee")  # every fault: time-outs, crashes, bad moves
@@ -290,23 +302,15 @@ def _play(
     try:
         referee = _Referee(seats, time_limit, game_time)
         names = tuple(seat.name for seat in seats)
-        first = state = new_game(len(seats), seed, components)
-        moves: list[Move] = []  # the history: the first state and the moves rebuild the rest
-        watchers.started(MatchStarted(names, seed, state.components))
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None
-            # a view the bot fills in by reading it (a bot that never looks costs no view)
-            view, legal = lazy_view(state, seat), state.legal_moves()
-            move = referee.decide(seat, len(moves) + 1, view, legal)
-            after = state.apply(move)
-            moves.append(move)
-            if watchers:  # what the move caused, for observers (public facts only)
-                made = DecisionMade(len(moves), seat, view, legal, move, referee.times[-1],
-                                    explain(state, move, after))  # fmt: skip
-                watchers.decision(made)
-            state = after
-        final = state
+        game = _Game(referee, new_game(len(seats), seed, components), watchers)
+        first = game.state
+        watchers.started(MatchStarted(names, seed, first.components))
+        in_process = [seat for seat in seats if isinstance(seat, InProcessSeat)]
+        if limit is not None and len(in_process) == len(seats):
+            _run_timed(game, in_process, limit)
+        else:  # bot programs keep their own time; Python bots run in their seats' workers
+            game.run()
+        final, moves = game.state, game.moves
         faulty = {fault.seat for fault in referee.faults}
         ranking = tuple(
             sorted(range(len(seats)), key=lambda s: (s in faulty, -final.scores[s], s))
@@ -379,6 +383,103 @@ def _build_seats(
     return seats
 
 
+class _Game:
+    """The match's moves so far: played by one thread, taken over by another after a timeout."""
+
+    def __init__(self, referee: _Referee, state: GameState, watchers: Watchers) -> None:
+        self.referee, self.state, self.watchers = referee, state, watchers
+        self.moves: list[Move] = []  # the history: the first state and the moves rebuild the rest
+        #: the decision last asked for: the seat, its view and the legal moves
+        self.asked: tuple[int, PlayerView, tuple[Move, ...]] | None = None
+
+    def run(self) -> None:
+        """Play the match to its end."""
+        while not self.state.is_over:
+            state = self.state
+            seat = state.current_player
+            assert seat is not None
+            # a view the bot fills in by reading it (a bot that never looks costs no view)
+            view, legal = lazy_view(state, seat), state.legal_moves()
+            self.asked = seat, view, legal
+            self._play(self.referee.decide(seat, len(self.moves) + 1, view, legal))
+
+    def resume(self, answer: Answer) -> None:
+        """Go on from the decision last asked for, whose call was abandoned with ``answer``."""
+        assert self.asked is not None
+        seat, _, legal = self.asked
+        self._play(self.referee.judge(seat, len(self.moves) + 1, legal, answer))
+        self.run()
+
+    def _play(self, move: Move) -> None:
+        state = self.state
+        after = state.apply(move)
+        self.moves.append(move)
+        if self.watchers:  # what the move caused, for observers (public facts only)
+            assert self.asked is not None
+            seat, view, legal = self.asked
+            made = DecisionMade(len(self.moves), seat, view, legal, move,
+                                self.referee.times[-1], explain(state, move, after))  # fmt: skip
+            self.watchers.decision(made)
+        self.state = after
+
+
+_TICK = 0.1  #: the longest the timing thread sleeps (the most a deadline can be seen late)
+_MIN_TICK = 0.005  #: its shortest sleep with a very short time limit
+
+
+def _run_timed(game: _Game, seats: Sequence[InProcessSeat], limit: float) -> None:
+    """Play ``game`` in a thread of its own while this thread keeps the time.
+
+    The match thread runs the bots' calls itself (a hand-over to a worker thread
+    and back at each decision costs more than the rest of the referee); this
+    thread wakes at each call's deadline and abandons a late call: the match goes
+    on in a new thread, and the late call's thread leaves it when the call
+    returns.  The user's Ctrl-C reaches this thread: the match stops (a running
+    call is abandoned), and the interrupt is raised here.
+    """
+    timer = MatchTimer(tick=min(_TICK, max(_MIN_TICK, limit)))
+    for seat in seats:
+        seat.timed_by(timer)
+    done = threading.Lock()
+    done.acquire()
+    failures: list[BaseException] = []
+
+    def play(timeout: Answer | None) -> None:
+        try:
+            if timeout is None:
+                game.run()
+            else:
+                game.resume(timeout)
+        except CallAbandoned:
+            return  # the match went on in another thread
+        except MatchStopped:
+            pass
+        except BaseException as exc:  # raised in the caller's thread
+            failures.append(exc)
+        done.release()
+
+    def start(timeout: Answer | None) -> None:
+        name = f"tajmahal-match-{next(_MATCH_THREADS)}"
+        threading.Thread(target=play, args=(timeout,), name=name, daemon=True).start()
+        timer.resume = None
+
+    start(None)
+    try:
+        while not done.acquire(True, timer.wait()):
+            timeout = timer.abandon_late()
+            if timeout is not None:
+                start(timeout)
+    except BaseException:  # the user's Ctrl-C: stop the match before its seats close
+        while not timer.stop() and not done.acquire(True, _TICK):
+            pass
+        raise
+    if failures:
+        raise failures[0]
+
+
+_MATCH_THREADS = itertools.count(1)
+
+
 class _Referee:
     """Asks each seat for its decisions, keeps the clocks, turns misbehaviour into faults.
 
@@ -394,6 +495,7 @@ class _Referee:
         self.clocks: list[float | None] = [game_time] * len(seats)
         self.faults: list[Fault] = []
         self.times: list[float] = []  #: seconds each decision took, in record order
+        self.limit: float | None = None  #: the time the last decision asked for was given
         for number, seat in enumerate(seats):
             setup = getattr(seat, "setup_fault", None)
             if isinstance(setup, Answer) and setup.kind is not None:
@@ -403,18 +505,26 @@ class _Referee:
     def decide(
         self, seat: int, decision: int, view: PlayerView, legal: tuple[Move, ...]
     ) -> Move:
+        return self.judge(seat, decision, legal, self.ask(seat, decision, view, legal))
+
+    def ask(self, seat: int, decision: int, view: PlayerView, legal: tuple[Move, ...]) -> Answer:
+        """The seat's answer, within its time (a timeout at once if its clock has run out)."""
         clock = self.clocks[seat]
         if clock is not None and clock <= 0:
-            answer = Answer(
+            self.limit = None  # not asked
+            return Answer(
                 kind=FaultKind.TIMEOUT,
                 detail=f"its game clock of {self.game_time:g} s has run out",
             )
-        else:
-            limit = _least(self.time_limit, clock) if clock is not None else self.time_limit
-            answer = self.seats[seat].choose(view, legal, limit, decision)
-            if clock is not None:
-                self.clocks[seat] = clock - answer.elapsed
-            if answer.kind is FaultKind.TIMEOUT and limit is not None and limit != self.time_limit:
+        self.limit = _least(self.time_limit, clock) if clock is not None else self.time_limit
+        return self.seats[seat].choose(view, legal, self.limit, decision)
+
+    def judge(self, seat: int, decision: int, legal: tuple[Move, ...], answer: Answer) -> Move:
+        """The move ``answer`` (to :meth:`ask`) stands for: its choice, or the fallback."""
+        clock, limit = self.clocks[seat], self.limit
+        if clock is not None and limit is not None:  # asked: the time comes off its clock
+            self.clocks[seat] = clock - answer.elapsed
+            if answer.kind is FaultKind.TIMEOUT and limit != self.time_limit:
                 answer = attrs.evolve(answer, detail=f"{answer.detail} (what was left of its "
                                       f"{self.game_time:g} s game clock)")
         self.times.append(answer.elapsed)

@@ -5,7 +5,9 @@ An observer is any object with one or more of the methods
 ``tajmahal_match_finished(result)``.  The referee calls the observers passed
 to :func:`tajmahal.play_match` (``observers=[...]``) and every installed
 plugin that implements these hooks (entry-point group ``"tajmahal"``, as for
-bots).
+bots).  ``tajmahal_decision_made`` runs in the thread that plays the match:
+the caller's, or, in a match with a time limit, the match's own thread (one
+call at a time, in order; the other two hooks run in the caller's thread).
 
 **Containment.**  An observer is not allowed to break a match: when one
 raises, the referee issues an :class:`ObserverWarning` naming the observer,

@@ -11,11 +11,15 @@ bot's code — building the bot, reading its ``name``, ``choose``, and
 describing whatever it returned or raised — in one daemon worker thread of
 its own, and waits for each call at most the time allowed.  Without a time
 limit the same code runs in the calling thread (there is nothing to bound).
+A match played in a thread of its own (every seat in-process, with a time
+limit) runs the decisions in that thread instead, timed by a
+:class:`MatchTimer`: the thread that started the match abandons a late call,
+and the match goes on in a new thread.
 
 **Ctrl-C.**  A ``KeyboardInterrupt`` or ``SystemExit`` raised by a bot is
 the bot's fault; the user's Ctrl-C stops the match.  Python raises the
 user's Ctrl-C in the main thread only: with a time limit it reaches the
-referee waiting there, not the bot's worker thread; without one,
+referee waiting there, not the thread running the bot; without one,
 :func:`~tajmahal.referee.seats.watching_interrupts` marks it as it arrives.
 
 **Moves handed to a bot.**  The engine's moves are values shared by every
@@ -73,11 +77,15 @@ if TYPE_CHECKING:  # the bots package loads when a seat is first built from a sp
 __all__ = [
     "MAX_ABANDONED",
     "Answer",
+    "CallAbandoned",
     "InProcessSeat",
+    "MatchStopped",
+    "MatchTimer",
     "SeatPlayer",
     "abandoned_calls",
     "check_seconds",
     "reraise_user_interrupt",
+    "timeout_answer",
     "watching_interrupts",
 ]
 
@@ -326,6 +334,87 @@ class _Worker:
             self.jobs.put(None)  # the thread ends after the call it may still be running
 
 
+class CallAbandoned(BaseException):
+    """Raised in a match thread whose bot call was abandoned: the match went on in another
+    thread, and this one leaves it when the call returns (see :class:`MatchTimer`)."""
+
+
+class MatchStopped(BaseException):
+    """Raised in a match thread about to ask a bot once the match was stopped (Ctrl-C)."""
+
+
+class MatchTimer:
+    """The clock of a match played in a thread of its own (see ``_run_timed`` in the match).
+
+    The match thread runs each bot call itself, with no hand-over to another
+    thread, and marks it as running; the thread that started the match sleeps
+    until the running call's deadline (at most ``tick`` seconds, so that a call
+    begun meanwhile is seen in time) and abandons a call past it.  The late
+    call's thread leaves the match when the call returns; the match goes on in
+    a new thread, from the timeout answer :meth:`abandon_late` returns.
+    """
+
+    def __init__(self, tick: float) -> None:
+        self.tick = tick
+        self.running: tuple[_Job, float, float] | None = None  # the call, its start, its limit
+        self.stopped = False
+        #: the answer of an abandoned call until a new thread has taken the match over
+        self.resume: Answer | None = None
+
+    def call(self, job: _Job, limit: float) -> tuple[bool, float]:
+        """Run ``job`` in this thread, the match's: (True, seconds taken), as a worker's call.
+
+        Raises :class:`CallAbandoned` if the call was abandoned meanwhile, and
+        :class:`MatchStopped` instead of starting a call once the match is stopped.
+        """
+        if self.stopped:
+            raise MatchStopped
+        start = time.perf_counter()
+        self.running = (job, start, limit)
+        job.run()
+        if job.abandoned:
+            raise CallAbandoned
+        self.running = None
+        return True, time.perf_counter() - start
+
+    def wait(self) -> float:
+        """Seconds the timing thread may sleep: to the running call's deadline, at most a tick."""
+        running = self.running
+        if running is None:
+            return self.tick
+        _, start, limit = running
+        return min(self.tick, max(0.0, start + limit - time.perf_counter()))
+
+    def abandon_late(self) -> Answer | None:
+        """If the running call is past its limit, abandon it: its timeout answer (else None)."""
+        running = self.running
+        if running is None:
+            return None
+        job, start, limit = running
+        elapsed = time.perf_counter() - start
+        if elapsed < limit or job.abandon():  # in time, or finished after all
+            return None
+        self.resume = timeout_answer(limit, elapsed)
+        self.running = None
+        return self.resume
+
+    def stop(self) -> bool:
+        """Start no more calls; whether the match thread is out of the match now (its
+        running call abandoned, or none taking the match over)."""
+        self.stopped = True
+        running = self.running
+        if running is not None and not running[0].abandon():
+            self.running = None
+            return True
+        return self.resume is not None
+
+
+def timeout_answer(limit: float, elapsed: float) -> Answer:
+    """The answer of a call that had no move when its ``limit`` ran out."""
+    detail = f"no move after the {limit:.3g} s time limit"
+    return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
+
+
 def _held_lock() -> threading.Lock:
     lock = threading.Lock()
     lock.acquire()
@@ -358,6 +447,7 @@ class InProcessSeat:
         self.bot, self._name = bot, name
         self._owns_bot = False  # built here from a spec: closed with the seat
         self._worker: _Worker | None = None
+        self._timer: MatchTimer | None = None  # the match's, when it runs in a thread of its own
         self.setup_fault = None
         # the engine's moves (by id) -> this seat's copies, made once each per seat
         self._copies: dict[int, Move] = {}
@@ -529,10 +619,10 @@ class InProcessSeat:
             elapsed = time.perf_counter() - start
         else:
             job = _Job(work, bot)
-            finished, elapsed = self._worker.call(job, limit)
+            calls = self._timer if self._timer is not None else self._worker
+            finished, elapsed = calls.call(job, limit)
             if not finished:
-                detail = f"no move after the {limit:.3g} s time limit"
-                return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
+                return timeout_answer(limit, elapsed)
             result = job.result
         if limit is not None and elapsed > limit:
             detail = f"took {elapsed:.3f} s, more than the {limit:.3g} s time limit"
@@ -541,6 +631,11 @@ class InProcessSeat:
             return Answer(index=result, elapsed=elapsed)
         assert isinstance(result, Answer)
         return attrs.evolve(result, elapsed=elapsed)
+
+    def timed_by(self, timer: MatchTimer) -> None:
+        """Run the bot's decisions in the calling thread from now on, timed by ``timer``
+        (a match in a thread of its own); building and closing the bot keep the worker."""
+        self._timer = timer
 
     def _copies_of(self, legal: tuple[Move, ...]) -> tuple[Move, ...]:
         """The seat's own copies of ``legal`` (see "Moves handed to a bot" in the module docs)."""
