@@ -164,7 +164,7 @@ def test_after_a_timeout_the_match_goes_on_in_a_new_thread_and_the_late_one_leav
 
     bots = [Recorder(), Recorder()]
     try:
-        result = match([bots[0], Faulty(stall, at=2), bots[1]], seed=5, time_limit=0.05)
+        result = match([bots[0], Faulty(stall, at=2), bots[1]], seed=5, time_limit=0.5)
     finally:
         release.set()
     deadline = time.monotonic() + 30
@@ -175,7 +175,7 @@ def test_after_a_timeout_the_match_goes_on_in_a_new_thread_and_the_late_one_leav
     assert len(threads) == 2 and late[0] in threads  # before the stall, and after it
     timeout = result.faults[0]
     assert (timeout.seat, timeout.kind) == (1, FaultKind.TIMEOUT)
-    assert "no move after the 0.05 s time limit" in timeout.detail
+    assert "no move after the 0.5 s time limit" in timeout.detail
     assert tm.replay(result.record).scores == result.scores  # the late move was never played
     before = states_of(result.record)[timeout.decision - 1]
     assert result.record.moves[timeout.decision - 1] == before.legal_moves()[0]  # the fallback

@@ -352,6 +352,13 @@ class MatchTimer:
     begun meanwhile is seen in time) and abandons a call past it.  The late
     call's thread leaves the match when the call returns; the match goes on in
     a new thread, from the timeout answer :meth:`abandon_late` returns.
+
+    >>> timer = MatchTimer(tick=0.1)
+    >>> timer.wait(), timer.abandon_late()  # no call running: sleep a tick, nothing late
+    (0.1, None)
+    >>> job = _Job(lambda: 42)
+    >>> timer.call(job, limit=1.0)[0], job.result, timer.running
+    (True, 42, None)
     """
 
     def __init__(self, tick: float) -> None:
@@ -410,7 +417,11 @@ class MatchTimer:
 
 
 def timeout_answer(limit: float, elapsed: float) -> Answer:
-    """The answer of a call that had no move when its ``limit`` ran out."""
+    """The answer of a call that had no move when its ``limit`` ran out.
+
+    >>> timeout_answer(0.5, elapsed=0.52).detail
+    'no move after the 0.5 s time limit'
+    """
     detail = f"no move after the {limit:.3g} s time limit"
     return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
 
