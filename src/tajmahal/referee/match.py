@@ -440,8 +440,7 @@ def _run_timed(game: _Game, seats: Sequence[InProcessSeat], limit: float) -> Non
     timer = MatchTimer(tick=min(_TICK, max(_MIN_TICK, limit)))
     for seat in seats:
         seat.timed_by(timer)
-    done = threading.Lock()
-    done.acquire()
+    ended = threading.Event()  # set once no thread plays the match any more
     failures: list[BaseException] = []
 
     def play(timeout: Answer | None) -> None:
@@ -456,7 +455,7 @@ def _run_timed(game: _Game, seats: Sequence[InProcessSeat], limit: float) -> Non
             pass
         except BaseException as exc:  # raised in the caller's thread
             failures.append(exc)
-        done.release()
+        ended.set()
 
     def start(timeout: Answer | None) -> None:
         name = f"tajmahal-match-{next(_MATCH_THREADS)}"
@@ -465,12 +464,12 @@ def _run_timed(game: _Game, seats: Sequence[InProcessSeat], limit: float) -> Non
 
     start(None)
     try:
-        while not done.acquire(True, timer.wait()):
+        while not ended.wait(timer.wait()):
             timeout = timer.abandon_late()
             if timeout is not None:
                 start(timeout)
     except BaseException:  # the user's Ctrl-C: stop the match before its seats close
-        while not timer.stop() and not done.acquire(True, _TICK):
+        while not timer.stop() and not ended.wait(_TICK):
             pass
         raise
     if failures:

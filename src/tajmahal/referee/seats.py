@@ -645,7 +645,16 @@ class InProcessSeat:
 
     def timed_by(self, timer: MatchTimer) -> None:
         """Run the bot's decisions in the calling thread from now on, timed by ``timer``
-        (a match in a thread of its own); building and closing the bot keep the worker."""
+        (a match in a thread of its own); building and closing the bot keep the worker.
+
+        >>> import tajmahal as tm
+        >>> seat = InProcessSeat.build('random', seed=1, limit=1.0)
+        >>> seat.timed_by(MatchTimer(tick=0.1))
+        >>> state = tm.new_game(3, seed=1)
+        >>> seat.choose(state.view(0), state.legal_moves(), limit=1.0).index is not None
+        True
+        >>> seat.close()
+        """
         self._timer = timer
 
     def _copies_of(self, legal: tuple[Move, ...]) -> tuple[Move, ...]:
