@@ -451,10 +451,9 @@ def _run_timed(game: _Game, seats: Sequence[InProcessSeat], limit: float) -> Non
                 game.resume(timeout)
         except CallAbandoned:
             return  # the match went on in another thread
-        except MatchStopped:
-            pass
-        except BaseException as exc:  # raised in the caller's thread
-            failures.append(exc)
+        except BaseException as exc:  # raised in the caller's thread (a stop is no failure)
+            if not isinstance(exc, MatchStopped):
+                failures.append(exc)
         ended.set()
 
     def start(timeout: Answer | None) -> None:
@@ -469,8 +468,9 @@ def _run_timed(game: _Game, seats: Sequence[InProcessSeat], limit: float) -> Non
             if timeout is not None:
                 start(timeout)
     except BaseException:  # the user's Ctrl-C: stop the match before its seats close
-        while not timer.stop() and not ended.wait(_TICK):
-            pass
+        out = timer.stop()  # until no thread plays the match: its call abandoned, or it ended
+        while not out and not ended.wait(_TICK):
+            out = timer.stop()
         raise
     if failures:
         raise failures[0]
