@@ -1,6 +1,9 @@
 """Bot programs that misbehave, one per mode: ``python hostile_bot.py MODE [PID_FILE]``.
 
-``python hostile_bot.py peek PATH...`` says on stderr what it can read of each PATH.
+``python hostile_bot.py peek PATH...`` says on stderr what it can read of each PATH;
+``unix-sockets PATH`` what came of connecting to the Unix socket PATH and of making
+Unix sockets; ``fill-memory NAME MIB`` how many bytes it wrote into a file NAME in
+each of ``/dev/shm``, ``/dev``, ``/tmp`` and its folder, trying MIB MiB in each.
 
 Standard library only.  Until it misbehaves, each mode plays the first legal
 move.  With PID_FILE, the program appends its pid (and the pids of processes
@@ -14,8 +17,9 @@ import sys
 import time
 
 MODE = sys.argv[1]
-PIDS = sys.argv[2] if len(sys.argv) > 2 and MODE != "peek" else None
-PEEK = sys.argv[2:] if MODE == "peek" else []
+TAKES_ARGUMENTS = ("peek", "unix-sockets", "fill-memory")
+PIDS = sys.argv[2] if len(sys.argv) > 2 and MODE not in TAKES_ARGUMENTS else None
+PEEK = sys.argv[2:] if MODE in TAKES_ARGUMENTS else []
 
 
 def note_pid(pid):
@@ -32,6 +36,57 @@ def send(message):
 def sleep_forever():
     while True:
         time.sleep(1000)
+
+
+def attempt(action):
+    """What came of ``action()``: "done", or the error's name (such as "EPERM")."""
+    import errno
+
+    try:
+        action()
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+    return "done"
+
+
+def unix_sockets(path):
+    import socket
+
+    def connect():
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.settimeout(5)
+            client.connect(path)
+            client.sendall(b"hello from the sandbox\n")
+
+    def make(kind):
+        return lambda: socket.socket(socket.AF_UNIX, kind).close()
+
+    def pair():
+        for each in socket.socketpair():
+            each.close()
+
+    return {"connect": attempt(connect), "stream": attempt(make(socket.SOCK_STREAM)),
+            "datagram": attempt(make(socket.SOCK_DGRAM)), "pair": attempt(pair),
+            "memfd": attempt(lambda: os.close(os.memfd_create("hoard")))}
+
+
+def fill_memory(name, mib):
+    """Write up to ``mib`` MiB into a file ``name`` in each place (kept: a sandbox's files
+    go with it); the bytes written and how it ended, per place."""
+    chunk = b"x" * (1 << 20)
+    filled = {}
+    for folder in ("/dev/shm", "/dev", "/tmp", os.getcwd()):
+        path, written, ended = os.path.join(folder, name), 0, "done"
+        try:
+            with open(path, "wb", buffering=0) as file:
+                while written < mib << 20:
+                    written += file.write(chunk)
+        except OSError as exc:
+            import errno
+
+            ended = errno.errorcode.get(exc.errno, str(exc.errno))
+        filled[folder] = {"bytes": written, "ended": ended}
+    return filled
 
 
 def main():
@@ -89,6 +144,11 @@ def main():
                 except OSError as exc:
                     print(f"peek {path}: {exc.strerror}", file=sys.stderr)
             sys.stderr.flush()
+        if MODE == "unix-sockets" and asked == 2:
+            print("unix-sockets " + json.dumps(unix_sockets(PEEK[0])), file=sys.stderr, flush=True)
+        if MODE == "fill-memory" and asked == 2:
+            filled = fill_memory(PEEK[0], int(PEEK[1]))
+            print("fill-memory " + json.dumps(filled), file=sys.stderr, flush=True)
         if MODE == "memory" and asked == 2:
             hoard = []
             while True:
