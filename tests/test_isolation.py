@@ -27,6 +27,7 @@ import pytest
 
 import tajmahal as tm
 from tajmahal.protocol import ProcessLimits, SandboxError
+from tajmahal.protocol._process import ChildProcess
 from tajmahal.protocol._seccomp import seccomp_program
 from tajmahal.protocol.confine import FIRST_BOT_UID, sandbox_problem, switch_user_command
 
@@ -396,3 +397,31 @@ def test_a_sandboxed_program_cannot_write_past_its_memory_cap(tmp_path: Path) ->
     assert fault_of(result, 0) is None
     for host in ("/dev/shm", "/dev", "/tmp"):  # it wrote in memory of its own, freed with it
         assert not (Path(host) / name).exists()
+
+
+@needs_sandbox
+def test_the_sandbox_starts_from_any_folder_and_wherever_tmpdir_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir("/usr/bin")  # the probe mounts nothing over the referee's folder
+    sandbox_problem.cache_clear()
+    try:
+        assert sandbox_problem() is None
+    finally:
+        sandbox_problem.cache_clear()
+    # the program's folder inside a folder bound back read-only (a file: bot's, say)
+    kept = Path(tempfile.mkdtemp(prefix="tajmahal-test-", dir="/tmp"))
+    try:
+        (kept / "tmp").mkdir()
+        monkeypatch.setattr(tempfile, "tempdir", str(kept / "tmp"))
+        code = "import os, sys; open('x', 'w').write('y'); print(os.getcwd(), file=sys.stderr)"
+        child = ChildProcess([sys.executable, "-c", code], sandbox=True, reads=[str(kept)],
+                             memory_limit=1 << 30)  # fmt: skip
+        try:
+            assert child.wait_exit(120)
+        finally:
+            assert child.close(1), child.stderr_tail()  # exited by itself, with status 0
+        assert str(kept / "tmp") in child.stderr_tail()
+        assert list((kept / "tmp").iterdir()) == []  # nothing written to the host, folder gone
+    finally:
+        shutil.rmtree(kept, ignore_errors=True)

@@ -236,8 +236,9 @@ def sandbox_command(
     and three places to write, all in memory and together no larger than
     ``tmp_bytes`` (None: no size): a private ``/dev/shm`` (a quarter, at most
     :data:`SHM_BYTES`), a private ``/tmp`` (the rest) and ``folder`` (inside
-    that ``/tmp``, or a ``tmpfs`` of the same size elsewhere); nothing is
-    written to the host's disk.  ``as_root`` keeps the capabilities that
+    that ``/tmp``; where it cannot be made there, a ``tmpfs`` of the same size
+    mounted on ``folder``, which exists then); nothing is written to the host's
+    disk.  ``as_root`` keeps the capabilities that
     :func:`switch_user_command` needs inside.  The paths in ``needs`` that lie
     under ``/tmp`` (a checkout, a virtual environment or a bot program kept
     there) are bound back read-only over the private ``/tmp``.  The files and
@@ -266,7 +267,7 @@ def sandbox_command(
     for path in kept:
         command += ["--ro-bind", path, path]
     command += _hiding([*hidden, *_SOCKET_FOLDERS], needs, kept)
-    if _inside(str(folder), "/tmp"):
+    if _inside(str(folder), "/tmp") and not any(_inside(str(folder), path) for path in kept):
         command += ["--perms", "0777", "--dir", str(folder)]
     else:
         command += [*tmp_size, "--perms", "0777", "--tmpfs", str(folder)]
@@ -364,7 +365,7 @@ def sandbox_problem() -> str | None:
     if unsupported is not None:
         return f"bubblewrap cannot sandbox bot programs here: {unsupported}"
     true = shutil.which("true", path=DEFAULT_PATH) or "/bin/true"
-    folder = Path(os.path.realpath(os.getcwd()))
+    folder = Path("/tmp/tajmahal-probe")  # made inside the sandbox's own /tmp
     seccomp = seccomp_file()
     try:
         base = sandbox_command(folder, 1 << 20, os.geteuid() == 0, seccomp_fd=seccomp)
