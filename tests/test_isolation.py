@@ -380,7 +380,12 @@ def test_a_sandboxed_program_reaches_no_unix_socket_of_the_host(
 
 
 @needs_sandbox
-def test_a_sandboxed_program_cannot_write_past_its_memory_cap(tmp_path: Path) -> None:
+@pytest.mark.parametrize("tmpdir", ["/tmp", "elsewhere"])
+def test_a_sandboxed_program_cannot_write_past_its_memory_cap(
+    tmp_path: Path, tmpdir: str, outside_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if tmpdir == "elsewhere":  # the program's folder is made there: a tmpfs of its own
+        monkeypatch.setattr(tempfile, "tempdir", str(outside_tmp))
     name = f"hoard-{os.getpid()}-{tmp_path.name}"
     limits = ProcessLimits(memory_mb=32, log_dir=tmp_path / "logs", sandbox=True)
     spec = f"cmd:{sys.executable} {HOSTILE} fill-memory {name} 128"
@@ -397,6 +402,7 @@ def test_a_sandboxed_program_cannot_write_past_its_memory_cap(tmp_path: Path) ->
     assert fault_of(result, 0) is None
     for host in ("/dev/shm", "/dev", "/tmp"):  # it wrote in memory of its own, freed with it
         assert not (Path(host) / name).exists()
+    assert list(outside_tmp.iterdir()) == []
 
 
 @needs_sandbox

@@ -236,9 +236,9 @@ def sandbox_command(
     and three places to write, all in memory and together no larger than
     ``tmp_bytes`` (None: no size): a private ``/dev/shm`` (a quarter, at most
     :data:`SHM_BYTES`), a private ``/tmp`` (the rest) and ``folder`` (inside
-    that ``/tmp``; where it cannot be made there, a ``tmpfs`` of the same size
-    mounted on ``folder``, which exists then); nothing is written to the host's
-    disk.  ``as_root`` keeps the capabilities that
+    that ``/tmp``; where it cannot be made there, a ``tmpfs`` mounted on
+    ``folder``, which exists then, with half the rest); nothing is written to
+    the host's disk.  ``as_root`` keeps the capabilities that
     :func:`switch_user_command` needs inside.  The paths in ``needs`` that lie
     under ``/tmp`` (a checkout, a virtual environment or a bot program kept
     there) are bound back read-only over the private ``/tmp``.  The files and
@@ -254,23 +254,25 @@ def sandbox_command(
     command = [bwrap, "--die-with-parent", "--new-session", *_NAMESPACES, "--unshare-cgroup-try"]
     if seccomp_fd is not None:
         command += ["--seccomp", str(seccomp_fd)]
-    shm_size: list[str] = []
-    tmp_size: list[str] = []
-    if tmp_bytes is not None:
-        shm_bytes = min(SHM_BYTES, tmp_bytes // 4)
-        shm_size = ["--size", str(max(shm_bytes, 4096))]
-        tmp_size = ["--size", str(max(tmp_bytes - shm_bytes, 4096))]
-    command += ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
-    command += [*shm_size, "--perms", "01777", "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
-    command += [*tmp_size, "--perms", "01777", "--tmpfs", "/tmp"]
     kept = _under_tmp(needs)
+    # the folder is made in the private /tmp, unless it lies in a path bound back read-only
+    in_tmp = _inside(str(folder), "/tmp") and not any(_inside(str(folder), p) for p in kept)
+    sizes: dict[str, list[str]] = {"shm": [], "tmp": [], "folder": []}
+    if tmp_bytes is not None:  # the sizes add up to tmp_bytes
+        shm = min(SHM_BYTES, tmp_bytes // 4)
+        own = 0 if in_tmp else (tmp_bytes - shm) // 2
+        for name, size in (("shm", shm), ("tmp", tmp_bytes - shm - own), ("folder", own)):
+            sizes[name] = ["--size", str(max(size, 4096))]
+    command += ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+    command += [*sizes["shm"], "--perms", "01777", "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    command += [*sizes["tmp"], "--perms", "01777", "--tmpfs", "/tmp"]
     for path in kept:
         command += ["--ro-bind", path, path]
     command += _hiding([*hidden, *_SOCKET_FOLDERS], needs, kept)
-    if _inside(str(folder), "/tmp") and not any(_inside(str(folder), path) for path in kept):
+    if in_tmp:
         command += ["--perms", "0777", "--dir", str(folder)]
     else:
-        command += [*tmp_size, "--perms", "0777", "--tmpfs", str(folder)]
+        command += [*sizes["folder"], "--perms", "0777", "--tmpfs", str(folder)]
     command += ["--chdir", str(folder)]
     if as_root:
         for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_DAC_READ_SEARCH"):
