@@ -235,7 +235,7 @@ def sandbox_command(
     ``/proc`` of its own PID namespace, a minimal ``/dev`` mounted read-only,
     and three places to write, all in memory and together no larger than
     ``tmp_bytes`` (None: no size): a private ``/dev/shm`` (a quarter, at most
-    :data:`SHM_BYTES`), a private ``/tmp`` (the rest) and ``folder`` (inside
+    ``SHM_BYTES``), a private ``/tmp`` (the rest) and ``folder`` (inside
     that ``/tmp``; where it cannot be made there, a ``tmpfs`` mounted on
     ``folder``, which exists then, with half the rest); nothing is written to
     the host's disk.  ``as_root`` keeps the capabilities that
@@ -282,7 +282,7 @@ def sandbox_command(
 
 def seccomp_file() -> int:
     """A file descriptor (a pipe's end, not inherited unless passed) holding the sandbox's
-    seccomp filter (see :mod:`tajmahal.protocol._seccomp`); the caller closes it.
+    seccomp filter (see ``tajmahal.protocol._seccomp``); the caller closes it.
 
     Raises :class:`SandboxError` on a machine for which no filter is known.
 
