@@ -2,7 +2,8 @@
 
 ``python hostile_bot.py peek PATH...`` says on stderr what it can read of each PATH;
 ``unix-sockets PATH`` what came of connecting to the Unix socket PATH and of making
-Unix sockets; ``fill-memory NAME MIB`` how many bytes it wrote into a file NAME in
+Unix sockets; ``i386-call`` makes a 32-bit system call (x86-64 only);
+``fill-memory NAME MIB`` how many bytes it wrote into a file NAME in
 each of ``/dev/shm``, ``/dev``, ``/tmp`` and its folder, trying MIB MiB in each.
 
 Standard library only.  Until it misbehaves, each mode plays the first legal
@@ -68,6 +69,18 @@ def unix_sockets(path):
     return {"connect": attempt(connect), "stream": attempt(make(socket.SOCK_STREAM)),
             "datagram": attempt(make(socket.SOCK_DGRAM)), "pair": attempt(pair),
             "memfd": attempt(lambda: os.close(os.memfd_create("hoard")))}
+
+
+def i386_getpid():
+    """getpid() through the 32-bit system call gate (``int 0x80``) of an x86-64 kernel."""
+    import ctypes
+    import mmap
+
+    code = bytes([0xB8, 20, 0, 0, 0, 0xCD, 0x80, 0xC3])  # mov eax, 20; int 0x80; ret
+    page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    page.write(code)
+    address = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    return ctypes.CFUNCTYPE(ctypes.c_int)(address)()
 
 
 def fill_memory(name, mib):
@@ -149,6 +162,8 @@ def main():
         if MODE == "fill-memory" and asked == 2:
             filled = fill_memory(PEEK[0], int(PEEK[1]))
             print("fill-memory " + json.dumps(filled), file=sys.stderr, flush=True)
+        if MODE == "i386-call" and asked == 2:
+            print(f"i386 getpid gave {i386_getpid()}", file=sys.stderr, flush=True)
         if MODE == "memory" and asked == 2:
             hoard = []
             while True:
