@@ -53,8 +53,8 @@ def _long(alphabet: st.SearchStrategy[str], limit: int) -> st.SearchStrategy[str
     )  # fmt: skip
 
 
-#: any text a caller may give as a name (hypothesis draws no lone surrogates)
-names = _long(st.characters(), MAX_PLAYER_NAME)
+#: any text a caller may give as a name: all of Unicode but lone surrogates (refused, below)
+names = _long(st.characters(exclude_categories=("Cs",)), MAX_PLAYER_NAME)
 #: printable characters a shell word may hold without quoting trouble
 _WORD = st.characters(categories=("L", "M", "N", "P", "S"), exclude_characters="'\"\\")
 #: specs that parse: registered bots, and commands up to the longest spec
