@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 import schema_check
+from postgres_cluster import Cluster, find_bindir
 
 # A test run started in the background by a non-interactive shell (``cmd &``, some CI
 # runners) inherits SIGINT ignored, and children started from it would inherit that too.
@@ -36,6 +37,29 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield launched
         launched.close()
+
+
+# A real PostgreSQL (Debian's postgresql, which `make test` installs): one cluster in a
+# temporary folder for the session, started on first use, run as `nobody` when the suite runs
+# as root (tests/postgres_cluster.py); each test gets an empty database of its own.
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    pytest.importorskip("psycopg", reason="psycopg is missing: pip install 'tajmahal[postgres]'")
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip(
+            "PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or on PATH): "
+            "'make test' installs Debian's postgresql"
+        )
+    cluster = Cluster(bindir)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def postgres_dsn(postgres_cluster: Cluster) -> str:
+    """A connection string to a new, empty database of the session's cluster."""
+    return postgres_cluster.dsn(postgres_cluster.new_database())
 
 
 # Every document and protocol message a test makes the library write or accept is checked

@@ -1,0 +1,154 @@
+"""A real PostgreSQL server for the tests: Debian's ``postgresql``, a cluster in a temporary folder.
+
+One cluster per test session (``conftest.py``: the ``postgres_cluster`` fixture); each test
+that needs a database gets a fresh one in it (``postgres_dsn``). The server listens on a
+Unix socket in the cluster's folder only (no TCP port: nothing to collide with another
+suite running beside this one). PostgreSQL refuses to run as root: when the suite runs as
+root (as CI does), the folder is given to the unprivileged user ``nobody`` and the server
+runs as that user (``setpriv``, else ``runuser``); no system user is created. The test
+cluster runs with ``fsync=off`` (the tests kill clients, never the machine).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+STARTUP_SECONDS = 120.0  # initdb and the first connection on a loaded 2-core machine
+USER = "tajmahal"  # the cluster's superuser (trust authentication on the socket only)
+
+
+def find_bindir() -> Path | None:
+    """The folder of ``initdb`` and ``postgres``: $TAJMAHAL_PG_BINDIR, Debian's newest
+    /usr/lib/postgresql/N/bin, else the PATH's; None if PostgreSQL is not installed."""
+    wanted = os.environ.get("TAJMAHAL_PG_BINDIR")
+    candidates = [Path(wanted)] if wanted else []
+    debian = Path("/usr/lib/postgresql")
+    if debian.is_dir():
+        versions = [p for p in debian.iterdir() if p.name.replace(".", "").isdigit()]
+        versions.sort(key=lambda p: [int(part) for part in p.name.split(".")], reverse=True)
+        candidates += [p / "bin" for p in versions]
+    on_path = shutil.which("initdb")
+    if on_path:
+        candidates.append(Path(on_path).parent)
+    for folder in candidates:
+        if (folder / "initdb").is_file() and (folder / "postgres").is_file():
+            return folder
+    return None
+
+
+def as_unprivileged() -> tuple[list[str], int, int] | None:
+    """(command prefix, uid, gid) that runs a program as ``nobody`` when we are root, else None."""
+    if os.geteuid() != 0:
+        return None
+    nobody = pwd.getpwnam("nobody")
+    if shutil.which("setpriv"):
+        prefix = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}",
+                  "--clear-groups"]  # fmt: skip
+    else:
+        prefix = ["runuser", "-u", "nobody", "--"]
+    return prefix, nobody.pw_uid, nobody.pw_gid
+
+
+class Cluster:
+    """A PostgreSQL cluster in a temporary folder, its server running until :meth:`stop`."""
+
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.folder = Path(tempfile.mkdtemp(prefix="tajmahal-pg-"))
+        self.data = self.folder / "data"
+        self.log = self.folder / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self._databases = 0
+        unprivileged = as_unprivileged()
+        self.prefix: list[str] = []
+        if unprivileged:
+            self.prefix, uid, gid = unprivileged
+            os.chown(self.folder, uid, gid)
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _run(self, *command: str | Path) -> list[str]:
+        return [*self.prefix, *(str(part) for part in command)]
+
+    def _start(self) -> None:
+        initdb = subprocess.run(
+            self._run(self.bindir / "initdb", "-D", self.data, "-U", USER, "--auth=trust",
+                      "--encoding=UTF8", "--locale=C", "--no-sync"),  # fmt: skip
+            cwd=self.folder, capture_output=True, text=True, timeout=STARTUP_SECONDS,
+        )  # fmt: skip
+        if initdb.returncode != 0:
+            raise RuntimeError(f"initdb failed:\n{initdb.stdout}\n{initdb.stderr}")
+        settings = {
+            "listen_addresses": "",  # the Unix socket only
+            "unix_socket_directories": str(self.folder),
+            "fsync": "off", "full_page_writes": "off",
+            "max_connections": "60", "shared_buffers": "16MB",
+        }  # fmt: skip
+        options = [part for name, value in settings.items() for part in ("-c", f"{name}={value}")]
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                self._run(self.bindir / "postgres", "-D", self.data, *options),
+                cwd=self.folder, stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not self._accepts_connections():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"PostgreSQL did not start:\n{self.log_tail()}")
+            time.sleep(0.1)
+
+    def _accepts_connections(self) -> bool:
+        import psycopg
+
+        try:
+            psycopg.connect(self.dsn("postgres"), connect_timeout=5).close()
+        except psycopg.OperationalError:
+            return False
+        return True
+
+    def log_tail(self) -> str:
+        with contextlib.suppress(OSError):
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-30:])
+        return ""
+
+    def dsn(self, database: str) -> str:
+        """A libpq connection string for ``database`` over the cluster's Unix socket."""
+        return f"host={self.folder} port=5432 user={USER} dbname={database}"
+
+    def url(self, database: str) -> str:
+        """The same as a ``postgresql://`` URL (what ``tajmahal serve --db`` takes)."""
+        from urllib.parse import quote
+
+        return f"postgresql://{USER}@/{database}?host={quote(str(self.folder), safe='')}"
+
+    def new_database(self) -> str:
+        """Create an empty database; its name."""
+        import psycopg
+
+        self._databases += 1
+        name = f"test_{self._databases}"
+        with psycopg.connect(self.dsn("postgres"), autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+        return name
+
+    def stop(self) -> None:
+        """Stop the server (fast shutdown, then SIGKILL) and remove the folder."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+        shutil.rmtree(self.folder, ignore_errors=True)
