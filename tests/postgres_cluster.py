@@ -82,11 +82,11 @@ class Cluster:
         return [*self.prefix, *(str(part) for part in command)]
 
     def _start(self) -> None:
+        command = self._run(self.bindir / "initdb", "-D", self.data, "-U", USER, "--auth=trust",
+                            "--encoding=UTF8", "--locale=C", "--no-sync")  # fmt: skip
         initdb = subprocess.run(
-            self._run(self.bindir / "initdb", "-D", self.data, "-U", USER, "--auth=trust",
-                      "--encoding=UTF8", "--locale=C", "--no-sync"),  # fmt: skip
-            cwd=self.folder, capture_output=True, text=True, timeout=STARTUP_SECONDS,
-        )  # fmt: skip
+            command, cwd=self.folder, capture_output=True, text=True, timeout=STARTUP_SECONDS
+        )
         if initdb.returncode != 0:
             raise RuntimeError(f"initdb failed:\n{initdb.stdout}\n{initdb.stderr}")
         settings = {

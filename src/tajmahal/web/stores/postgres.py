@@ -26,7 +26,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 import attrs
 import psycopg
@@ -218,7 +218,7 @@ def parse_notice(channel: str, payload: str) -> Notice | None:
     return None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -444,7 +444,8 @@ class PostgresStore:
         def work(db: Connection) -> Lease | None:
             row = db.execute(
                 "INSERT INTO leases AS l (game_id, holder, epoch, expires) "
-                "VALUES (%(game)s, %(holder)s, 1, clock_timestamp() + make_interval(secs => %(ttl)s)) "
+                "VALUES (%(game)s, %(holder)s, 1, "
+                "  clock_timestamp() + make_interval(secs => %(ttl)s)) "
                 "ON CONFLICT (game_id) DO UPDATE SET "
                 "  holder = EXCLUDED.holder, expires = EXCLUDED.expires, "
                 "  epoch = l.epoch + CASE WHEN l.holder = EXCLUDED.holder "
