@@ -57,12 +57,20 @@ def as_unprivileged() -> tuple[list[str], int, int] | None:
     return prefix, nobody.pw_uid, nobody.pw_gid
 
 
+def socket_parent() -> str:
+    """Where to make the cluster's folder: the temporary folder if ``nobody`` can reach it and
+    a socket path fits in it (Unix sockets allow about 100 bytes), else /tmp."""
+    folder = Path(tempfile.gettempdir()).resolve()
+    reachable = all(p.stat().st_mode & 0o001 for p in [folder, *folder.parents])
+    return str(folder) if reachable and len(str(folder)) <= 60 else "/tmp"
+
+
 class Cluster:
     """A PostgreSQL cluster in a temporary folder, its server running until :meth:`stop`."""
 
     def __init__(self, bindir: Path) -> None:
         self.bindir = bindir
-        self.folder = Path(tempfile.mkdtemp(prefix="tajmahal-pg-"))
+        self.folder = Path(tempfile.mkdtemp(prefix="tajmahal-pg-", dir=socket_parent()))
         self.data = self.folder / "data"
         self.log = self.folder / "server.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -140,6 +148,17 @@ class Cluster:
         with psycopg.connect(self.dsn("postgres"), autocommit=True) as admin:
             admin.execute(f'CREATE DATABASE "{name}"')
         return name
+
+    def dump(self, database: str) -> str:
+        """Everything the game tables of ``database`` hold, as text (to look for secrets)."""
+        import psycopg
+
+        with psycopg.connect(self.dsn(database)) as db:
+            return "\n".join(
+                str(row)
+                for table in ("games", "tokens", "moves")
+                for row in db.execute(f"SELECT * FROM {table}").fetchall()
+            )
 
     def stop(self) -> None:
         """Stop the server (fast shutdown, then SIGKILL) and remove the folder."""

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 import psycopg
 import pytest
 
+import tajmahal as tm
+from postgres_cluster import Cluster
 from tajmahal.web.store import DuplicateMoveError, StoredGame, StoredMove, StoreError
 from tajmahal.web.stores.postgres import (
     ANSWERS,
@@ -35,6 +37,7 @@ from tajmahal.web.stores.postgres import (
     Notice,
     PostgresStore,
 )
+from web_server import Server, token_of
 
 WAIT = 60.0  # seconds for anything that should come at once on an idle machine
 
@@ -447,3 +450,47 @@ def test_a_lost_connection_is_a_clear_error_then_opened_again(
     store.close()
     with pytest.raises(StoreError, match="is closed"):
         store.load("g1")
+
+
+# ----------------------------------------------------------- tajmahal serve on PostgreSQL
+
+
+def test_serve_keeps_its_games_in_postgres_and_resumes_them_after_kill_9(
+    postgres_cluster: Cluster,
+) -> None:
+    # one server process per database for now: several come with the server integration
+    name = postgres_cluster.new_database()
+    url = postgres_cluster.url(name)
+    server = Server(url, "--time-limit", "5")  # a URL where a path usually goes
+    try:
+        assert any("games in PostgreSQL database 'test_" in line for line in server.lines)
+        created = server.create([{"human": True, "name": "Ann"}, "greedy", "random"])
+        token = token_of(created["seats"][0]["link"])
+        client = server.client(token)
+        before = client.my_turn()
+        for _ in range(6):
+            before = client.move(choose=len(before["legal"]) - 1)
+            before = client.my_turn()
+            if before["over"]:
+                break
+        client.close()
+        server.stop(signal.SIGKILL)
+        server.start()
+        again = server.client(token)
+        resumed = again.until(lambda m: m["type"] == "state")
+        assert resumed["decision"] == before["decision"] and resumed["view"] == before["view"]
+        state = resumed
+        while not state["over"]:
+            state = again.move(choose=len(state["legal"]) // 2)
+            state = again.my_turn()
+        again.close()
+        record = tm.loads(server.request("/record/" + token)[2].decode())
+        assert tm.replay(record).scores == tuple(state["result"]["scores"])
+    finally:
+        server.stop()
+    store = PostgresStore(url)
+    try:
+        assert store.unfinished() == [] and store.find_token(token) is not None
+        assert token not in postgres_cluster.dump(name)  # the links are stored as digests only
+    finally:
+        store.close()

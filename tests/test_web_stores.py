@@ -52,17 +52,6 @@ def sqlite_dump(path: Path) -> str:
         return "\n".join(db.iterdump())
 
 
-def postgres_dump(dsn: str) -> str:
-    import psycopg
-
-    with psycopg.connect(dsn) as db:
-        return "\n".join(
-            str(row)
-            for table in ("games", "tokens", "moves")
-            for row in db.execute(f"SELECT * FROM {table}").fetchall()
-        )
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     if request.param == "sqlite":
@@ -70,7 +59,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
         return Backend("sqlite", str(path), lambda: sqlite_dump(path))
     cluster = request.getfixturevalue("postgres_cluster")
     name = cluster.new_database()
-    return Backend("postgresql", cluster.url(name), lambda: postgres_dump(cluster.dsn(name)))
+    return Backend("postgresql", cluster.url(name), lambda: cluster.dump(name))
 
 
 @pytest.fixture

@@ -8,8 +8,12 @@ several server processes on one or more machines; ``pip install 'tajmahal[postgr
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from tajmahal.web.store import GameStore, SQLiteStore, StoreError
+from tajmahal.web.store import SQLiteStore, StoreError
+
+if TYPE_CHECKING:
+    from tajmahal.web.stores.postgres import PostgresStore
 
 __all__ = ["is_postgres_url", "open_store"]
 
@@ -25,11 +29,12 @@ def is_postgres_url(db: str | os.PathLike[str]) -> bool:
     return isinstance(db, str) and db.lower().startswith(POSTGRES_SCHEMES)
 
 
-def open_store(db: str | os.PathLike[str]) -> GameStore:
+def open_store(db: str | os.PathLike[str]) -> SQLiteStore | PostgresStore:
     """The store that ``--db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file.
 
     :class:`StoreError` (a clear message) if it cannot be opened, or if PostgreSQL is asked
-    for without psycopg installed.
+    for without psycopg installed. Either store's ``path`` says where the games are (a
+    PostgreSQL address without its password).
 
     >>> store = open_store(':memory:')
     >>> type(store).__name__

@@ -109,7 +109,7 @@ _SCHEMA = [
 ]
 
 T = TypeVar("T")
-Connection = psycopg.Connection[TupleRow]
+_Connection = psycopg.Connection[TupleRow]
 
 
 class LeaseLostError(StoreError):
@@ -226,7 +226,7 @@ def _reason(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-def _notify(db: Connection, channel: str, payload: dict[str, Any]) -> None:
+def _notify(db: _Connection, channel: str, payload: dict[str, Any]) -> None:
     # inside the caller's transaction: PostgreSQL delivers it at commit, never before
     db.execute("SELECT pg_notify(%s, %s)", (channel, json.dumps(payload)))
 
@@ -254,13 +254,18 @@ class PostgresStore:
         self.where = describe(dsn)
         self.connect_timeout = connect_timeout
         self._lock = threading.Lock()
-        self._db: Connection | None = None
+        self._db: _Connection | None = None
         self._closed = False
         self._run(self._create_schema, "prepare")
 
+    @property
+    def path(self) -> str:
+        """Where the games are, for messages (as :attr:`SQLiteStore.path`): never a password."""
+        return self.where
+
     # ------------------------------------------------------------------ plumbing
 
-    def _connection(self) -> Connection:
+    def _connection(self) -> _Connection:
         if self._closed:
             raise StoreError(f"the game database {self.where} is closed")
         if self._db is None or self._db.closed or self._db.broken:
@@ -278,7 +283,7 @@ class PostgresStore:
         return self._db
 
     def _run(
-        self, work: Callable[[Connection], T], doing: str, conflict: StoreError | None = None
+        self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None = None
     ) -> T:
         """``work`` in one transaction; psycopg's errors become :class:`StoreError`."""
         with self._lock:
@@ -301,13 +306,13 @@ class PostgresStore:
                 ) from exc
 
     @staticmethod
-    def _create_schema(db: Connection) -> None:
+    def _create_schema(db: _Connection) -> None:
         db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
         for statement in _SCHEMA:
             db.execute(statement)
 
     @staticmethod
-    def _check(db: Connection, lease: Lease) -> None:
+    def _check(db: _Connection, lease: Lease) -> None:
         """The fence: ``lease`` still holds its game (the row stays locked until commit, so a
         takeover waits for this transaction and then sees what it wrote)."""
         held = db.execute(
@@ -324,7 +329,7 @@ class PostgresStore:
     def create_game(self, game: StoredGame, tokens: Sequence[tuple[str, int | None]]) -> None:
         """Store a new game and its tokens (their digests only)."""
 
-        def work(db: Connection) -> None:
+        def work(db: _Connection) -> None:
             db.execute(
                 "INSERT INTO games (id, config, seed, created) VALUES (%s, %s, %s, %s)",
                 (game.id, json.dumps(game.config), game.seed, game.created),
@@ -342,7 +347,7 @@ class PostgresStore:
         is taken, :class:`LeaseLostError` if ``lease`` is given and no longer held."""
         fault = None if move.fault is None else json.dumps(move.fault)
 
-        def work(db: Connection) -> None:
+        def work(db: _Connection) -> None:
             if lease is not None:
                 self._check(db, lease)
             db.execute(
@@ -358,7 +363,7 @@ class PostgresStore:
     def remove_moves(self, game_id: str, first: int, *, lease: Lease | None = None) -> None:
         """Delete the moves numbered ``first`` and later (undo) and tell every listener."""
 
-        def work(db: Connection) -> None:
+        def work(db: _Connection) -> None:
             if lease is not None:
                 self._check(db, lease)
             db.execute("DELETE FROM moves WHERE game_id = %s AND number >= %s", (game_id, first))
@@ -369,7 +374,7 @@ class PostgresStore:
     def finish(self, game_id: str, record: str, *, lease: Lease | None = None) -> None:
         """Keep the finished game's record and tell every listener."""
 
-        def work(db: Connection) -> None:
+        def work(db: _Connection) -> None:
             if lease is not None:
                 self._check(db, lease)
             db.execute("UPDATE games SET record = %s WHERE id = %s", (record, game_id))
@@ -380,7 +385,7 @@ class PostgresStore:
     def load(self, game_id: str) -> StoredGame | None:
         """The game with its moves, or None."""
 
-        def work(db: Connection) -> StoredGame | None:
+        def work(db: _Connection) -> StoredGame | None:
             row = db.execute(
                 "SELECT id, config, seed, created, record FROM games WHERE id = %s", (game_id,)
             ).fetchone()
@@ -441,7 +446,7 @@ class PostgresStore:
         expired); None if another holder has it. Of several processes asking at once, one
         gets it. Asked again by its holder, the lease is extended (same epoch)."""
 
-        def work(db: Connection) -> Lease | None:
+        def work(db: _Connection) -> Lease | None:
             row = db.execute(
                 "INSERT INTO leases AS l (game_id, holder, epoch, expires) "
                 "VALUES (%(game)s, %(holder)s, 1, "
@@ -463,7 +468,7 @@ class PostgresStore:
         """Extend a held lease by ``ttl`` seconds from now; None if it was lost (taken over or
         released). A lease past its expiry that nobody took yet is renewed."""
 
-        def work(db: Connection) -> Lease | None:
+        def work(db: _Connection) -> Lease | None:
             row = db.execute(
                 "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s) "
                 "WHERE game_id = %s AND holder = %s AND epoch = %s "
@@ -477,7 +482,7 @@ class PostgresStore:
     def release(self, lease: Lease) -> bool:
         """Give the game up at once (another process may take it); False if already lost."""
 
-        def work(db: Connection) -> bool:
+        def work(db: _Connection) -> bool:
             cursor = db.execute(
                 "UPDATE leases SET holder = NULL, expires = '-infinity' "
                 "WHERE game_id = %s AND holder = %s AND epoch = %s",
@@ -521,7 +526,7 @@ class PostgresStore:
         if len(move) > MAX_MOVE_TEXT:
             raise StoreError(f"a move's text has at most {MAX_MOVE_TEXT} characters")
 
-        def work(db: Connection) -> int:
+        def work(db: _Connection) -> int:
             row = db.execute(
                 "INSERT INTO handed_moves (game_id, seat, number, move, sender) "
                 "VALUES (%s, %s, %s, %s, %s) RETURNING id",
@@ -537,7 +542,7 @@ class PostgresStore:
         """The moves handed for the leased game, oldest first, removed from the table;
         :class:`LeaseLostError` if the lease is no longer held (they stay for the holder)."""
 
-        def work(db: Connection) -> list[HandedMove]:
+        def work(db: _Connection) -> list[HandedMove]:
             self._check(db, lease)
             rows = db.execute(
                 "DELETE FROM handed_moves WHERE game_id = %s "
@@ -555,7 +560,7 @@ class PostgresStore:
         self._run(lambda db: _notify(db, ANSWERS, payload), "write")
 
 
-def _moves_after(db: Connection, game_id: str, number: int) -> tuple[StoredMove, ...]:
+def _moves_after(db: _Connection, game_id: str, number: int) -> tuple[StoredMove, ...]:
     rows = db.execute(
         "SELECT number, seat, move, elapsed, fault FROM moves "
         "WHERE game_id = %s AND number > %s ORDER BY number",
@@ -589,7 +594,7 @@ class Listener:
             if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", channel):
                 raise ValueError(f"not a channel name: {channel!r}")
         try:
-            self._db: Connection = psycopg.connect(
+            self._db: _Connection = psycopg.connect(
                 dsn, autocommit=True, connect_timeout=connect_timeout,
                 application_name="tajmahal-listener",
             )  # fmt: skip
