@@ -455,6 +455,20 @@ def test_a_lost_connection_is_a_clear_error_then_opened_again(
 # ----------------------------------------------------------- tajmahal serve on PostgreSQL
 
 
+def test_an_exclusive_store_keeps_the_database_to_itself_until_closed(
+    postgres_dsn: str, store: PostgresStore
+) -> None:
+    first = PostgresStore(postgres_dsn, exclusive=True)
+    try:
+        with pytest.raises(StoreError, match="another tajmahal server uses the game database"):
+            PostgresStore(postgres_dsn, exclusive=True, connect_timeout=10)
+        new_game(store)  # stores that are not exclusive (the leases' users) still open
+        assert first.unfinished() == ["g1"]
+    finally:
+        first.close()
+    PostgresStore(postgres_dsn, exclusive=True).close()  # free again at once
+
+
 def test_serve_keeps_its_games_in_postgres_and_resumes_them_after_kill_9(
     postgres_cluster: Cluster,
 ) -> None:
@@ -474,8 +488,14 @@ def test_serve_keeps_its_games_in_postgres_and_resumes_them_after_kill_9(
             if before["over"]:
                 break
         client.close()
+        second = subprocess.run(
+            [sys.executable, "-m", "tajmahal", "serve", "--port", "0", "--db", url],
+            capture_output=True, text=True, timeout=WAIT * 2,
+        )  # fmt: skip
+        assert second.returncode == 1 and "Traceback" not in second.stderr
+        assert "another tajmahal server uses the game database" in second.stderr
         server.stop(signal.SIGKILL)
-        server.start()
+        server.start()  # its database is free again: the killed process's session ended
         again = server.client(token)
         resumed = again.until(lambda m: m["type"] == "state")
         assert resumed["decision"] == before["decision"] and resumed["view"] == before["view"]

@@ -56,7 +56,7 @@ def serve(
     """
     import uvicorn
 
-    store = open_store(db if db is not None else default_db_path())  # postgresql://: PostgreSQL
+    store = open_store(db if db is not None else default_db_path(), exclusive=True)
     app = create_app(GameServer(store, settings))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     config = uvicorn.Config(

@@ -29,12 +29,15 @@ def is_postgres_url(db: str | os.PathLike[str]) -> bool:
     return isinstance(db, str) and db.lower().startswith(POSTGRES_SCHEMES)
 
 
-def open_store(db: str | os.PathLike[str]) -> SQLiteStore | PostgresStore:
+def open_store(
+    db: str | os.PathLike[str], *, exclusive: bool = False
+) -> SQLiteStore | PostgresStore:
     """The store that ``--db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file.
 
     :class:`StoreError` (a clear message) if it cannot be opened, or if PostgreSQL is asked
     for without psycopg installed. Either store's ``path`` says where the games are (a
-    PostgreSQL address without its password).
+    PostgreSQL address without its password). ``exclusive``: no other exclusive store may
+    use the same PostgreSQL database at the same time (one server process per database).
 
     >>> store = open_store(':memory:')
     >>> type(store).__name__
@@ -49,4 +52,4 @@ def open_store(db: str | os.PathLike[str]) -> SQLiteStore | PostgresStore:
         raise StoreError(
             "a postgresql:// database needs psycopg 3: pip install 'tajmahal[postgres]'"
         ) from exc
-    return PostgresStore(str(db))
+    return PostgresStore(str(db), exclusive=exclusive)

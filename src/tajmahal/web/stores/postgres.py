@@ -22,9 +22,11 @@ feature, no home-made cluster protocol:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeGuard, TypeVar
 
@@ -65,6 +67,8 @@ ANSWERS = "tajmahal_answers"  #: channel: the holder's answer to a handed move
 MAX_MOVE_TEXT = 4096  #: the longest move text a process may hand on
 MAX_ANSWER_TEXT = 1000  #: an answer's error is cut to this (a notice carries 8000 bytes)
 _SCHEMA_LOCK = 0x74616A6D  # advisory lock key ("tajm"): one process creates the tables
+_SERVER_LOCK = 0x74616A6E  # advisory lock key: the one server process of an exclusive store
+EXCLUSIVE_WAIT = 3.0  #: seconds an exclusive store waits for the database to be free
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS games (
@@ -241,6 +245,11 @@ class PostgresStore:
     (a lock guards it); a connection that broke is opened again at the next call. A move
     is committed with ``synchronous_commit=on`` before :meth:`add_move` returns.
 
+    ``exclusive=True`` (what ``tajmahal serve`` asks for until several server processes
+    share a database through the leases) holds the database for this store alone, with a
+    session advisory lock: a second exclusive store gets :class:`StoreError`, and the
+    lock goes with the connection (a killed process frees it at once).
+
     Used like :class:`~tajmahal.web.store.SQLiteStore`::
 
         store = PostgresStore("postgresql://tajmahal@/tajmahal?host=/run/postgresql")
@@ -249,8 +258,9 @@ class PostgresStore:
         store.add_move("g1", StoredMove(1, 0, "withdraw"), lease=lease)
     """
 
-    def __init__(self, dsn: str, *, connect_timeout: int = 10) -> None:
+    def __init__(self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10) -> None:
         self.dsn = dsn
+        self.exclusive = exclusive
         self.where = describe(dsn)
         self.connect_timeout = connect_timeout
         self._lock = threading.Lock()
@@ -275,12 +285,30 @@ class PostgresStore:
                     application_name="tajmahal",
                 )  # fmt: skip
                 self._db.execute("SET synchronous_commit TO on")
+                if self.exclusive:
+                    self._hold_database(self._db)
             except psycopg.Error as exc:
                 self._db = None
                 raise StoreError(
                     f"cannot open the game database {self.where}: {_reason(exc)}"
                 ) from exc
         return self._db
+
+    def _hold_database(self, db: _Connection) -> None:
+        # a killed holder's session ends a moment after its process: ask for a few seconds
+        deadline = time.monotonic() + EXCLUSIVE_WAIT
+        while True:
+            row = db.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
+            if (row is not None and row[0]) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        if row is None or not row[0]:
+            db.close()
+            self._db = None
+            raise StoreError(
+                f"another tajmahal server uses the game database {self.where}: one server "
+                "process per database (several processes sharing one come later)"
+            )
 
     def _run(
         self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None = None
@@ -436,6 +464,9 @@ class PostgresStore:
         with self._lock:
             self._closed = True
             if self._db is not None:
+                if self.exclusive and not self._db.broken:
+                    with contextlib.suppress(psycopg.Error):
+                        self._db.execute("SELECT pg_advisory_unlock(%s)", (_SERVER_LOCK,))
                 self._db.close()
                 self._db = None
 
