@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+import tajmahal.web.store
 from tajmahal.web.store import SQLiteStore, StoreError
 
 if TYPE_CHECKING:
-    from tajmahal.web.stores.postgres import PostgresStore
+    import tajmahal.web.stores.postgres
 
 __all__ = ["is_postgres_url", "open_store"]
 
@@ -31,13 +32,14 @@ def is_postgres_url(db: str | os.PathLike[str]) -> bool:
 
 def open_store(
     db: str | os.PathLike[str], *, exclusive: bool = False
-) -> SQLiteStore | PostgresStore:
+) -> tajmahal.web.store.SQLiteStore | tajmahal.web.stores.postgres.PostgresStore:
     """The store that ``--db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file.
 
-    :class:`StoreError` (a clear message) if it cannot be opened, or if PostgreSQL is asked
-    for without psycopg installed. Either store's ``path`` says where the games are (a
-    PostgreSQL address without its password). ``exclusive``: no other exclusive store may
-    use the same PostgreSQL database at the same time (one server process per database).
+    :class:`~tajmahal.web.store.StoreError` (a clear message) if it cannot be opened, or if
+    PostgreSQL is asked for without psycopg installed. Either store's ``path`` says where
+    the games are (a PostgreSQL address without its password). ``exclusive``: no other
+    exclusive store may use the same PostgreSQL database at the same time (one server
+    process per database).
 
     >>> store = open_store(':memory:')
     >>> type(store).__name__

@@ -247,8 +247,9 @@ class PostgresStore:
 
     ``exclusive=True`` (what ``tajmahal serve`` asks for until several server processes
     share a database through the leases) holds the database for this store alone, with a
-    session advisory lock: a second exclusive store gets :class:`StoreError`, and the
-    lock goes with the connection (a killed process frees it at once).
+    session advisory lock: a second exclusive store gets
+    :class:`~tajmahal.web.store.StoreError`, and the lock goes with the connection (a
+    killed process frees it at once).
 
     Used like :class:`~tajmahal.web.store.SQLiteStore`::
 
@@ -270,7 +271,7 @@ class PostgresStore:
 
     @property
     def path(self) -> str:
-        """Where the games are, for messages (as :attr:`SQLiteStore.path`): never a password."""
+        """Where the games are, for messages (as a SQLite store's ``path``): no password."""
         return self.where
 
     # ------------------------------------------------------------------ plumbing
@@ -460,7 +461,7 @@ class PostgresStore:
         return [_game(row) for row in rows]
 
     def close(self) -> None:
-        """Release the connection (a later call raises :class:`StoreError`)."""
+        """Release the connection (a later call raises :class:`~tajmahal.web.store.StoreError`)."""
         with self._lock:
             self._closed = True
             if self._db is not None:
@@ -612,8 +613,9 @@ class Listener:
     """A connection of its own that hears the store's notices (:data:`DECISIONS`,
     :data:`HANDED`, :data:`ANSWERS`, or the ``channels`` given).
 
-    A notice sent while no listener listened is gone: after :class:`StoreError` (the
-    connection was lost) open a new listener and reload the games from the store.
+    A notice sent while no listener listened is gone: after
+    :class:`~tajmahal.web.store.StoreError` (the connection was lost) open a new listener
+    and reload the games from the store.
     """
 
     def __init__(
