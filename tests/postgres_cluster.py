@@ -11,6 +11,7 @@ cluster runs with ``fsync=off`` (the tests kill clients, never the machine).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import pwd
@@ -80,6 +81,7 @@ class Cluster:
         if unprivileged:
             self.prefix, uid, gid = unprivileged
             os.chown(self.folder, uid, gid)
+        atexit.register(self.stop)  # also when the session ends without its fixture teardown
         try:
             self._start()
         except BaseException:
