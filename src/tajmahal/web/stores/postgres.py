@@ -260,7 +260,7 @@ class PostgresStore:
     """
 
     def __init__(self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10) -> None:
-        self.dsn = dsn
+        self._dsn = dsn  # never shown: it may hold a password
         self.exclusive = exclusive
         self.where = describe(dsn)
         self.connect_timeout = connect_timeout
@@ -280,19 +280,26 @@ class PostgresStore:
         if self._closed:
             raise StoreError(f"the game database {self.where} is closed")
         if self._db is None or self._db.closed or self._db.broken:
+            self._db = None
             try:
-                self._db = psycopg.connect(
-                    self.dsn, autocommit=True, connect_timeout=self.connect_timeout,
+                db = psycopg.connect(
+                    self._dsn, autocommit=True, connect_timeout=self.connect_timeout,
                     application_name="tajmahal",
                 )  # fmt: skip
-                self._db.execute("SET synchronous_commit TO on")
-                if self.exclusive:
-                    self._hold_database(self._db)
             except psycopg.Error as exc:
-                self._db = None
                 raise StoreError(
                     f"cannot open the game database {self.where}: {_reason(exc)}"
                 ) from exc
+            try:
+                db.execute("SET synchronous_commit TO on")
+                if self.exclusive:
+                    self._hold_database(db)
+            except psycopg.Error as exc:
+                db.close()
+                raise StoreError(
+                    f"cannot open the game database {self.where}: {_reason(exc)}"
+                ) from exc
+            self._db = db
         return self._db
 
     def _hold_database(self, db: _Connection) -> None:
@@ -305,7 +312,6 @@ class PostgresStore:
             time.sleep(0.1)
         if row is None or not row[0]:
             db.close()
-            self._db = None
             raise StoreError(
                 f"another tajmahal server uses the game database {self.where}: one server "
                 "process per database (several processes sharing one come later)"
