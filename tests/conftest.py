@@ -40,10 +40,15 @@ def browser() -> Iterator[Browser]:
 
 
 # A real PostgreSQL (Debian's postgresql, which `make test` installs): one cluster in a
-# temporary folder for the session, started on first use, run as `nobody` when the suite runs
-# as root (tests/postgres_cluster.py); each test gets an empty database of its own.
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[Cluster]:
+# temporary folder, started by the first test that needs it and stopped when the session
+# ends (not a session fixture: pytest may tear one down early when a parametrized fixture
+# asks for it), run as `nobody` when the suite runs as root (tests/postgres_cluster.py).
+# Each test gets an empty schema of its own.
+_cluster: list[Cluster] = []
+
+
+@pytest.fixture
+def postgres_cluster() -> Cluster:
     pytest.importorskip("psycopg", reason="psycopg is missing: pip install 'tajmahal[postgres]'")
     bindir = find_bindir()
     if bindir is None:
@@ -51,15 +56,20 @@ def postgres_cluster() -> Iterator[Cluster]:
             "PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or on PATH): "
             "'make test' installs Debian's postgresql"
         )
-    cluster = Cluster(bindir)
-    yield cluster
-    cluster.stop()
+    if not _cluster:
+        _cluster.append(Cluster(bindir))
+    return _cluster[0]
 
 
 @pytest.fixture
 def postgres_dsn(postgres_cluster: Cluster) -> str:
-    """A connection string to a new, empty database of the session's cluster."""
-    return postgres_cluster.dsn(postgres_cluster.new_database())
+    """A connection string to a new, empty schema in the cluster's test database."""
+    return postgres_cluster.dsn(postgres_cluster.new_schema())
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    while _cluster:
+        _cluster.pop().stop()
 
 
 # Every document and protocol message a test makes the library write or accept is checked

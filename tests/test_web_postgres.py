@@ -473,11 +473,11 @@ def test_serve_keeps_its_games_in_postgres_and_resumes_them_after_kill_9(
     postgres_cluster: Cluster,
 ) -> None:
     # one server process per database for now: several come with the server integration
-    name = postgres_cluster.new_database()
+    name = postgres_cluster.new_schema()
     url = postgres_cluster.url(name)
     server = Server(url, "--time-limit", "5")  # a URL where a path usually goes
     try:
-        assert any("games in PostgreSQL database 'test_" in line for line in server.lines)
+        assert any("games in PostgreSQL database 'tests' on" in line for line in server.lines)
         created = server.create([{"human": True, "name": "Ann"}, "greedy", "random"])
         token = token_of(created["seats"][0]["link"])
         client = server.client(token)

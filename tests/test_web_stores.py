@@ -58,7 +58,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
         path = tmp_path / "games.sqlite3"
         return Backend("sqlite", str(path), lambda: sqlite_dump(path))
     cluster = request.getfixturevalue("postgres_cluster")
-    name = cluster.new_database()
+    name = cluster.new_schema()
     return Backend("postgresql", cluster.url(name), lambda: cluster.dump(name))
 
 
