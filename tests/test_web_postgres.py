@@ -416,6 +416,55 @@ def test_a_killed_holders_game_is_taken_over_and_nothing_acknowledged_is_lost(
     store.add_move("g1", StoredMove(len(numbers) + 1, 0, "the game goes on"), lease=lease)
 
 
+PLAYING_HOLDER = textwrap.dedent("""
+    import sys
+    from tajmahal.web.store import StoredMove
+    from tajmahal.web.stores.postgres import HANDED, Listener, PostgresStore
+    store = PostgresStore(sys.argv[1])
+    listener = Listener(sys.argv[1], [HANDED])
+    lease = store.acquire("g1", "web-1", ttl=2.0)
+    print("held", flush=True)
+    while True:  # plays the moves handed to it, in order, and answers each
+        listener.wait(0.3)
+        lease = store.renew(lease, ttl=2.0)
+        for handed in store.take_handed(lease):
+            played = len(store.load("g1").moves)
+            if handed.number != played + 1:
+                store.answer(handed, f"stale: decision {handed.number} is not next")
+                continue
+            store.add_move("g1", StoredMove(handed.number, handed.seat, handed.move), lease=lease)
+            store.answer(handed)
+""")
+
+
+def test_moves_handed_to_a_holder_process_are_played_and_outlive_its_kill_9(
+    postgres_dsn: str, store: PostgresStore
+) -> None:
+    new_game(store)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", PLAYING_HOLDER, postgres_dsn], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with Listener(postgres_dsn, [DECISIONS, ANSWERS]) as ears:
+            first = store.hand_move("g1", 0, 1, "withdraw", "web-2")
+            assert hear(ears, 2) == [Decision("g1", "move", 1), Answer("g1", first, None)]
+            stale = store.hand_move("g1", 1, 1, "pass", "web-2")
+            assert hear(ears, 1) == [Answer("g1", stale, "stale: decision 1 is not next")]
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(WAIT)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+    waiting = store.hand_move("g1", 1, 2, "pass", "web-2")  # nobody holds the game now
+    until(lambda: store.acquire("g1", "web-2", ttl=30) is not None, "the takeover")
+    lease = store.holder("g1")
+    assert lease is not None and lease.holder == "web-2" and lease.epoch == 2
+    assert [h.id for h in store.take_handed(lease)] == [waiting]
+    assert [m.move for m in store.load("g1").moves] == ["withdraw"]
+
+
 OPENER = textwrap.dedent("""
     import sys
     from tajmahal.web.stores.postgres import PostgresStore
