@@ -160,6 +160,8 @@ def test_unknown_games_and_tokens_open_nothing(store: GameStore) -> None:
     assert store.load("nope") is None
     assert store.find_token("guess") is None and store.find_token("") is None
     assert store.find_token(token_digest("seat-g1")) is None  # the digest is no token
+    for hostile in ["\x00", "\ud800", "' OR 1=1 --", "x" * 100_000]:  # a URL's path
+        assert store.find_token(hostile) is None
 
 
 def test_a_store_reopened_finds_everything(backend: Backend, store: GameStore) -> None:
