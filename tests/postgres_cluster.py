@@ -72,8 +72,9 @@ def socket_parent() -> str:
 class Cluster:
     """A PostgreSQL cluster in a temporary folder, its server running until :meth:`stop`."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, **settings: str) -> None:
         self.bindir = bindir
+        self.settings = settings  # postgres -c NAME=VALUE beyond the tests' own (fsync=on...)
         self.folder = Path(tempfile.mkdtemp(prefix="tajmahal-pg-", dir=socket_parent()))
         self.data = self.folder / "data"
         self.log = self.folder / "server.log"
@@ -107,6 +108,7 @@ class Cluster:
             "unix_socket_directories": str(self.folder),
             "fsync": "off", "full_page_writes": "off",
             "max_connections": "60", "shared_buffers": "16MB",
+            **self.settings,
         }  # fmt: skip
         options = [part for name, value in settings.items() for part in ("-c", f"{name}={value}")]
         with open(self.log, "wb") as log:
