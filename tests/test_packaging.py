@@ -29,11 +29,67 @@ ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
+def released() -> list[tuple[str, str]]:
+    """The CHANGELOG's releases, newest first: (version, date)."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    return re.findall(r"^## \[(\d+\.\d+\.\d+)\] — (\d{4}-\d\d-\d\d)$", text, re.M)
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:3])
+
+
 def test_the_version_is_written_once() -> None:
     assert "version" not in PROJECT["project"] and "version" in PROJECT["project"]["dynamic"]
     assert PROJECT["tool"]["hatch"]["version"]["path"] == "src/tajmahal/__init__.py"
+
+
+def test_the_version_is_the_last_release_or_a_development_version_after_it() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert text.split("\n## ")[1].startswith("[Unreleased]\n"), "Unreleased stays on top"
+    (last, date), *_ = released()
+    assert [version_key(v) for v, _ in released()] == sorted(
+        (version_key(v) for v, _ in released()), reverse=True
+    )
+    if re.fullmatch(r"\d+\.\d+\.\d+", tm.__version__):  # a release commit
+        assert tm.__version__ == last, "a release has its CHANGELOG section"
+    else:  # between releases: the next release's development version, which records carry
+        assert re.fullmatch(r"\d+\.\d+\.\d+\.dev\d+", tm.__version__), tm.__version__
+        assert version_key(tm.__version__) > version_key(last), (tm.__version__, last)
     citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
-    assert f"\nversion: {tm.__version__}\n" in citation, "CITATION.cff names another version"
+    assert f"\nversion: {last}\n" in citation, "CITATION.cff names the last release"
+    assert f'\ndate-released: "{date}"\n' in citation
+
+
+def test_a_record_names_the_code_that_made_it() -> None:
+    record = tm.play_match(["greedy", "random", "random"], seed=7).record
+    assert record.tags["library"] == f"tajmahal {tm.__version__}"
+    older = tm.loads((ROOT / "tests" / "data" / "record-v2-3p.json").read_text(encoding="utf-8"))
+    assert older.tags["library"] == "tajmahal 0.1.0.dev0"  # a record of an older version loads
+
+
+def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: Path) -> None:
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader("release", str(ROOT / ".ci" / "release"))
+    spec = importlib.util.spec_from_loader("release", loader)
+    assert spec is not None
+    release = importlib.util.module_from_spec(spec)
+    loader.exec_module(release)
+    text = ("# Changelog\n\n## [Unreleased]\n\n### Added\n- new\n\n### Fixed\n- a fix\n\n"
+            "## [0.1.0] — 2026-01-01\n\n### Added\n- old\n")  # fmt: skip
+    assert release.release_changelog(text, "0.2.0", "2026-02-02") == (
+        "# Changelog\n\n## [Unreleased]\n\n## [0.2.0] — 2026-02-02\n\n### Added\n- new\n\n"
+        "### Fixed\n- a fix\n\n## [0.1.0] — 2026-01-01\n\n### Added\n- old\n"
+    )
+    made = ("# Changelog\n\n## [Unreleased]\n\n### Fixed\n- late\n\n"
+            "## [0.2.0] — 2026-02-02\n\nWords.\n\n### Added\n- new\n\n"
+            "## [0.1.0] — 2026-01-01\n")  # fmt: skip
+    assert release.release_changelog(made, "0.2.0", "2026-03-03") == (
+        "# Changelog\n\n## [Unreleased]\n\n## [0.2.0] — 2026-02-02\n\nWords.\n\n"
+        "### Added\n- new\n\n### Fixed\n- late\n\n## [0.1.0] — 2026-01-01\n"
+    )
 
 
 def test_the_license_file_is_the_mit_text() -> None:
