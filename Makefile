@@ -52,7 +52,7 @@ $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 
-# the bot-protocol tests run examples/bots/random_bot.js: install Node.js where it is missing
+# the bot-protocol tests run src/tajmahal/examples/random_bot.js: install Node.js where it is missing
 node:
 	@command -v node >/dev/null 2>&1 || { \
 	  echo "Node.js is missing: installing the Debian package nodejs (for tests/test_protocol_programs.py)"; \

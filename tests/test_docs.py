@@ -262,6 +262,14 @@ def test_readme_opens_with_the_library_then_the_commands_then_an_example() -> No
     assert "docs" in text[example:].lower() or "docs" in text[:example].lower()
 
 
+def test_readme_links_are_absolute_and_its_commands_need_no_checkout_first() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")  # also PyPI's project description
+    relative = re.findall(r"\]\((?!https://)[^)]*\)", text)
+    assert not relative, f"links that break on PyPI: {relative}"
+    assert text.index("pip install tajmahal") < text.index("make demo")
+    assert "examples/bots" not in text
+
+
 def test_readme_example_runs() -> None:
     source = readme_examples()
     assert source.count(">>>") >= 4

@@ -22,8 +22,8 @@ from tajmahal.referee import FaultKind, bot_log_name
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "programs" / "hostile_bot.py"
-PYTHON_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / 'palace_lover.py'}"
-NODE_BOT = f"cmd:node {ROOT / 'examples' / 'bots' / 'random_bot.js'}"
+PYTHON_BOT = f"cmd:{sys.executable} {ROOT / 'src' / 'tajmahal' / 'examples' / 'palace_lover.py'}"
+NODE_BOT = f"cmd:node {ROOT / 'src' / 'tajmahal' / 'examples' / 'random_bot.js'}"
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(
     NODE is None,

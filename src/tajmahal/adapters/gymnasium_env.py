@@ -17,8 +17,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
-import gymnasium
-import numpy as np
+from tajmahal.adapters._extras import missing_extra
+
+try:  # the extra's packages
+    import gymnasium
+    import numpy as np
+except ImportError as missing:
+    raise missing_extra(__name__, ("gymnasium",), missing) from missing
 
 from tajmahal.adapters.actions import AdapterError, Mask, action_space
 from tajmahal.adapters.observations import observation_encoder

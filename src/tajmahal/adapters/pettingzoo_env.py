@@ -17,11 +17,16 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector
+from tajmahal.adapters._extras import missing_extra
+
+try:  # the extra's packages
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import AgentSelector
+except ImportError as missing:
+    raise missing_extra(__name__, ("pettingzoo",), missing) from missing
 
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.observations import observation_encoder
