@@ -1,4 +1,4 @@
-"""An adapter imported without its extra says which extra to install (not a bare ModuleNotFoundError).
+"""An adapter imported without its extra names the extra to install (no bare ModuleNotFoundError).
 
 Each case runs in a fresh interpreter where the framework cannot be imported (its
 ``sys.modules`` entry is ``None``, as Python does for a module known to be missing).

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
@@ -89,6 +88,6 @@ def test_the_compiled_build_installs_with_build_isolation_and_plays(tmp_path: Pa
     bot = f"cmd:{python} -m tajmahal.examples.palace_lover"
     check = run(tajmahal, "check-bot", bot, cwd=tmp_path, timeout=300)
     assert "checks passed" in check, check
-    missing = subprocess.run([python, "-c", "import tajmahal.adapters.gymnasium_env"],
-                             capture_output=True, text=True, cwd=tmp_path, env=clean_env())  # fmt: skip
+    missing = subprocess.run([python, "-c", "import tajmahal.adapters.gymnasium_env"], cwd=tmp_path,
+                             capture_output=True, text=True, env=clean_env())  # fmt: skip
     assert "pip install 'tajmahal[gymnasium]'" in missing.stderr, missing.stderr
