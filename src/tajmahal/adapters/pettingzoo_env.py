@@ -216,8 +216,9 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The state as text (``"ansi"``), the board as SVG (``"svg"``), or printed (``"human"``).
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The state as text (``"ansi"``), the board as SVG (``"svg"``) or as an RGB array of
+        shape (height, width, 3) (``"rgb_array"``), or printed (``"human"``).
 
         In ``"human"`` mode the environment also prints the state after every step.
 
