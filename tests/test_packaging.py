@@ -9,6 +9,7 @@ this checkout's editable install), and plays a match with the venv's own ``tajma
 from __future__ import annotations
 
 import email
+import json
 import os
 import re
 import subprocess
@@ -127,8 +128,12 @@ def test_the_sdist_holds_the_sources_tests_and_license(dist: Path) -> None:
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     for name in ("LICENSE", "README.md", "pyproject.toml", "src/tajmahal/__init__.py",
-                 "src/tajmahal/rules/data/standard.toml", "tests/data/deals.jsonl"):
+                 "src/tajmahal/rules/data/standard.toml", "tests/data/deals.jsonl",
+                 "src/tajmahal/examples/random_bot.js", "benchmarks/run.py"):
         assert name in names, name
+    # no benchmark logs nor screenshots (the repository keeps them)
+    assert not [n for n in names if n.startswith("benchmarks/results/") or n.endswith(".png")]
+    assert sdist.stat().st_size < 2_000_000, sdist.stat().st_size
 
 
 def test_the_wheel_metadata(dist: Path) -> None:
@@ -140,6 +145,7 @@ def test_the_wheel_metadata(dist: Path) -> None:
     assert meta["Version"] == tm.__version__
     assert meta["License-Expression"] == "MIT" and f"{info}/licenses/LICENSE" in names
     assert "tajmahal/py.typed" in names and "tajmahal/rules/data/standard.toml" in names
+    assert {"tajmahal/examples/palace_lover.py", "tajmahal/examples/random_bot.js"} <= names
     assert any(n.startswith("tajmahal/web/static/") for n in names), "the game pages are missing"
     for schema_name in SCHEMA_NAMES:  # the JSON Schemas are package data
         assert f"tajmahal/serialize/schemas/{schema_name}.json" in names, schema_name
@@ -185,6 +191,14 @@ def test_the_wheel_plays_a_match_from_a_clean_venv(dist: Path, tmp_path: Path) -
     expected = tm.play_match(["greedy", "random", "random"], seed=7)
     for score in expected.scores:
         assert str(score) in match.stdout, (expected.scores, match.stdout)
+    # the example bot program that comes with the package, run by the venv's own python
+    example = subprocess.run(
+        [home / "bin" / "tajmahal", "match", f"cmd:{python} -m tajmahal.examples.palace_lover",
+         "greedy", "random", "--seed", "7", "--json"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert example.returncode == 0, example.stderr
+    assert json.loads(example.stdout)["faults"] == [], example.stdout
 
 
 def test_the_classifiers_name_the_pythons_the_suite_runs_on() -> None:
