@@ -228,6 +228,10 @@ def test_console_commands_print_what_the_page_shows(page: Path, tmp_path: Path) 
         assert done.returncode == 0, f"$ {command}\n{done.stderr}"
         want, got = squeeze(expected) + "\n", squeeze(done.stdout) + "\n"
         if words[1:] == ["bots"]:  # other installed plugins add lines: keep the page's ones
+            # the page shows a release's version for the built-in bots, the code may be newer
+            want = re.sub(r"^(\S+ tajmahal )\S+ ", r"\1VERSION ", want, flags=re.M)
+            got = re.sub(rf"^(\S+ tajmahal ){re.escape(tm.__version__)} ", r"\1VERSION ", got,
+                         flags=re.M)  # fmt: skip
             shown = set(want.splitlines())
             got = "".join(line + "\n" for line in got.splitlines() if line in shown)
         assert checker.check_output(want, got, doctest.ELLIPSIS), (
