@@ -211,3 +211,18 @@ def test_the_classifiers_name_the_pythons_the_suite_runs_on() -> None:
     make_test = f"{sys.version_info.major}.{sys.version_info.minor}"  # `make test`: 3.11 on CI
     assert named == {"3.11", *others.group(1).split()}
     assert make_test in named
+
+
+def test_a_failed_compiled_build_says_which_step_failed() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    mypy = 'tajmahal/tournament/backends.py:46: error: Cannot find ... module named "attrs"'
+    assert hook.failure(mypy).startswith("mypyc could not type-check")
+    compiler = "tajmahal/rules/legal.c:1:10: fatal error: Python.h: No such file or directory"
+    assert hook.failure(compiler).startswith("the C compiler failed")
+    gcc = "build/x.c:3: error: ...\nerror: command '/usr/bin/gcc' failed with exit code 1"
+    assert hook.failure(gcc).startswith("the C compiler failed")
