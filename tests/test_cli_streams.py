@@ -80,3 +80,18 @@ def test_help_shows_no_doubled_percent_signs(
     assert exited.value.code == 0
     text = capsys.readouterr().out
     assert "%%" not in text and "usage:" in text
+
+
+def test_the_example_bot_programs_come_with_the_package() -> None:
+    from tajmahal.examples import EXAMPLES, example_path
+
+    listed = subprocess.run([sys.executable, "-m", "tajmahal.examples"], capture_output=True,
+                            text=True, timeout=60)  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    for name in EXAMPLES:
+        assert example_path(name).is_file() and str(example_path(name)) in listed.stdout
+    assert 'tajmahal match "cmd:python3 -m tajmahal.examples.palace_lover" greedy random' in (
+        listed.stdout
+    )
+    with pytest.raises(KeyError, match=r"no example 'x\.py'"):
+        example_path("x.py")

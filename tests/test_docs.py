@@ -118,6 +118,14 @@ def test_every_rule_id_is_linked_to_code(built: Path) -> None:
     assert "_modules/tajmahal/rules/transitions.html" in internals  # viewcode: the source is shown
 
 
+def test_the_quickstart_notebook_is_shown_with_its_outputs(built: Path) -> None:
+    html = (built / "notebooks.html").read_text(encoding="utf-8")
+    shown = html.split('id="the-quick-start-notebook"', 1)[1]
+    assert shown.count('class="notebook-output"') >= 3  # the view, the record, the table
+    assert "data:image/svg+xml;base64," in shown and "<iframe" in shown
+    assert "(0, 13)" in shown  # a cell's value: the current player and the legal moves
+
+
 def test_changelog_page_includes_the_changelog(built: Path) -> None:
     html = (built / "changelog.html").read_text(encoding="utf-8")
     assert "Unreleased" in html
