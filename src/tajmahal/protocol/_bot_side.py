@@ -133,7 +133,7 @@ class Request:
 
         >>> Request(1, 1.0, ('take white:monk',), {}).legal_moves
         (TakeCard(card=<Card white:monk>),)
-        """  # noqa: E501
+        """
         if self._moves is None:
             known = self._known
             if known is None:
