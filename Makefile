@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-core
 
-.PHONY: demo test lint typecheck unit clean docs node bwrap postgresql fast fast-tree test-fast compiler test-versions
+.PHONY: demo test lint typecheck unit clean docs node bwrap postgresql fast fast-tree test-fast compiler test-versions wheel
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -52,7 +52,7 @@ $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 
-# the bot-protocol tests run examples/bots/random_bot.js: install Node.js where it is missing
+# the bot-protocol tests run src/tajmahal/examples/random_bot.js: install Node.js where it is missing
 node:
 	@command -v node >/dev/null 2>&1 || { \
 	  echo "Node.js is missing: installing the Debian package nodejs (for tests/test_protocol_programs.py)"; \
@@ -115,9 +115,11 @@ fast-tree: $(STAMP)
 	tar -C src --exclude=__pycache__ -cf - tajmahal | tar -C $(COMPILED) -xf -
 
 # the whole suite again, against the compiled build (.ci/run runs it after `make test`; see
-# docs/installation.md)
+# docs/installation.md); the fresh-venv tests build and install packages of their own, so
+# `make test` has run them
 test-fast: fast-tree $(CHROMIUM) node bwrap postgresql
-	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider
+	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider \
+	  -m 'not fresh_venv'
 
 # the compiled build installed in .venv, in place of the editable pure one (which any target
 # that needs $(STAMP), such as `make test`, puts back)
@@ -127,11 +129,23 @@ fast: $(STAMP) compiler
 
 test: lint typecheck unit
 
-# The suite on the other Pythons the machine has (3.12 and 3.13; PYTHON_VERSIONS=... to
-# change), each in its own .venv-X.Y; a missing version is reported and skipped, an extra
+# A subset of the suite (the rules, serialization, bots, referee and protocol) on the other
+# Pythons the machine has (3.12 and 3.13; PYTHON_VERSIONS=... to change, TESTS=... for other
+# tests), each in its own .venv-X.Y; a missing version is reported and skipped, an extra
 # with no wheel for a version is left out and its tests skip (.ci/test-python-versions).
 test-versions: $(CHROMIUM) node bwrap postgresql
 	.ci/test-python-versions
+
+# The two wheels a release publishes, into dist/: the pure one (any platform) and the
+# compiled one (this platform and Python), each built as pip builds them, in an isolated
+# build environment that fetches what the build needs (hatchling; with TAJMAHAL_COMPILE=1,
+# the build hook adds mypy, setuptools and the package's dependencies). Needs a C compiler.
+wheel: $(BIN)/python compiler
+	$(BIN)/python -m pip install --quiet build
+	rm -f dist/tajmahal-*.whl
+	env -u TAJMAHAL_COMPILE $(BIN)/python -m build --wheel --outdir dist .
+	TAJMAHAL_COMPILE=1 $(BIN)/python -m build --wheel --outdir dist .
+	@ls -l dist/tajmahal-*.whl
 
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W -b html docs docs/_build/html

@@ -8,7 +8,8 @@ pyproject.toml).  Without the environment variable, or for an editable install
 extension modules that sit beside their ``.py`` files in the same package (Python
 imports the extension first), and the wheel becomes a platform wheel.  It needs a C
 compiler and the Python headers (Debian: ``build-essential`` and ``python3-dev``); the
-build asks for mypy and setuptools itself.  See docs/performance.md.
+build asks for mypy, setuptools and the package's dependencies itself (mypyc type-checks with
+them), so it works with build isolation.  See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -56,8 +57,15 @@ def compile_wanted() -> bool:
     return os.environ.get(ENVIRONMENT, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
-# mypyc turns each module into C; setuptools runs the C compiler
+# mypyc turns each module into C; setuptools runs the C compiler. mypyc type-checks the
+# package first, so the build environment also gets the package's own dependencies (their
+# types: attrs, cattrs, pluggy...), added in CompileHook.dependencies
 COMPILE_REQUIRES = ["mypy>=1.11", "setuptools>=61"]
+
+# lines of the build's output that say the C compiler or the Python headers are missing
+_COMPILER_MISSING = ("Python.h: No such file", "command 'gcc' failed", "command 'cc' failed",
+                     "gcc: not found", "cc: not found", "No such file or directory: 'gcc'",
+                     "No such file or directory: 'cc'", "error: command")  # fmt: skip
 
 # run in a separate interpreter (the build environment's), in a scratch copy of the package
 _SETUP = """
@@ -73,13 +81,26 @@ setup(
 """
 
 
+def failure(output: str) -> str:
+    """What a failed mypyc build's ``output`` says went wrong, in a few words."""
+    if any(line in output for line in _COMPILER_MISSING):
+        return ("the C compiler failed (it needs a C compiler and the Python headers: "
+                "Debian's build-essential and python3-dev)")  # fmt: skip
+    if ": error: " in output:  # mypy's "file.py:12: error: ..." lines
+        return ("mypyc could not type-check the package (a module it imports missing from "
+                "the build environment, or a type error)")  # fmt: skip
+    return "the mypyc build failed"
+
+
 class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
     """Compile ``COMPILED`` with mypyc when ``TAJMAHAL_COMPILE`` says so."""
 
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        return COMPILE_REQUIRES if compile_wanted() else []
+        if not compile_wanted():
+            return []
+        return [*COMPILE_REQUIRES, *self.metadata.core.dependencies]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable" or not compile_wanted():
@@ -97,10 +118,7 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         if done.returncode != 0:
-            raise RuntimeError(
-                f"{ENVIRONMENT}: the mypyc build failed (it needs a C compiler and the Python "
-                f"headers: Debian's build-essential and python3-dev):\n{done.stdout[-6000:]}"
-            )
+            raise RuntimeError(f"{ENVIRONMENT}: {failure(done.stdout)}:\n{done.stdout[-6000:]}")
         # the package's extension modules, and mypyc's shared library beside the package
         extensions = sorted(self._scratch.glob("*.so")) + sorted(
             (self._scratch / "tajmahal").rglob("*.so")

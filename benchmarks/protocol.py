@@ -135,8 +135,8 @@ def start_ups(count: int) -> list[tuple[str, float]]:
                 ("the runner: python -m tajmahal.protocol.runner random",
                  [sys.executable, "-m", "tajmahal.protocol.runner", "random"])]
     if shutil.which("node"):
-        programs.append(("examples/bots/random_bot.js (Node.js)",
-                         ["node", str(HERE.parent / "examples" / "bots" / "random_bot.js")]))
+        programs.append(("tajmahal/examples/random_bot.js (Node.js)",
+                         ["node", str(HERE.parent / "src" / "tajmahal" / "examples" / "random_bot.js")]))
     rows = []
     for label, command in programs:
         times = []

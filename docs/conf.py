@@ -32,6 +32,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "tajmahal_docs",
+    "tajmahal_notebook",  # the quick-start notebook, run as the pages are built
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}

@@ -148,8 +148,8 @@ def test_pettingzoo_rejects_illegal_actions_and_bad_arguments() -> None:
         environment.step(None)
     with pytest.raises(AdapterError, match="'rank' or 'score'"):
         TajMahalAECEnv(reward="money")
-    with pytest.raises(AdapterError, match="render_mode must be one of human, ansi, svg"):
-        TajMahalAECEnv(render_mode="rgb_array")
+    with pytest.raises(AdapterError, match="must be one of human, ansi, svg, rgb_array"):
+        TajMahalAECEnv(render_mode="rgb")
     with pytest.raises(AdapterError, match="3, 4 or 5"):
         TajMahalAECEnv(num_players=2)
 
@@ -176,6 +176,33 @@ def test_pettingzoo_renders_text_and_svg(capsys: pytest.CaptureFixture[str]) -> 
     quiet.reset(seed=2)
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert quiet.render() is None
+
+
+def test_rgb_array_is_the_svg_as_pixels_in_both_environments() -> None:
+    import re
+
+    from tajmahal.adapters.gymnasium_env import TajMahalEnv
+
+    environment = TajMahalAECEnv(render_mode="rgb_array")
+    environment.reset(seed=2)
+    pixels = environment.render()
+    assert isinstance(pixels, np.ndarray) and pixels.dtype == np.uint8 and pixels.ndim == 3
+    svg = TajMahalAECEnv(render_mode="svg")
+    svg.reset(seed=2)
+    drawn = svg.render()
+    assert isinstance(drawn, str)
+    size = re.search(r'<svg[^>]* width="([\d.]+)" height="([\d.]+)"', drawn)
+    assert size is not None, drawn[:300]
+    assert pixels.shape == (round(float(size.group(2))), round(float(size.group(1))), 3)
+    assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 20  # a picture, not a blank page
+    play_out(environment, random.Random(2))
+    assert not np.array_equal(environment.render(), pixels)  # the palaces are drawn
+    single = TajMahalEnv(render_mode="rgb_array")
+    single.reset(seed=2)
+    frame = single.render()
+    assert isinstance(frame, np.ndarray) and frame.shape == pixels.shape
+    assert "rgb_array" in TajMahalEnv.metadata["render_modes"]
+    assert "rgb_array" in TajMahalAECEnv.metadata["render_modes"]
 
 
 def test_pettingzoo_plays_custom_components() -> None:

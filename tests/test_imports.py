@@ -221,3 +221,18 @@ def test_a_module_that_imports_the_package_containing_it_is_a_cycle() -> None:
         "tajmahal.bots.greedy": ("import tajmahal as tm\n", False),
     })
     assert _cycle(graph) == ["tajmahal", "tajmahal.bots", "tajmahal.bots.greedy", "tajmahal"]
+
+
+def test_the_greedy_bot_imports_only_the_public_api() -> None:
+    """``bots/greedy.py`` is the example of a bot written on the public API (docs: bot tutorial)."""
+    import tajmahal as tm
+
+    path = RULES.parent / "bots" / "greedy.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    library = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom | ast.Import)
+               and any(name.startswith("tajmahal") for name in _runtime_imports(
+                   ast.Module(body=[node], type_ignores=[])))]  # fmt: skip
+    assert library, "greedy imports the library's types"
+    for node in library:
+        assert isinstance(node, ast.ImportFrom) and node.module == "tajmahal", ast.unparse(node)
+        assert all(alias.name in tm.__all__ for alias in node.names), ast.unparse(node)

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 ATTACKER = PROGRAMS / "proc_attacker.py"
 HOSTILE = PROGRAMS / "hostile_bot.py"
-PALACE = ROOT / "examples" / "bots" / "palace_lover.py"
+PALACE = ROOT / "src" / "tajmahal" / "examples" / "palace_lover.py"
 SECRET = "referee-secret-3c9f"
 AS_ROOT = os.geteuid() == 0
 SANDBOX_PROBLEM = sandbox_problem()

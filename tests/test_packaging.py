@@ -9,6 +9,7 @@ this checkout's editable install), and plays a match with the venv's own ``tajma
 from __future__ import annotations
 
 import email
+import json
 import os
 import re
 import subprocess
@@ -29,11 +30,67 @@ ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
+def released() -> list[tuple[str, str]]:
+    """The CHANGELOG's releases, newest first: (version, date)."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    return re.findall(r"^## \[(\d+\.\d+\.\d+)\] — (\d{4}-\d\d-\d\d)$", text, re.M)
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:3])
+
+
 def test_the_version_is_written_once() -> None:
     assert "version" not in PROJECT["project"] and "version" in PROJECT["project"]["dynamic"]
     assert PROJECT["tool"]["hatch"]["version"]["path"] == "src/tajmahal/__init__.py"
+
+
+def test_the_version_is_the_last_release_or_a_development_version_after_it() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert text.split("\n## ")[1].startswith("[Unreleased]\n"), "Unreleased stays on top"
+    (last, date), *_ = released()
+    assert [version_key(v) for v, _ in released()] == sorted(
+        (version_key(v) for v, _ in released()), reverse=True
+    )
+    if re.fullmatch(r"\d+\.\d+\.\d+", tm.__version__):  # a release commit
+        assert tm.__version__ == last, "a release has its CHANGELOG section"
+    else:  # between releases: the next release's development version, which records carry
+        assert re.fullmatch(r"\d+\.\d+\.\d+\.dev\d+", tm.__version__), tm.__version__
+        assert version_key(tm.__version__) > version_key(last), (tm.__version__, last)
     citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
-    assert f"\nversion: {tm.__version__}\n" in citation, "CITATION.cff names another version"
+    assert f"\nversion: {last}\n" in citation, "CITATION.cff names the last release"
+    assert f'\ndate-released: "{date}"\n' in citation
+
+
+def test_a_record_names_the_code_that_made_it() -> None:
+    record = tm.play_match(["greedy", "random", "random"], seed=7).record
+    assert record.tags["library"] == f"tajmahal {tm.__version__}"
+    older = tm.loads((ROOT / "tests" / "data" / "record-v2-3p.json").read_text(encoding="utf-8"))
+    assert older.tags["library"] == "tajmahal 0.1.0.dev0"  # a record of an older version loads
+
+
+def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: Path) -> None:
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader("release", str(ROOT / ".ci" / "release"))
+    spec = importlib.util.spec_from_loader("release", loader)
+    assert spec is not None
+    release = importlib.util.module_from_spec(spec)
+    loader.exec_module(release)
+    text = ("# Changelog\n\n## [Unreleased]\n\n### Added\n- new\n\n### Fixed\n- a fix\n\n"
+            "## [0.1.0] — 2026-01-01\n\n### Added\n- old\n")  # fmt: skip
+    assert release.release_changelog(text, "0.2.0", "2026-02-02") == (
+        "# Changelog\n\n## [Unreleased]\n\n## [0.2.0] — 2026-02-02\n\n### Added\n- new\n\n"
+        "### Fixed\n- a fix\n\n## [0.1.0] — 2026-01-01\n\n### Added\n- old\n"
+    )
+    made = ("# Changelog\n\n## [Unreleased]\n\n### Fixed\n- late\n\n"
+            "## [0.2.0] — 2026-02-02\n\nWords.\n\n### Added\n- new\n\n"
+            "## [0.1.0] — 2026-01-01\n")  # fmt: skip
+    assert release.release_changelog(made, "0.2.0", "2026-03-03") == (
+        "# Changelog\n\n## [Unreleased]\n\n## [0.2.0] — 2026-02-02\n\nWords.\n\n"
+        "### Added\n- new\n\n### Fixed\n- late\n\n## [0.1.0] — 2026-01-01\n"
+    )
 
 
 def test_the_license_file_is_the_mit_text() -> None:
@@ -71,8 +128,12 @@ def test_the_sdist_holds_the_sources_tests_and_license(dist: Path) -> None:
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     for name in ("LICENSE", "README.md", "pyproject.toml", "src/tajmahal/__init__.py",
-                 "src/tajmahal/rules/data/standard.toml", "tests/data/deals.jsonl"):
+                 "src/tajmahal/rules/data/standard.toml", "tests/data/deals.jsonl",
+                 "src/tajmahal/examples/random_bot.js", "benchmarks/run.py"):
         assert name in names, name
+    # no benchmark logs nor screenshots (the repository keeps them)
+    assert not [n for n in names if n.startswith("benchmarks/results/") or n.endswith(".png")]
+    assert sdist.stat().st_size < 2_000_000, sdist.stat().st_size
 
 
 def test_the_wheel_metadata(dist: Path) -> None:
@@ -84,6 +145,7 @@ def test_the_wheel_metadata(dist: Path) -> None:
     assert meta["Version"] == tm.__version__
     assert meta["License-Expression"] == "MIT" and f"{info}/licenses/LICENSE" in names
     assert "tajmahal/py.typed" in names and "tajmahal/rules/data/standard.toml" in names
+    assert {"tajmahal/examples/palace_lover.py", "tajmahal/examples/random_bot.js"} <= names
     assert any(n.startswith("tajmahal/web/static/") for n in names), "the game pages are missing"
     for schema_name in SCHEMA_NAMES:  # the JSON Schemas are package data
         assert f"tajmahal/serialize/schemas/{schema_name}.json" in names, schema_name
@@ -129,6 +191,14 @@ def test_the_wheel_plays_a_match_from_a_clean_venv(dist: Path, tmp_path: Path) -
     expected = tm.play_match(["greedy", "random", "random"], seed=7)
     for score in expected.scores:
         assert str(score) in match.stdout, (expected.scores, match.stdout)
+    # the example bot program that comes with the package, run by the venv's own python
+    example = subprocess.run(
+        [home / "bin" / "tajmahal", "match", f"cmd:{python} -m tajmahal.examples.palace_lover",
+         "greedy", "random", "--seed", "7", "--json"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert example.returncode == 0, example.stderr
+    assert json.loads(example.stdout)["faults"] == [], example.stdout
 
 
 def test_the_classifiers_name_the_pythons_the_suite_runs_on() -> None:
@@ -141,3 +211,18 @@ def test_the_classifiers_name_the_pythons_the_suite_runs_on() -> None:
     make_test = f"{sys.version_info.major}.{sys.version_info.minor}"  # `make test`: 3.11 on CI
     assert named == {"3.11", *others.group(1).split()}
     assert make_test in named
+
+
+def test_a_failed_compiled_build_says_which_step_failed() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    mypy = 'tajmahal/tournament/backends.py:46: error: Cannot find ... module named "attrs"'
+    assert hook.failure(mypy).startswith("mypyc could not type-check")
+    compiler = "tajmahal/rules/legal.c:1:10: fatal error: Python.h: No such file or directory"
+    assert hook.failure(compiler).startswith("the C compiler failed")
+    gcc = "build/x.c:3: error: ...\nerror: command '/usr/bin/gcc' failed with exit code 1"
+    assert hook.failure(gcc).startswith("the C compiler failed")

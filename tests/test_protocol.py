@@ -256,7 +256,7 @@ def test_isolated_bots_play_exactly_as_in_process() -> None:
 
 
 def test_example_python_bot_plays_and_is_deterministic() -> None:
-    spec = f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / 'palace_lover.py'}"
+    spec = f"cmd:{sys.executable} {ROOT / 'src' / 'tajmahal' / 'examples' / 'palace_lover.py'}"
     first = tm.play_match([spec, "greedy", "random", "random"], seed=5)
     assert first.faults == ()
     assert first.players[0] == spec

@@ -18,7 +18,7 @@ from tajmahal.referee import bot_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "protocol.md"
-BOT = ROOT / "examples" / "bots" / "palace_lover.py"
+BOT = ROOT / "src" / "tajmahal" / "examples" / "palace_lover.py"
 SEED, SEAT = 7, 1
 SHOWN_FIRST, SHOWN_LAST = 3, 1  # requests shown in full at the start and at the end
 

@@ -6,6 +6,7 @@ Every hostile program of ``tests/programs/hostile_bot.py`` plays a whole match a
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -22,8 +23,8 @@ from tajmahal.referee import FaultKind, bot_log_name
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "programs" / "hostile_bot.py"
-PYTHON_BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / 'palace_lover.py'}"
-NODE_BOT = f"cmd:node {ROOT / 'examples' / 'bots' / 'random_bot.js'}"
+PYTHON_BOT = f"cmd:{sys.executable} {ROOT / 'src' / 'tajmahal' / 'examples' / 'palace_lover.py'}"
+NODE_BOT = f"cmd:node {ROOT / 'src' / 'tajmahal' / 'examples' / 'random_bot.js'}"
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(
     NODE is None,
@@ -60,7 +61,7 @@ def test_check_bot_passes_the_node_example_as_the_page_shows(
     assert shown, "docs/protocol.md has no check-bot report"
 
     def same(text: str) -> str:  # the program's path and the answer times vary
-        text = text.replace(str(ROOT) + "/", "")
+        text = text.replace(str(ROOT / "src" / "tajmahal" / "examples") + "/", "./")
         return re.sub(r"slowest answer \d+ ms", "slowest answer N ms", text).strip()
 
     assert same(out) == same(shown.group(1))
@@ -84,6 +85,31 @@ def test_check_bot_reports_a_bot_that_does_not_exit(capsys: pytest.CaptureFixtur
     assert re.search(r"^FAIL  clean exit +not in 4 of 4 games; first: it did not exit in time",
                      out, re.M)
     assert re.search(r"^PASS  answers", out, re.M)
+
+
+def test_check_bot_counts_the_decisions_of_a_bot_that_never_answers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["check-bot", "cmd:true", "--json"])  # exits before its handshake
+    captured = capsys.readouterr()
+    assert code == 1
+    document = json.loads(captured.out)  # the games' lines went to standard error
+    assert document["spec"] == "cmd:true" and document["passed"] is False
+    checks = {c["name"]: c for c in document["checks"]}
+    assert list(checks) == ["handshake", "answers", "deterministic", "clean exit"]
+    answers = re.fullmatch(r"(\d+) of the bot's (\d+) decisions failed \(unavailable\).*",
+                           checks["answers"]["detail"])  # fmt: skip
+    assert answers and answers.group(1) == answers.group(2), checks["answers"]["detail"]
+    games = re.findall(r"^game \d: .*: (\d+) decisions, (\d+) failed, a fault before the first",
+                       captured.err, re.M)  # fmt: skip
+    assert len(games) == 3 and all(a == b for a, b in games), captured.err
+    assert sum(int(a) for a, _ in games) == int(answers.group(2))
+
+
+def test_check_bot_json_of_a_passing_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-bot", PYTHON_BOT, "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["passed"] is True and all(c["passed"] for c in document["checks"])
 
 
 def test_check_bot_of_a_registered_bot_runs_it_through_the_runner() -> None:

@@ -182,7 +182,7 @@ def test_after_a_timeout_the_match_goes_on_in_a_new_thread_and_the_late_one_leav
 
 
 def test_with_a_bot_program_in_the_match_each_python_bot_has_a_worker_thread() -> None:
-    program = Path(__file__).resolve().parent.parent / "examples" / "bots" / "palace_lover.py"
+    program = Path(__file__).resolve().parents[1] / "src/tajmahal/examples/palace_lover.py"
     bots = [Recorder(), Recorder()]
     spec = f"cmd:{sys.executable} {program}"
     result = tm.play_match([bots[0], spec, bots[1]], seed=1, time_limit=30.0)

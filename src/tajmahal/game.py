@@ -202,6 +202,23 @@ class Game:
         self.players: tuple[str, ...] = tuple(players)
         _check_players(self.players)
 
+    def __repr__(self) -> str:
+        """The history's length and where it stands.
+
+        >>> import tajmahal as tm
+        >>> game = tm.Game.new(num_players=3, seed=1, players=('greedy', 'random', 'random'))
+        >>> _ = game.push(tm.Withdraw())
+        >>> game
+        <Game 3 players (greedy, random, random), seed 1, 1 move, visit 1, take, current 0>
+        """
+        state = self.state
+        players = f" ({', '.join(self.players)})" if self.players else ""
+        moves = f"{len(self._moves)} move{'' if len(self._moves) == 1 else 's'}"
+        return (
+            f"<Game {state.num_players} players{players}, seed {state.seed}, {moves}, "
+            f"visit {state.visit}, {state.phase.value}, current {state.current_player}>"
+        )
+
     @classmethod
     def from_record(cls, record: GameRecord) -> Game:
         """The game a record describes, with its whole history (so it can be undone).

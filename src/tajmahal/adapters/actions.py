@@ -20,8 +20,13 @@ import functools
 import random
 from collections.abc import Sequence
 
-import numpy as np
-import numpy.typing as npt
+from tajmahal.adapters._extras import missing_extra
+
+try:  # the extra's packages
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:
+    raise missing_extra(__name__, ("gymnasium", "pettingzoo", "openspiel"), missing) from missing
 
 from tajmahal.rules.components import COLORED, Color, Components, standard_components
 from tajmahal.rules.errors import TajMahalError

@@ -17,8 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, SupportsFloat
 
-import gymnasium
-import numpy as np
+from tajmahal.adapters._extras import missing_extra
+
+try:  # the extra's packages
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:
+    raise missing_extra(__name__, ("gymnasium",), missing) from missing
 
 from tajmahal.adapters.actions import AdapterError, Mask, action_space
 from tajmahal.adapters.observations import observation_encoder
@@ -176,8 +182,9 @@ class TajMahalEnv(gymnasium.Env[Observation, np.int64]):
         own = state.current_player == self.seat
         return self.actions.mask(state if own else state.view(self.seat))
 
-    def render(self) -> str | None:
-        """The state as text (``"ansi"``), the board as SVG (``"svg"``), or printed (``"human"``).
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The state as text (``"ansi"``), the board as SVG (``"svg"``) or as an RGB array of
+        shape (height, width, 3) (``"rgb_array"``), or printed (``"human"``).
 
         In ``"human"`` mode the environment also prints the state after every step.
 

@@ -24,8 +24,13 @@ import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import numpy as np
-import numpy.typing as npt
+from tajmahal.adapters._extras import missing_extra
+
+try:  # the extra's packages
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:
+    raise missing_extra(__name__, ("gymnasium", "pettingzoo", "openspiel"), missing) from missing
 
 from tajmahal.rules.components import (
     COLORED,

@@ -78,8 +78,14 @@ from operator import truediv
 from typing import Any
 
 import attrs
-import numpy as np
-import pyspiel
+
+from tajmahal.adapters._extras import missing_extra
+
+try:  # the extra's packages
+    import numpy as np
+    import pyspiel
+except ImportError as missing:
+    raise missing_extra(__name__, ("openspiel",), missing) from missing
 
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.observations import observation_encoder

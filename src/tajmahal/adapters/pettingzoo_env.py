@@ -17,11 +17,16 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector
+from tajmahal.adapters._extras import missing_extra
+
+try:  # the extra's packages
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import AgentSelector
+except ImportError as missing:
+    raise missing_extra(__name__, ("pettingzoo",), missing) from missing
 
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.observations import observation_encoder
@@ -211,8 +216,9 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The state as text (``"ansi"``), the board as SVG (``"svg"``), or printed (``"human"``).
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The state as text (``"ansi"``), the board as SVG (``"svg"``) or as an RGB array of
+        shape (height, width, 3) (``"rgb_array"``), or printed (``"human"``).
 
         In ``"human"`` mode the environment also prints the state after every step.
 

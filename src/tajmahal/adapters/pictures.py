@@ -1,15 +1,24 @@
-"""What the environments' ``render()`` returns: a text summary or the board as SVG."""
+"""What the environments' ``render()`` returns: a text summary, the board as SVG or pixels."""
 
 from __future__ import annotations
 
+import io
+from typing import TYPE_CHECKING
+
+from tajmahal.adapters._extras import missing_extra
 from tajmahal.rules.setup import place_tiles
 from tajmahal.rules.state import GameState
 
-__all__ = ["RENDER_MODES", "check_render_mode", "render", "state_text"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["RENDER_MODES", "check_render_mode", "render", "rgb_array", "state_text"]
 
 #: ``"human"``: :func:`state_text` printed (after every step); ``"ansi"``: the same text
-#: returned; ``"svg"``: the board picture with its tiles and palaces, returned
-RENDER_MODES: tuple[str, ...] = ("human", "ansi", "svg")
+#: returned; ``"svg"``: the board picture with its tiles and palaces, returned;
+#: ``"rgb_array"``: that picture as pixels (:func:`rgb_array`), for video recorders
+RENDER_MODES: tuple[str, ...] = ("human", "ansi", "svg", "rgb_array")
 
 
 def state_text(state: GameState) -> str:
@@ -47,10 +56,10 @@ def state_text(state: GameState) -> str:
 def check_render_mode(mode: str | None) -> str | None:
     """``mode`` if it is one of :data:`RENDER_MODES` or None, else an ``AdapterError``.
 
-    >>> check_render_mode('rgb_array')
+    >>> check_render_mode('rgb')
     Traceback (most recent call last):
     ...
-    tajmahal.adapters.actions.AdapterError: render_mode must be one of human, ansi, svg ...
+    tajmahal.adapters.actions.AdapterError: render_mode must be one of human, ansi, svg, ...
     """
     if mode is not None and mode not in RENDER_MODES:
         from tajmahal.adapters.actions import AdapterError
@@ -61,7 +70,38 @@ def check_render_mode(mode: str | None) -> str | None:
     return mode
 
 
-def render(state: GameState, mode: str) -> str | None:
+def _board_svg(state: GameState) -> str:
+    from tajmahal.render import render_board
+
+    placement = place_tiles(state.components, state.seed)
+    return render_board(state.components, placement, state)
+
+
+def rgb_array(state: GameState) -> npt.NDArray[np.uint8]:
+    """The board picture (the ``"svg"`` mode's) as an RGB array of shape (height, width, 3).
+
+    The SVG is drawn by resvg (``resvg-py``: a self-contained renderer, no system library)
+    on white and decoded by Pillow; both come with the extras ``pettingzoo`` and
+    ``gymnasium``.
+
+    >>> import tajmahal as tm
+    >>> pixels = rgb_array(tm.new_game(num_players=3, seed=1))
+    >>> pixels.dtype.name, pixels.ndim, pixels.shape[2]
+    ('uint8', 3, 3)
+    """
+    try:
+        import numpy as np
+        import resvg_py
+        from PIL import Image
+    except ImportError as missing:
+        extras = ("gymnasium", "pettingzoo")
+        raise missing_extra("render_mode 'rgb_array'", extras, missing) from missing
+    png = bytes(resvg_py.svg_to_bytes(svg_string=_board_svg(state), background="white"))
+    with Image.open(io.BytesIO(png)) as picture:
+        return np.asarray(picture.convert("RGB"), dtype=np.uint8)
+
+
+def render(state: GameState, mode: str) -> str | npt.NDArray[np.uint8] | None:
     """``state`` drawn as ``mode`` asks (one of :data:`RENDER_MODES`).
 
     >>> import tajmahal as tm
@@ -75,8 +115,7 @@ def render(state: GameState, mode: str) -> str | None:
         print(state_text(state))
         return None
     if mode == "svg":
-        from tajmahal.render import render_board
-
-        placement = place_tiles(state.components, state.seed)
-        return render_board(state.components, placement, state)
+        return _board_svg(state)
+    if mode == "rgb_array":
+        return rgb_array(state)
     return state_text(state)

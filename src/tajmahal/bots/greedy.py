@@ -12,10 +12,9 @@ values in estimated points:
   counting their symbols.
 
 It reads only what any bot gets — the view, the legal moves and the public
-types (cards, the board, :meth:`tajmahal.Board.reachable`) — so a bot author
-can copy it as a starting point.  (It imports those types from the modules
-that define them, where a bot outside the package writes ``tm.Card``: the
-package imports its built-in bots, so they must not import the package.)
+types (cards, the board, :meth:`tajmahal.Board.reachable`) — and imports only
+the public API (``from tajmahal import ...``), so a bot author can copy it as
+a starting point.
 """
 
 from __future__ import annotations
@@ -24,19 +23,24 @@ import functools
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tajmahal.rules.components import (
+from tajmahal import (
     Board,
     BonusKind,
     BonusTile,
     Card,
     Color,
     Commodity,
+    Move,
+    Phase,
+    PlaceCrownPalace,
+    PlacePalace,
+    PlayCards,
+    PlayerView,
     Special,
     Symbol,
+    TakeCard,
+    Withdraw,
 )
-from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard, Withdraw
-from tajmahal.rules.state import Phase
-from tajmahal.rules.views import PlayerView
 
 __all__ = ["GreedyBot"]
 

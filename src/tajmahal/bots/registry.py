@@ -42,6 +42,7 @@ from typing import Any
 import attrs
 import pluggy
 
+import tajmahal
 from tajmahal import hookspecs
 from tajmahal._escape import log_text
 from tajmahal.bots import builtin
@@ -465,6 +466,8 @@ def distribution_version(distribution: str) -> str:
     >>> distribution_version('tajmahal') != '' == distribution_version('no-such-package-xyz')
     True
     """
+    if distribution == PROJECT:  # the running code's own (an editable install's metadata ages)
+        return tajmahal.__version__
     try:
         return importlib.metadata.version(distribution)
     except (importlib.metadata.PackageNotFoundError, ValueError):

@@ -10,7 +10,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from tajmahal.analysis import DEFAULT_ITERATIONS, MISTAKE, analyse_game
-from tajmahal.cli._common import CommandError, Commands, add_command, read_record, write_text
+from tajmahal.cli._common import (
+    CommandError,
+    Commands,
+    add_command,
+    messages_stream,
+    read_record,
+    write_text,
+)
 
 __all__ = ["register"]
 
@@ -22,11 +29,12 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         _run,
         summary="rate every decision of a recorded game, mark the mistakes",
         description="Rate every decision of a seat in a recorded game: an ISMCTS search from "
-        "what the seat knew then rates each legal move (a 0-100%% estimate of beating the best "
+        "what the seat knew then rates each legal move (a 0-100% estimate of beating the best "
         "rival); a move far below the best is a mistake. Prints each seat's losses and worst "
         "decisions. The same record, options and seed give the same analysis.",
     )
-    command.add_argument("record", metavar="RECORD", help="a game record (match --record FILE)")
+    command.add_argument("record", metavar="RECORD",
+                         help="a game record (match --record FILE; '-': standard input)")
     # fmt: off
     command.add_argument("--seat", type=int, action="append", metavar="N",
                          help="a seat to analyse (repeat for several; default: every seat)")
@@ -39,14 +47,17 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                          help=f"a loss (0..1) that marks a mistake (default {MISTAKE})")
     command.add_argument("--json", action="store_true", help="print the analysis as JSON")
     command.add_argument("--out", metavar="FILE",
-                         help="save the analysis (JSON) to FILE, e.g. RECORD.analysis.json")
+                         help="save the analysis (JSON) to FILE, e.g. RECORD.analysis.json "
+                         "('-': standard output)")
     command.add_argument("--html", metavar="PAGE",
-                         help="write the replay page with the analysis strip to PAGE")
+                         help="write the replay page with the analysis strip to PAGE "
+                         "('-': standard output)")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     # fmt: on
 
 
 def _run(args: argparse.Namespace) -> int:
+    messages = messages_stream(args.out, args.html, "-" if args.json else None)
     record = read_record(args.record)
     if args.iterations < 1:
         raise CommandError(f"--iterations must be at least 1, got {args.iterations}")
@@ -75,8 +86,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, indent=1))
     else:
-        print("\n".join(review.lines()))
+        print("\n".join(review.lines()), file=messages)
         for path in (args.out, args.html):
             if path is not None:
-                print(f"wrote {Path(path)}")
+                print(f"wrote {Path(path)}", file=messages)
     return 0

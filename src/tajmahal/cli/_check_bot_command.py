@@ -17,6 +17,9 @@ The exit status is 0 only when every check passes.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import sys
 from collections.abc import Sequence
 
 import attrs
@@ -24,6 +27,7 @@ import attrs
 from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import check_spec
 from tajmahal.cli._common import Commands, add_command, positive_seconds
+from tajmahal.game import replay_states
 from tajmahal.protocol import (
     ProcessLimits,
     ProcessPlayer,
@@ -64,6 +68,12 @@ class _Game:
     def faults(self) -> list[Fault]:
         return [f for f in self.result.faults if f.seat == self.seat]
 
+    @property
+    def decisions(self) -> list[int]:
+        """The numbers (from 1) of the decisions that were the bot's seat's in this game."""
+        states = list(replay_states(self.result.record))[:-1]  # the last one decides nothing
+        return [n for n, state in enumerate(states, 1) if state.current_player == self.seat]
+
 
 def register(commands: Commands[argparse.ArgumentParser]) -> None:
     command = add_command(
@@ -91,6 +101,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                          "a read-only root; see docs/trust.md)")
     command.add_argument("--exit-timeout", type=positive_seconds, default=2.0, metavar="S",
                          help="seconds the bot has to exit after the result (default 2)")
+    command.add_argument("--json", action="store_true",
+                         help="print the checks as JSON (the games' lines go to standard error)")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -98,6 +110,14 @@ def _run(args: argparse.Namespace) -> int:
         check_sandbox()
     limits = ProcessLimits(start_timeout=args.start_timeout, exit_timeout=args.exit_timeout,
                            sandbox=args.sandbox)
+    if args.json:
+        with contextlib.redirect_stdout(sys.stderr):
+            results = run_checks(args.spec, seed=args.seed, time_limit=args.time_limit,
+                                 limits=limits)  # fmt: skip
+        passed = all(r.passed for r in results)
+        checks = [{"name": r.name, "passed": r.passed, "detail": r.detail} for r in results]
+        print(json.dumps({"spec": args.spec, "passed": passed, "checks": checks}, indent=1))
+        return 0 if passed else 1
     print(f"Checking {args.spec}")
     results = run_checks(args.spec, seed=args.seed, time_limit=args.time_limit, limits=limits)
     for result in results:
@@ -116,10 +136,12 @@ def run_checks(
     """Play the games of ``GAMES`` (and the first again) and judge them; prints a line per game.
 
     >>> results = run_checks('cmd:true')  # a program that exits at once  # doctest: +ELLIPSIS
-    game 1: 3 players, seat 0, seed 1: 69 decisions, 70 faults, slowest answer 0 ms
+    game 1: 3 players, seat 0, seed 1: 69 decisions, 69 failed, a fault before the first, ...
     ...
     >>> print(results[0])  # doctest: +ELLIPSIS
     FAIL  handshake      failed in 3 of 3 games; first: the program ended before answering ...
+    >>> print(results[1])  # doctest: +ELLIPSIS
+    FAIL  answers        200 of the bot's 200 decisions failed (unavailable); first, ...
     >>> [str(r).split()[:2] for r in results[1:]]
     [['FAIL', 'answers'], ['FAIL', 'deterministic'], ['FAIL', 'clean']]
     """
@@ -136,9 +158,12 @@ def run_checks(
         result = play_match(seats, seed=game_seed, time_limit=time_limit)
         player = program.player
         game = _Game(players, seat, game_seed, result, player)
-        faults = f"{len(game.faults)} faults" if game.faults else "no faults"
+        failed = len({f.decision for f in game.faults if f.decision > 0})
+        faults = f"{failed} failed" if failed else "no faults"
+        if any(f.decision == 0 for f in game.faults):
+            faults += ", a fault before the first"
         print(f"game {number}: {players} players, seat {seat}, seed {game_seed}: "
-              f"{player.requests} decisions, {faults}, slowest answer "
+              f"{len(game.decisions)} decisions, {faults}, slowest answer "
               f"{player.slowest * 1000:.0f} ms")
         return game
 
@@ -173,17 +198,22 @@ def _handshake(games: Sequence[_Game]) -> CheckResult:
 
 
 def _answers(games: Sequence[_Game]) -> CheckResult:
-    faults = [f for g in games for f in g.faults]
-    asked = sum(g.player.requests for g in games)
+    """Whether each of the seat's decisions got a legal move in time: counted by decision
+    (a decision the referee decided for a bot that had failed before counts once, as failed;
+    faults before the game, at its start or handshake, are the handshake check's)."""
+    faults = [f for g in games for f in g.faults if f.decision > 0]
+    decisions = sum(len(g.decisions) for g in games)
     if not faults:
+        asked = sum(g.player.requests for g in games)
         return CheckResult("answers", True,
                            f"all {asked} requests answered in time with a legal move")
+    failed = sum(len({f.decision for f in g.faults if f.decision > 0}) for g in games)
     kinds = sorted({f.kind.value for f in faults})
     first = faults[0]
     return CheckResult(
         "answers", False,
-        f"{len(faults)} of {asked} requests failed ({', '.join(kinds)}); first, at decision "
-        f"{first.decision}: {first.kind.value}: {first.detail}",
+        f"{failed} of the bot's {decisions} decisions failed ({', '.join(kinds)}); first, at "
+        f"decision {first.decision}: {first.kind.value}: {first.detail}",
     )
 
 

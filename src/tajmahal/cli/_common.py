@@ -1,10 +1,17 @@
-"""What the sub-commands share: the error type, option helpers, reading and writing files."""
+"""What the sub-commands share: the error type, option helpers, reading and writing files.
+
+A file name ``-`` means standard input where a file is read and standard output where one
+is written; a command that writes a file to standard output prints its messages (the
+account, ``wrote ...``) to standard error instead (:func:`messages_stream`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from tajmahal.game import GameRecord
 from tajmahal.rules.components import Components, load_components, read_regular
@@ -17,6 +24,7 @@ __all__ = [
     "add_components_option",
     "add_quiet_option",
     "components_from",
+    "messages_stream",
     "positive_seconds",
     "read_record",
     "read_text",
@@ -74,9 +82,18 @@ def components_from(path: str | None) -> Components | None:
 MAX_INPUT_BYTES = 20_000_000  #: the largest file a command reads
 
 
+STDIO = "-"  #: the file name of standard input or output
+
+
 def read_text(path: str) -> str:
-    """A regular UTF-8 file of at most :data:`MAX_INPUT_BYTES`; CommandError for anything else."""
+    """A regular UTF-8 file of at most :data:`MAX_INPUT_BYTES` (``-``: standard input, as
+    much); CommandError for anything else."""
     try:
+        if path == STDIO:
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            if len(data) > MAX_INPUT_BYTES:
+                raise CommandError(f"standard input holds more than {MAX_INPUT_BYTES} bytes")
+            return data.decode("utf-8")
         return read_regular(path, MAX_INPUT_BYTES).decode("utf-8")
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -88,12 +105,13 @@ def read_record(path: str) -> GameRecord:
     from tajmahal.serialize import loads
 
     text = read_text(path)
+    name = "standard input" if path == STDIO else path
     try:
         record = loads(text)
     except TajMahalError as exc:
-        raise CommandError(f"{path} is not a readable game record: {exc}") from None
+        raise CommandError(f"{name} is not a readable game record: {exc}") from None
     if not isinstance(record, GameRecord):
-        raise CommandError(f"{path} holds a {type(record).__name__}, not a game record")
+        raise CommandError(f"{name} holds a {type(record).__name__}, not a game record")
     return record
 
 
@@ -104,8 +122,21 @@ def write_record(path: str, record: GameRecord) -> None:
 
 
 def write_text(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path``; a CommandError says why it could not."""
+    """Write ``text`` (UTF-8) to ``path`` (``-``: standard output); a CommandError says why
+    it could not."""
+    if path == STDIO:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def messages_stream(*outputs: str | None) -> TextIO:
+    """Where a command prints its messages: standard error when one of its ``outputs`` (file
+    names) is ``-``, so that standard output holds that file alone; CommandError when two are."""
+    if sum(path == STDIO for path in outputs) > 1:
+        raise CommandError("only one output can go to standard output ('-')")
+    return sys.stderr if STDIO in outputs else sys.stdout

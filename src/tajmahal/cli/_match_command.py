@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
+from typing import Any, TextIO
 
 from tajmahal.cli._account import account, ranking_line, scores_line, who, winners_line
 from tajmahal.cli._common import (
@@ -13,6 +15,7 @@ from tajmahal.cli._common import (
     add_components_option,
     add_quiet_option,
     components_from,
+    messages_stream,
     positive_seconds,
     read_record,
     read_text,
@@ -48,7 +51,18 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         type=int,
         help="the game's seed (default: an unguessable one from the operating system, printed)",
     )
-    match.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
+    match.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the game record (JSON) to FILE ('-': standard output, the account then "
+        "goes to standard error)",
+    )
+    match.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as JSON (seed, players, scores, winners, ranking, faults) "
+        "instead of the account",
+    )
     match.add_argument(
         "--time-limit",
         type=positive_seconds,
@@ -80,12 +94,13 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         description="Replay a game record written by 'tajmahal match --record' and print the "
         "same visit-by-visit account.",
     )
-    replay.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    replay.add_argument("file", metavar="FILE", help="a game record (JSON; '-': standard input)")
     add_quiet_option(replay)
     replay.add_argument(
         "--html",
         metavar="OUT.html",
-        help="also write a page that steps through the game in a browser (no network needed)",
+        help="also write a page that steps through the game in a browser (no network "
+        "needed; '-': standard output, the account then goes to standard error)",
     )
     replay.add_argument(
         "--analysis",
@@ -104,6 +119,7 @@ def _run_match(args: argparse.Namespace) -> int:
         raise CommandError(
             f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, got {len(bots)}: {' '.join(bots)}"
         )
+    messages = messages_stream(args.record, "-" if args.json else None)
     components = components_from(args.components)
     limits = ProcessLimits(log_dir=args.bot_logs)
     result = play_match(
@@ -117,29 +133,54 @@ def _run_match(args: argparse.Namespace) -> int:
     )
     if args.record is not None:
         write_record(args.record, result.record)
+    if args.json:
+        print(json.dumps(result_document(result), indent=1))
+        return 0
     seats = ", ".join(who(s, result.players) for s in range(len(bots)))
-    print(f"Match, seed {result.record.seed}: {seats}")
+    print(f"Match, seed {result.record.seed}: {seats}", file=messages)
     if not args.quiet:
         for line in account(result.record):
             if not line.startswith(_RESULT_LINES):
-                print(line)
-    _print_result(result)
+                print(line, file=messages)
+    _print_result(result, messages)
     return 0
 
 
-def _print_result(result: MatchResult) -> None:
+def result_document(result: MatchResult) -> dict[str, Any]:
+    """What ``match --json`` prints: the result as plain JSON values.
+
+    >>> from tajmahal.referee.match import play_match
+    >>> document = result_document(play_match(["greedy", "random", "random"], seed=7))
+    >>> document["scores"], document["winners"], document["faults"]
+    ([68, 28, 38], [0], [])
+    """
+    return {
+        "seed": result.record.seed,
+        "players": list(result.players),
+        "scores": list(result.scores),
+        "winners": list(result.winners),
+        "ranking": list(result.ranking),
+        "faults": [
+            {"seat": f.seat, "decision": f.decision, "kind": f.kind.value, "detail": f.detail}
+            for f in result.faults
+        ],
+    }
+
+
+def _print_result(result: MatchResult, out: TextIO) -> None:
     players = result.players
     if result.faults:
-        print("\n".join(_fault_lines(result.faults)))
-    print(scores_line(result.scores, players))
+        print("\n".join(_fault_lines(result.faults)), file=out)
+    print(scores_line(result.scores, players), file=out)
     faulted = {fault.seat for fault in result.faults}
-    print(ranking_line(result.ranking, result.scores, players, faulted))
-    print(winners_line(result.winners, players, result.scores))
+    print(ranking_line(result.ranking, result.scores, players, faulted), file=out)
+    print(winners_line(result.winners, players, result.scores), file=out)
 
 
 def _run_replay(args: argparse.Namespace) -> int:
     if args.analysis is not None and args.html is None:
         raise CommandError("--analysis needs --html: the analysis is drawn on the page")
+    messages = messages_stream(args.html)
     record = read_record(args.file)
     lines = list(account(record))  # checks the whole record before printing
     if args.quiet:
@@ -147,7 +188,7 @@ def _run_replay(args: argparse.Namespace) -> int:
     if record.faults:  # where the match printed them: before the final scores
         at = next((i for i, line in enumerate(lines) if line.startswith(_RESULT_LINES)), 0)
         lines[at:at] = _fault_lines(record.faults)
-    print("\n".join(lines))
+    print("\n".join(lines), file=messages)
     if args.html is not None:
         from tajmahal.render.viewer import replay_html
 
@@ -157,7 +198,7 @@ def _run_replay(args: argparse.Namespace) -> int:
 
             analysis = load_analysis(read_text(args.analysis), record)
         write_text(args.html, replay_html(record, analysis=analysis))
-        print(f"wrote {args.html}")
+        print(f"wrote {args.html}", file=messages)
     return 0
 
 

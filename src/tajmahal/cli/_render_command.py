@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from tajmahal.cli._common import (
     CommandError,
@@ -11,7 +10,9 @@ from tajmahal.cli._common import (
     add_command,
     add_components_option,
     components_from,
+    messages_stream,
     read_record,
+    write_text,
 )
 from tajmahal.game import GameRecord, replay_states
 from tajmahal.rules.state import GameState
@@ -28,9 +29,14 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         description="Draw the board as an SVG picture: bare, with the tiles as a seed lays "
         "them, or as it stood in a recorded game.",
     )
-    render.add_argument("--out", required=True, metavar="FILE.svg", help="where to write the SVG")
+    render.add_argument(
+        "--out", required=True, metavar="FILE.svg",
+        help="where to write the SVG ('-': standard output)",
+    )  # fmt: skip
     render.add_argument("--seed", type=int, help="lay the province and bonus tiles for this seed")
-    render.add_argument("--record", metavar="FILE", help="draw the board of this game record")
+    render.add_argument(
+        "--record", metavar="FILE", help="draw the board of this game record ('-': standard input)"
+    )
     render.add_argument(
         "--visit",
         type=int,
@@ -41,13 +47,18 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from tajmahal.render import render_board, write_board_svg
+    from tajmahal.render import render_board
+    from tajmahal.rules.components import standard_components
+    from tajmahal.rules.setup import place_tiles
 
     if args.visit is not None and args.record is None:
         raise CommandError("--visit needs --record: it picks a visit of a recorded game")
+    messages = messages_stream(args.out)
     if args.record is None:
-        write_board_svg(args.out, components_from(args.components), seed=args.seed)
-        print(f"wrote {args.out}")
+        components = components_from(args.components) or standard_components()
+        placement = place_tiles(components, args.seed) if args.seed is not None else None
+        write_text(args.out, render_board(components, placement))
+        print(f"wrote {args.out}", file=messages)
         return 0
     if args.seed is not None or args.components is not None:
         raise CommandError(
@@ -56,8 +67,8 @@ def _run(args: argparse.Namespace) -> int:
     record = read_record(args.record)
     state = _state_after_visit(record, args.visit)
     svg = render_board(record.components, state=state, players=record.players)
-    Path(args.out).write_text(svg, encoding="utf-8")
-    print(f"wrote {args.out}")
+    write_text(args.out, svg)
+    print(f"wrote {args.out}", file=messages)
     return 0
 
 

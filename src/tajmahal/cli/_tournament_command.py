@@ -54,7 +54,7 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         description="Play many games between player specs: each deal under a balanced set of "
         "seatings (every entrant in every seat and directly after every other equally often), "
         "tables balanced when there are more entrants than seats. Prints wins (ties shared), "
-        "win rate with its 95%% interval, mean score, mean rank, an openskill rating and a "
+        "win rate with its 95% interval, mean score, mean rank, an openskill rating and a "
         "head-to-head table. Name a bot twice to enter two "
         "copies of it.",
     )

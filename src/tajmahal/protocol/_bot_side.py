@@ -132,8 +132,8 @@ class Request:
         """The legal moves as :class:`~tajmahal.Move` values, in the order of ``legal_texts``.
 
         >>> Request(1, 1.0, ('take white:monk',), {}).legal_moves
-        (TakeCard(card=Card(color=<Color.WHITE: 'white'>, symbols=(<Symbol.MONK: 'monk'>,), special=None)),)
-        """  # noqa: E501
+        (TakeCard(card=<Card white:monk>),)
+        """
         if self._moves is None:
             known = self._known
             if known is None:

@@ -126,7 +126,7 @@ _COLOR_ORDER = {c: i for i, c in enumerate(Color)}
 _SYMBOL_ORDER = {s: i for i, s in enumerate(Symbol)}
 
 
-@attrs.frozen(cache_hash=True)
+@attrs.frozen(cache_hash=True, repr=False)
 class Card:
     """A card as a value: its color and symbols (two identical cards are equal).
 
@@ -145,6 +145,14 @@ class Card:
         if self.special is not None:
             return f"special:{self.special.value}"
         return f"{self.color.value}:{'+'.join(s.value for s in self.symbols)}"
+
+    def __repr__(self) -> str:
+        """The card's text form, in a repr that says it is a card.
+
+        >>> Card(Color.RED, (Symbol.ELEPHANT, Symbol.VIZIER))
+        <Card red:elephant+vizier>
+        """
+        return f"<Card {self}>"
 
     @property
     def sort_key(self) -> tuple[int, ...]:
@@ -266,7 +274,7 @@ class Province:
     cities: tuple[City, ...]
 
 
-@attrs.frozen(cache_hash=True)
+@attrs.frozen(cache_hash=True, repr=False)
 class Board:
     """Provinces, cities and roads (C11).
 
@@ -286,6 +294,19 @@ class Board:
     roads: tuple[tuple[str, str], ...]
     final_province: str
     taj_mahal_city: str
+
+    def __repr__(self) -> str:
+        """A summary: what the board holds, not every city (``repr`` stays short).
+
+        >>> from tajmahal.rules.components import standard_components
+        >>> standard_components().board
+        <Board 12 provinces, 49 cities, 83 roads, final province agra, Taj Mahal in agra>
+        """
+        return (
+            f"<Board {len(self.provinces)} provinces, {len(self.cities)} cities, "
+            f"{len(self.roads)} roads, final province {self.final_province}, "
+            f"Taj Mahal in {self.taj_mahal_city}>"
+        )
 
     def city(self, city_id: str) -> City:
         """The city with this id (``KeyError`` if none).
@@ -360,7 +381,7 @@ def _board_index(
     return cities, provinces, {k: tuple(v) for k, v in adjacent.items()}
 
 
-@attrs.frozen(cache_hash=True)
+@attrs.frozen(cache_hash=True, repr=False)
 class Components:
     """A complete set of components: the deck, special cards, tiles and board.
 
@@ -379,6 +400,19 @@ class Components:
     province_tiles: tuple[ProvinceTile, ...]
     bonus_tiles: tuple[BonusTile, ...]
     board: Board
+
+    def __repr__(self) -> str:
+        """A summary: what the set holds (``repr`` stays short).
+
+        >>> from tajmahal.rules.components import standard_components
+        >>> standard_components()  # doctest: +ELLIPSIS
+        <Components 'standard': 96 cards, 4 special cards, 12 province tiles, 16 bonus tiles, ...>
+        """
+        return (
+            f"<Components {self.name!r}: {len(self.deck)} cards, {len(self.special_cards)} special "
+            f"cards, {len(self.province_tiles)} province tiles, {len(self.bonus_tiles)} bonus "
+            f"tiles, {self.board!r}>"
+        )
 
     @property
     def card_kinds(self) -> tuple[Card, ...]:

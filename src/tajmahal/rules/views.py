@@ -44,7 +44,7 @@ __all__ = ["PlayerView", "deferred_view", "lazy_view", "make_view"]
 
 # No __weakref__ slot, so that make_view can build views the fast way (snapshot.fast_constructor);
 # cache_hash: a view is hashed once.
-@attrs.frozen(weakref_slot=False, cache_hash=True)
+@attrs.frozen(weakref_slot=False, cache_hash=True, repr=False)
 class PlayerView:
     """Everything public (I1) plus ``seat``'s own hand (I2), and nothing else (I3, I4).
 
@@ -97,6 +97,19 @@ class PlayerView:
     _sampler: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
     #: what builds a view made by deferred_view() not yet filled in (else None)
     _pending: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+
+    def __repr__(self) -> str:
+        """A summary in the manner of :class:`GameState`'s, with the seat's hand.
+
+        >>> import tajmahal as tm
+        >>> tm.new_game(num_players=4, seed=7).view(1)
+        <PlayerView seat 1 of 4, visit 1, play, current 0, scores [0, 0, 0, 0], hand 6 cards>
+        """
+        return (
+            f"<PlayerView seat {self.seat} of {self.num_players}, visit {self.visit}, "
+            f"{self.phase.value}, current {self.current_player}, scores {list(self.scores)}, "
+            f"hand {len(self.hand)} cards>"
+        )
 
     @property
     def is_over(self) -> bool:

@@ -175,7 +175,7 @@ class HeadToHead:
         }
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class TournamentResult:
     """A tournament's games and what they say: the table (best first) and the head-to-head.
 
@@ -192,6 +192,18 @@ class TournamentResult:
     table: tuple[EntrantRow, ...]
     head_to_head: HeadToHead
     decision: Decision | None = None  #: the sequential test's, when ``until_decided``
+
+    def __repr__(self) -> str:
+        """The games played and the table's order (``repr`` stays short).
+
+        >>> summarize(_example_header(), _example_games())
+        <TournamentResult 3 of 3 games, 3 players a game; best first: b, a, c>
+        """
+        order = ", ".join(row.name for row in self.table)
+        return (
+            f"<TournamentResult {len(self.games)} of {self.planned} games, "
+            f"{self.header.num_players} players a game; best first: {order}>"
+        )
 
     @property
     def planned(self) -> int:

@@ -5,7 +5,8 @@
 // "hello", one "move" per "request" (a seeded random legal move, so the same
 // seed always gives the same game), and it exits when stdin closes.
 //
-// Run it in a match:  tajmahal match "cmd:node examples/bots/random_bot.js" greedy random
+// It comes with the library (tajmahal.examples); `python -m tajmahal.examples random_bot.js`
+// prints where. Run it in a match:  tajmahal match "cmd:node /path/to/random_bot.js" greedy random
 // The protocol: docs/protocol.md.
 "use strict";
 

@@ -7,23 +7,30 @@ palace, it prefers a city with a bonus tile (it reads the view document for
 that); otherwise it plays a seeded random legal move, but withdraws only
 when nothing else is legal or a coin says so.
 
-Run it in a match:  tajmahal match "cmd:python3 examples/bots/palace_lover.py" greedy random
-The protocol: docs/protocol.md.
+It comes with the library (``tajmahal.examples``) but does not import it. Run it in a match,
+with the Python where tajmahal is installed (an activated virtual environment)::
+
+    tajmahal match "cmd:python3 -m tajmahal.examples.palace_lover" greedy random
+
+or copy this file and run it as ``cmd:python3 palace_lover.py``.  The protocol: docs/protocol.md.
 """
+
+from __future__ import annotations
 
 import json
 import random
 import sys
+from typing import Any
 
 PROTOCOL_VERSION = 1
 
 
-def send(message):
+def send(message: dict[str, object]) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
 
 
-def choose(rng, view, legal_moves):
+def choose(rng: random.Random, view: dict[str, Any], legal_moves: list[str]) -> str:
     palaces = [m for m in legal_moves if m.startswith(("palace ", "crown "))]
     if palaces:
         with_bonus = [m for m in palaces if m.split()[1] in view["bonus_tiles"]]
@@ -34,8 +41,8 @@ def choose(rng, view, legal_moves):
     return "withdraw" if "withdraw" in legal_moves else rng.choice(legal_moves)
 
 
-def main():
-    rng = None
+def main() -> int:
+    rng = random.Random()  # seeded by hello
     for line in sys.stdin:
         message = json.loads(line)
         kind = message["type"]
