@@ -28,8 +28,18 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     serve.add_argument("--allow-commands", action="store_true",
                        help="allow 'cmd:' and 'file:' bots (they run programs, or a Python "
                        "file's code, on this machine)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a host name or address the server answers to besides this "
+                       "machine's loopback names (this machine's LAN name or address, with "
+                       "--host 0.0.0.0); repeatable")
     serve.add_argument("--isolate", action="store_true",
                        help="run every bot in a process of its own")
+    serve.add_argument("--sandbox", action="store_true",
+                       help="run programs and isolated bots under bubblewrap (no network, "
+                       "read-only files, the game database out of reach)")
+    serve.add_argument("--log-level", choices=("warning", "info", "debug", "trace"),
+                       default="info", help="how much the server logs (default info); no "
+                       "level shows a seat's secret link")
     serve.add_argument("--games-per-minute", type=int, default=30, metavar="N",
                        help="new games one client address may create per minute (default 30)")
     serve.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
@@ -52,11 +62,33 @@ def _run(args: argparse.Namespace) -> int:
     assert limit is not None
     if args.games_per_minute < 1:
         raise CommandError(f"--games-per-minute must be at least 1, got {args.games_per_minute}")
+    import logging
+
+    from tajmahal.web.guard import LOCAL_HOSTS, host_name
+
+    hosts = list(LOCAL_HOSTS)
+    for name in args.allowed_host:
+        shown = host_name(name)
+        if not shown or any(c in shown for c in "/ ,*"):
+            raise CommandError(f"--allowed-host takes a host name or an address, got {name!r}")
+        hosts.append(shown)
+    if args.sandbox:
+        from tajmahal.protocol import SandboxError, check_sandbox
+
+        try:
+            check_sandbox()
+        except SandboxError as exc:
+            raise CommandError(f"--sandbox: {exc}") from None
+    level = {"trace": 5, "debug": logging.DEBUG, "info": logging.INFO}.get(args.log_level)
+    logging.basicConfig(level=level or logging.WARNING,
+                        format="%(asctime)s %(name)s: %(message)s")  # fmt: skip
     settings = ServerSettings(
         allow_commands=args.allow_commands,
         isolate=args.isolate,
+        sandbox=args.sandbox,
+        allowed_hosts=tuple(dict.fromkeys(hosts)),
         default_time_limit=limit,
         games_per_minute=args.games_per_minute,
     )
-    serve(args.host, args.port, args.db, settings)
+    serve(args.host, args.port, args.db, settings, log_level=args.log_level)
     return 0

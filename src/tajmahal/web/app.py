@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,6 +32,7 @@ from tajmahal.game import GameRecord
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import loads
 from tajmahal.web.config import GameConfig
+from tajmahal.web.guard import Guard
 from tajmahal.web.server import GameServer
 from tajmahal.web.table import Listener, Rejected, Table
 
@@ -109,6 +111,9 @@ def create_app(server: GameServer) -> Starlette:
         names = sorted(bot_infos())
         return JSONResponse({"bots": names, "commands": server.settings.allow_commands},
                             headers=_HEADERS)  # fmt: skip
+
+    async def limits(request: Request) -> Response:
+        return JSONResponse(server.settings.caps(), headers=_HEADERS)
 
     async def games(request: Request) -> Response:
         return JSONResponse({"games": await server.games()}, headers=_HEADERS)
@@ -317,12 +322,17 @@ def create_app(server: GameServer) -> Starlette:
         Route("/replay/{token}", replay),
         Route("/analysis/{token}", analysis),
         Route("/api/bots", bots),
+        Route("/api/limits", limits),
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games", create, methods=["POST"]),
         WebSocketRoute("/ws/{token}", websocket),
         Mount("/static", static, name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(Guard, allowed_hosts=server.settings.allowed_hosts)],
+    )
 
 
 def _err(message: str, request: str | None = None) -> dict[str, Any]:

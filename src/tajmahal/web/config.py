@@ -41,6 +41,36 @@ class ServerSettings:
     max_connections_per_seat: int = 4  #: open WebSockets per seat link
     games_per_minute: int = 30  #: games one client address may create per minute
     max_open_games: int = 1000  #: unfinished games on the server
+    #: the host names the server answers to (a ``Host`` header naming another is refused)
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+    sandbox: bool = False  #: run programs and isolated bots under bubblewrap (``--sandbox``)
+    # what the lobby may ask for (bot options of these names, and the game's own limits)
+    max_iterations: int = 10_000  #: a bot's ``iterations`` (or the ``level`` that sets them)
+    max_time_limit: float = 60.0  #: seconds per decision: the game's and a bot's ``time_limit``
+    max_game_time: float = 3600.0  #: seconds per bot for a whole game (``game_time``)
+    #: whether a bot may start search processes of its own inside the server (``jobs`` > 1)
+    allow_search_processes: bool = False
+    open_games_per_client: int = 20  #: unfinished games one client address may have
+    idle_expiry: float = 7 * 24 * 3600.0  #: seconds an unfinished game may wait for a move
+    max_abandoned_per_game: int = 2  #: a game's bot calls still running past their time
+    # connections (uvicorn's h11 protocol, see tajmahal.web.guard)
+    max_sockets: int = 800  #: open connections, WebSockets included
+    max_sockets_per_client: int = 100  #: open HTTP connections from one address
+    header_timeout: float = 10.0  #: seconds for a request's headers to arrive
+    expensive_jobs: int = 2  #: analyses and hints computed at once (the rest wait)
+
+    def caps(self) -> dict[str, Any]:
+        """What the lobby may ask, as the lobby shows it (``GET /api/limits``).
+
+        >>> ServerSettings().caps()['iterations']
+        10000
+        """
+        return {
+            "iterations": self.max_iterations, "time_limit": self.max_time_limit,
+            "game_time": self.max_game_time, "search_processes": self.allow_search_processes,
+            "commands": self.allow_commands, "open_games_per_client": self.open_games_per_client,
+            "games_per_minute": self.games_per_minute, "idle_expiry": self.idle_expiry,
+        }  # fmt: skip
 
 
 @attrs.frozen
