@@ -37,6 +37,17 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     serve.add_argument("--sandbox", action="store_true",
                        help="run programs and isolated bots under bubblewrap (no network, "
                        "read-only files, the game database out of reach)")
+    serve.add_argument("--idle-expiry", type=float, default=7 * 24 * 3600.0, metavar="SECONDS",
+                       help="an unfinished game without a move for this long is deleted "
+                       "(default a week)")
+    serve.add_argument("--open-games-per-client", type=int, default=20, metavar="N",
+                       help="unfinished games one client address may have (default 20)")
+    serve.add_argument("--max-iterations", type=int, default=10_000, metavar="N",
+                       help="the most search iterations per decision a lobby's bot may ask "
+                       "(default 10000)")
+    serve.add_argument("--allow-search-processes", action="store_true",
+                       help="let a lobby's bot start search processes of its own (ismcts "
+                       "jobs > 1) inside the server")
     serve.add_argument("--log-level", choices=("warning", "info", "debug", "trace"),
                        default="info", help="how much the server logs (default info); no "
                        "level shows a seat's secret link")
@@ -60,6 +71,12 @@ def _run(args: argparse.Namespace) -> int:
         raise CommandError(f"--port must be 0 to 65535, got {args.port}")
     limit = check_seconds(args.time_limit, "--time-limit")
     assert limit is not None
+    for name in ("open_games_per_client", "max_iterations"):
+        if getattr(args, name) < 1:
+            option = "--" + name.replace("_", "-")
+            raise CommandError(f"{option} must be at least 1, got {getattr(args, name)}")
+    if not 0 < args.idle_expiry <= 366 * 24 * 3600:  # NaN fails too
+        raise CommandError(f"--idle-expiry is 0 to 31622400 seconds, got {args.idle_expiry}")
     if args.games_per_minute < 1:
         raise CommandError(f"--games-per-minute must be at least 1, got {args.games_per_minute}")
     import logging
@@ -89,6 +106,10 @@ def _run(args: argparse.Namespace) -> int:
         allowed_hosts=tuple(dict.fromkeys(hosts)),
         default_time_limit=limit,
         games_per_minute=args.games_per_minute,
+        idle_expiry=args.idle_expiry,
+        open_games_per_client=args.open_games_per_client,
+        max_iterations=args.max_iterations,
+        allow_search_processes=args.allow_search_processes,
     )
     serve(args.host, args.port, args.db, settings, log_level=args.log_level)
     return 0

@@ -211,6 +211,8 @@ def create_app(server: GameServer) -> Starlette:
         listener = Listener(seat)
         table.listeners.add(listener)
         listener.changed()
+        if table.halted:
+            listener.reply(_err(table.halted))
         sender = asyncio.get_running_loop().create_task(_send(socket, table, listener))
         try:
             await _receive(socket, table, seat, token, listener, client)
