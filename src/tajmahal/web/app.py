@@ -170,7 +170,9 @@ def create_app(server: GameServer) -> Starlette:
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
-        page = await table.workers.drawn(replay_html, loads(table.finished_record))
+        page = await server.expensive.get(
+            ("replay", table.id), table.workers.drawn, replay_html, loads(table.finished_record)
+        )
         return HTMLResponse(page, headers=_HEADERS)
 
     async def analysis(request: Request) -> Response:
@@ -179,13 +181,13 @@ def create_app(server: GameServer) -> Starlette:
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
-        if table.analysis_page is None:
-            record = loads(table.finished_record)
-            assert isinstance(record, GameRecord)
-            table.analysis_page = await table.workers.bot(
-                analysis_html, record, table.config.humans or range(len(record.players))
-            )
-        return HTMLResponse(table.analysis_page, headers=_HEADERS)
+        record = loads(table.finished_record)
+        assert isinstance(record, GameRecord)
+        humans = table.config.humans or range(len(record.players))
+        page = await server.expensive.get(
+            ("analysis", table.id), table.workers.bot, analysis_html, record, humans
+        )
+        return HTMLResponse(page, headers=_HEADERS)
 
     async def websocket(socket: WebSocket) -> None:
         token = socket.path_params["token"]
@@ -295,7 +297,9 @@ def create_app(server: GameServer) -> Starlette:
                 await table.undo(seat, data.get("decision"))
                 listener.reply({"type": "ack", "undo": True})
             else:
-                listener.reply(await table.hint(seat, data.get("decision")))
+                asked = data.get("decision")
+                key = ("hint", table.id, seat, asked if type(asked) is int else None)
+                listener.reply(await server.expensive.get(key, table.hint, seat, asked))
         except Rejected as exc:
             log.info("%s: refused %s: %s", who, log_text(kind) if type(kind) is str else "?",
                      log_text(exc))

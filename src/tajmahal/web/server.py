@@ -13,8 +13,9 @@ import logging
 import secrets
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -24,9 +25,10 @@ from tajmahal.web.config import ConfigError, GameConfig, ServerSettings, check_b
 from tajmahal.web.store import GameStore, StoredGame
 from tajmahal.web.table import Rejected, Table, Workers
 
-__all__ = ["CreatedGame", "GameServer", "new_token"]
+__all__ = ["CreatedGame", "GameServer", "SingleFlight", "new_token"]
 
 log = logging.getLogger("tajmahal.web")
+T = TypeVar("T")
 
 
 def new_token() -> str:
@@ -64,6 +66,8 @@ class GameServer:
         self._created: dict[str, list[float]] = {}
         self._owners: dict[str, str] = {}  # unfinished game id -> the address that created it
         self._sweeper: asyncio.Task[None] | None = None
+        #: analyses, hints, replay pages and the games list: once each, a few at a time
+        self.expensive = SingleFlight(self.settings.expensive_jobs)
 
     async def start(self) -> None:
         """Resume every unfinished game (bots included) where it stood."""
@@ -207,25 +211,68 @@ class GameServer:
         return CreatedGame(game_id, seats, spectator)
 
     async def games(self, limit: int = 100) -> list[dict[str, Any]]:
-        """The newest games, for the lobby's list (no token, no seed)."""
-        listed = []
-        for stored in await self.workers.stored(self.store.recent, limit):
-            table = self.tables.get(stored.id)
-            try:
-                config = GameConfig.parse(stored.config, self.settings, stored=True)
-            except TajMahalError:
-                continue
-            entry: dict[str, Any] = {
-                "id": stored.id,
-                "waiting": None if table is None else table.halted,
-                "created": stored.created,
-                "players": list(config.players),
-                "humans": list(config.humans),
-                "over": stored.record is not None,
-            }
+        """The newest games, for the lobby's list (no token, no seed).
+
+        Read and built in worker threads, once a second at most however many ask.
+        """
+        listed: list[dict[str, Any]] = await self.expensive.get(
+            ("games", limit, int(time.monotonic())), self._games, limit
+        )
+        for entry in listed:
+            table = self.tables.get(entry["id"])
             if table is not None:
                 state = table.state
-                entry.update(decision=table.decision, visit=state.visit,
+                entry.update(waiting=table.halted, decision=table.decision, visit=state.visit,
                              scores=list(state.scores))  # fmt: skip
-            listed.append(entry)
         return listed
+
+    async def _games(self, limit: int) -> list[dict[str, Any]]:
+        stored = await self.workers.stored(self.store.recent, limit)
+        return await self.workers.drawn(_listed, stored)
+
+
+def _listed(games: list[StoredGame]) -> list[dict[str, Any]]:
+    """Runs in a worker thread: the lobby's entries of ``games`` (a damaged one left out)."""
+    listed = []
+    for stored in games:
+        try:
+            seats = stored.config["seats"]
+            players = [str(seat["name"]) for seat in seats]
+            humans = [n for n, seat in enumerate(seats) if seat["human"] is True]
+        except (TypeError, KeyError):
+            continue
+        listed.append({"id": stored.id, "created": stored.created, "players": players,
+                       "humans": humans, "over": stored.record is not None,
+                       "waiting": None})  # fmt: skip
+    return listed
+
+
+class SingleFlight:
+    """Expensive results computed once per key, however many ask at once, at most ``jobs``
+    at a time, the latest ``size`` kept (a failed one is forgotten: asked again, it runs again).
+    """
+
+    def __init__(self, jobs: int, size: int = 256) -> None:
+        self._slots = asyncio.Semaphore(jobs)
+        self._size = size
+        self._tasks: dict[object, asyncio.Task[Any]] = {}
+
+    async def get(self, key: object, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """``await work(*args)``, shared by every caller with the same ``key``."""
+        task = self._tasks.get(key)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._run(work, *args))
+            self._tasks[key] = task
+            while len(self._tasks) > self._size:
+                del self._tasks[next(iter(self._tasks))]
+        try:
+            result: T = await asyncio.shield(task)
+        except BaseException:
+            if task.done() and self._tasks.get(key) is task:
+                del self._tasks[key]
+            raise
+        return result
+
+    async def _run(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        async with self._slots:
+            return await work(*args)
