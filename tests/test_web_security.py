@@ -10,8 +10,15 @@ from __future__ import annotations
 import http.server
 import json
 import logging
+import os
+import shlex
+import shutil
+import socket
+import sqlite3
+import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -21,7 +28,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from web_server import Server, token_of
+import tajmahal as tm
+from web_server import Client, Server, token_of
 
 HUMAN = {"human": True, "name": "Ann"}
 
@@ -187,8 +195,6 @@ def test_a_state_changing_request_needs_json_from_the_same_origin(
 
 
 def test_no_seat_token_reaches_the_log_at_any_level(server: Server) -> None:
-    from web_server import Client
-
     created = server.create([HUMAN, {"human": True, "name": "Bo"}, "random"], hints=True)
     tokens = [token_of(created["seats"][n]["link"]) for n in (0, 1)]
     tokens.append(token_of(created["spectator"]))
@@ -255,3 +261,285 @@ web.serve(port=0, db={str(tmp_path / 'g.sqlite3')!r}, announce=False)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120)  # fmt: skip
     assert f"root handlers: 0 level: {logging.WARNING}" in done.stdout, done.stdout + done.stderr
+
+
+# ---------------------------------------------------------------------------- stored games
+
+
+@pytest.fixture
+def open_folder() -> Iterator[Path]:
+    """A folder outside /tmp (a sandbox's /tmp is its own) that any user may write: a bot
+    program runs under a user id of its own when the server runs as root."""
+    folder = Path(tempfile.mkdtemp(dir="/var/tmp" if os.path.isdir("/var/tmp") else None))
+    folder.chmod(0o777)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def hostile_program(mode: str, pids: Path) -> str:
+    program = Path(__file__).resolve().parent / "programs" / "hostile_bot.py"
+    return f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(program))} {mode} {pids}"
+
+
+def test_a_stored_program_is_not_started_by_a_server_without_allow_commands(
+    tmp_path: Path, open_folder: Path
+) -> None:
+    started = open_folder / "started"  # the program writes its pid here when it starts
+    db = tmp_path / "games.sqlite3"
+    server = Server(db, "--allow-commands")
+    try:
+        created = server.create([hostile_program("hang", started), "random", "random"])
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert started.exists()
+        server.stop()
+        started.unlink()
+        server.options = ()
+        server.start()
+        client = Client(server, token_of(created["spectator"]))
+        told = client.until(lambda m: m["type"] == "error")["message"]
+        client.close()
+        assert "cannot go on on this server" in told and "--allow-commands" in told
+        time.sleep(3)  # a program, had one been started, would have written its pid
+        assert not started.exists()
+        listed = json.loads(server.request("/api/games")[2])["games"]
+        assert "allow-commands" in next(g for g in listed if g["id"] == created["id"])["waiting"]
+        assert any(f"game {created['id']}: waits" in line for line in server.lines)
+    finally:
+        server.stop()
+
+
+def test_damaged_rows_are_reported_and_skipped_and_the_server_starts(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = Server(db)
+    try:
+        games = [server.create([HUMAN, "random", "random"]) for _ in range(3)]
+        server.stop()
+        with sqlite3.connect(db) as connection:
+            for game, config in zip(games, ["{not json", "[" * 100_000 + "]" * 100_000],
+                                    strict=False):  # fmt: skip
+                connection.execute("UPDATE games SET config = ? WHERE id = ?",
+                                   (config, game["id"]))  # fmt: skip
+        server.start()
+        assert server.request(games[2]["seats"][0]["link"])[0] == 200
+        for game in games[:2]:
+            assert server.request(game["seats"][0]["link"])[0] == 404
+            assert any(f"game {game['id']}: cannot be loaded" in line for line in server.lines)
+        status, _, body = server.request("/api/games")
+        assert status == 200
+        assert [g["id"] for g in json.loads(body)["games"]] == [games[2]["id"]]
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------------------- lobby limits
+
+
+@pytest.mark.parametrize(
+    ("seat", "options", "reason"),
+    [
+        ("ismcts:iterations=0", {}, "iterations must be"),
+        ("ismcts:level=9", {}, "level must be"),
+        ("ismcts:jobs=0", {}, "jobs must be"),
+        ("ismcts:time_limit=0", {}, "time_limit must be"),
+        ("ismcts:c=-1", {}, "c must be"),
+        ("ismcts:iterations=10000000", {}, "at most 10000 iterations"),
+        ("ismcts:time_limit=3000", {}, "'time_limit' is at most 60"),
+        ("ismcts:jobs=4", {}, "starts search processes"),
+        ("random", {"time_limit": 3000}, "'time_limit' is at most 60"),
+        ("random", {"game_time": 86400}, "'game_time' is at most 3600"),
+    ],
+)
+def test_a_bot_the_server_would_not_run_is_refused_before_its_game_exists(
+    server: Server, seat: str, options: dict[str, object], reason: str
+) -> None:
+    name = f"WEDGE-{abs(hash((seat, str(options)))) % 10**8}"
+    status, _, body = server.request(
+        "/api/games", {"seats": [{"human": True, "name": name}, seat, "random"], **options}
+    )
+    assert status == 400 and reason in json.loads(body)["error"], body
+    assert games_named(server, name) == []
+
+
+def test_the_lobby_shows_the_servers_limits(browser: Browser, server: Server) -> None:
+    caps = json.loads(server.request("/api/limits")[2])
+    assert caps["iterations"] == 10_000 and caps["search_processes"] is False
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#limits:has-text('10000')")
+        assert "no search processes" in page.inner_text("#limits")
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------------- memory, expiry
+
+
+def test_idle_games_expire_finished_games_leave_memory_and_addresses_have_a_quota(
+    tmp_path: Path,
+) -> None:
+    server = Server(tmp_path / "games.sqlite3", "--idle-expiry", "3", "--log-level", "debug",
+                    "--open-games-per-client", "2")  # fmt: skip
+    try:
+        idle = server.create([HUMAN, "random", "random"])
+        server.create([HUMAN, "random", "random"])
+        status, _, body = server.request("/api/games", {"seats": [HUMAN, "random", "random"]})
+        assert status == 429 and "unfinished games" in json.loads(body)["error"]
+        deadline = time.monotonic() + 60
+        while server.request(idle["seats"][0]["link"])[0] != 404:
+            assert time.monotonic() < deadline, "the idle game never expired"
+            time.sleep(0.5)
+        assert any(f"game {idle['id']}: expired" in line for line in server.lines)
+        assert server.create([HUMAN, "random", "random"])  # room again
+        finished = server.create(["random", "random", "random"])
+        while not any(f"game {finished['id']}: over, left memory" in line
+                      for line in server.lines):  # fmt: skip
+            assert time.monotonic() < deadline + 60, "the finished game stayed in memory"
+            time.sleep(0.5)
+        status, _, record = server.request("/record/" + token_of(finished["spectator"]))
+        assert status == 200 and b"tajmahal/record" in record  # read again from the database
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------------------- expensive pages
+
+
+def test_six_requests_for_one_analysis_run_one_analysis(server: Server) -> None:
+    created = server.create([HUMAN, "random", "random"])
+    token = token_of(created["seats"][0]["link"])
+    client = server.client(token)
+    state = client.my_turn()
+    while not state["over"]:  # withdrawing first: a short game
+        client.move(choose=state["legal"].index("withdraw") if "withdraw" in state["legal"] else 0)
+        state = client.my_turn()
+    client.close()
+    answers: list[int] = []
+
+    def ask() -> None:
+        answers.append(server.request("/analysis/" + token)[0])
+
+    askers = [threading.Thread(target=ask) for _ in range(6)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join(300)
+    assert answers == [200] * 6
+    ran = [line for line in server.lines if f"computing analysis of game {created['id']}" in line]
+    assert len(ran) == 1, ran
+
+
+# ---------------------------------------------------------------------------- connections
+
+
+def still_open(connection: socket.socket) -> bool:
+    connection.settimeout(0)
+    try:
+        return connection.recv(1) != b""
+    except BlockingIOError:  # nothing to read yet: open
+        return True
+    except OSError:  # reset
+        return False
+
+
+def test_a_thousand_half_sent_requests_lock_nobody_out(tmp_path: Path) -> None:
+    import resource
+
+    server = Server(tmp_path / "games.sqlite3")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1100 + 200
+    if soft < wanted:
+        top = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))
+    count = min(1100, resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 200)
+    held: list[socket.socket] = []
+    lines_before = len(server.lines)
+    try:
+        start = time.monotonic()
+        for _ in range(count):  # from another loopback address: the attacker
+            attacker = socket.socket()
+            attacker.settimeout(5)
+            try:
+                attacker.bind(("127.0.0.2", 0))
+                attacker.connect(("127.0.0.1", server.port))
+                attacker.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            except OSError:
+                attacker.close()
+                continue
+            held.append(attacker)
+        print(f"{count} half-sent requests in {time.monotonic() - start:.1f} s")
+        status, _, body = server.request("/api/limits")  # someone else, meanwhile
+        assert status == 200 and b"iterations" in body
+        open_ones = sum(1 for attacker in held if still_open(attacker))
+        print(f"{open_ones} of them held by the server")
+        assert open_ones <= 100  # the server keeps at most its cap per address...
+        deadline = time.monotonic() + 60  # ...and closes those after its header timeout
+        for attacker in held:
+            attacker.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                attacker.recv(1)
+            except TimeoutError:
+                pytest.fail("a half-sent request was held past the header timeout")
+            except OSError:  # reset: closed
+                pass
+        assert time.monotonic() < deadline
+        assert len(server.lines) - lines_before < 100  # no storm of error lines
+    finally:
+        for attacker in held:
+            attacker.close()
+        server.stop()
+
+
+# ---------------------------------------------------------------------------- the database
+
+
+def test_the_database_is_private_to_its_owner(tmp_path: Path) -> None:
+    db = tmp_path / "new-folder" / "games.sqlite3"
+    server = Server(db)
+    try:
+        server.create([HUMAN, "random", "random"])
+        assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+        for path in (db, db.with_name(db.name + "-wal")):
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    finally:
+        server.stop()
+    db.chmod(0o644)  # a file from an older version: made private at the next start
+    server.start()
+    server.stop()
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+
+
+PEEK = """import os, sys
+fd = os.open({db!r}, os.O_RDONLY)
+sys.exit("DB-READ " + str(len(os.read(fd, 100))))
+"""
+
+
+def test_a_sandboxed_bot_program_cannot_read_the_database(open_folder: Path) -> None:
+    from tajmahal.protocol import SandboxError, check_sandbox
+
+    try:
+        check_sandbox()
+    except SandboxError as exc:
+        pytest.fail(f"bubblewrap cannot run here ('make test' installs it): {exc}")
+    db = open_folder / "db" / "games.sqlite3"
+    (open_folder / "peek.py").write_text(PEEK.format(db=str(db)))
+    (open_folder / "peek.py").chmod(0o644)
+    server = Server(db, "--allow-commands", "--sandbox")
+    try:
+        created = server.create([f"cmd:python3 {open_folder / 'peek.py'}", "random", "random"])
+        watcher = server.client(token_of(created["spectator"]))
+        over = watcher.until(lambda m: m["type"] == "state" and m["over"], timeout=300)
+        watcher.close()
+        assert over["result"]["faults"]
+        record = tm.loads(server.request("/record/" + token_of(created["spectator"]))[2].decode())
+        assert isinstance(record, tm.GameRecord)
+        faults = "\n".join(fault.detail for fault in record.faults)
+        print(faults[:500])
+        assert "DB-READ" not in faults
+        assert "Error" in faults  # the program ran, and failed to open the file
+    finally:
+        server.stop()

@@ -258,9 +258,14 @@ class SingleFlight:
         self._tasks: dict[object, asyncio.Task[Any]] = {}
 
     async def get(self, key: object, work: Callable[..., Awaitable[T]], *args: Any) -> T:
-        """``await work(*args)``, shared by every caller with the same ``key``."""
+        """``await work(*args)``, shared by every caller with the same ``key``.
+
+        A key of a kind and a game id is logged when its work starts (debug level).
+        """
         task = self._tasks.get(key)
         if task is None:
+            if isinstance(key, tuple) and len(key) >= 2:
+                log.debug("computing %s of game %s", key[0], key[1])
             task = asyncio.get_running_loop().create_task(self._run(work, *args))
             self._tasks[key] = task
             while len(self._tasks) > self._size:
