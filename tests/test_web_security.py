@@ -345,9 +345,9 @@ def test_damaged_rows_are_reported_and_skipped_and_the_server_starts(tmp_path: P
         ("ismcts:time_limit=0", {}, "time_limit must be"),
         ("ismcts:c=-1", {}, "c must be"),
         ("ismcts:iterations=10000000", {}, "at most 10000 iterations"),
-        ("ismcts:time_limit=3000", {}, "'time_limit' is at most 60"),
+        ("ismcts:time_limit=3000", {}, "'time_limit' is at most 120"),
         ("ismcts:jobs=4", {}, "starts search processes"),
-        ("random", {"time_limit": 3000}, "'time_limit' is at most 60"),
+        ("random", {"time_limit": 3000}, "'time_limit' is at most 120"),
         ("random", {"game_time": 86400}, "'game_time' is at most 3600"),
     ],
 )

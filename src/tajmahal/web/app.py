@@ -165,28 +165,22 @@ def create_app(server: GameServer) -> Starlette:
         })  # fmt: skip
 
     async def replay(request: Request) -> Response:
-        from tajmahal.render.viewer import replay_html
-
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
         page = await server.expensive.get(
-            ("replay", table.id), table.workers.drawn, replay_html, loads(table.finished_record)
+            ("replay", table.id), table.workers.drawn, _replay_page, table.finished_record
         )
         return HTMLResponse(page, headers=_HEADERS)
 
     async def analysis(request: Request) -> Response:
-        from tajmahal.web._advice import analysis_html
-
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
-        record = loads(table.finished_record)
-        assert isinstance(record, GameRecord)
-        humans = table.config.humans or range(len(record.players))
         page = await server.expensive.get(
-            ("analysis", table.id), table.workers.bot, analysis_html, record, humans
-        )
+            ("analysis", table.id), table.workers.bot, _analysis_page, table.finished_record,
+            table.config.humans,
+        )  # fmt: skip
         return HTMLResponse(page, headers=_HEADERS)
 
     async def websocket(socket: WebSocket) -> None:
@@ -339,6 +333,25 @@ def create_app(server: GameServer) -> Starlette:
         lifespan=lifespan,
         middleware=[Middleware(Guard, allowed_hosts=server.settings.allowed_hosts)],
     )
+
+
+def _replay_page(text: str) -> str:
+    """Runs in a worker thread: the replay page of a finished game's record."""
+    from tajmahal.render.viewer import replay_html
+
+    record = loads(text)
+    assert isinstance(record, GameRecord)
+    return replay_html(record)
+
+
+def _analysis_page(text: str, humans: tuple[int, ...]) -> str:
+    """Runs in a worker thread: the analysis page of the people's decisions (every seat's in a
+    game of bots only)."""
+    from tajmahal.web._advice import analysis_html
+
+    record = loads(text)
+    assert isinstance(record, GameRecord)
+    return analysis_html(record, humans or range(len(record.players)))
 
 
 def _err(message: str, request: str | None = None) -> dict[str, Any]:

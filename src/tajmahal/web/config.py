@@ -48,7 +48,7 @@ class ServerSettings:
     sandbox: bool = False  #: run programs and isolated bots under bubblewrap (``--sandbox``)
     # what the lobby may ask for (bot options of these names, and the game's own limits)
     max_iterations: int = 10_000  #: a bot's ``iterations`` (or the ``level`` that sets them)
-    max_time_limit: float = 60.0  #: seconds per decision: the game's and a bot's ``time_limit``
+    max_time_limit: float = 120.0  #: seconds per decision: the game's and a bot's ``time_limit``
     max_game_time: float = 3600.0  #: seconds per bot for a whole game (``game_time``)
     #: whether a bot may start search processes of its own inside the server (``jobs`` > 1)
     allow_search_processes: bool = False

@@ -65,6 +65,7 @@ class GameServer:
         self._loading: dict[str, asyncio.Lock] = {}
         self._created: dict[str, list[float]] = {}
         self._owners: dict[str, str] = {}  # unfinished game id -> the address that created it
+        self._generation = 0  # counts the games created and expired: the games list is new
         self._sweeper: asyncio.Task[None] | None = None
         #: analyses, hints, replay pages and the games list: once each, a few at a time
         self.expensive = SingleFlight(self.settings.expensive_jobs)
@@ -104,6 +105,7 @@ class GameServer:
                 self.tables.pop(table.id, None)
                 self._owners.pop(table.id, None)
                 await table.close()
+                self._generation += 1
                 delete = getattr(self.store, "delete_game", None)
                 if delete is not None:
                     await self.workers.stored(delete, table.id)
@@ -204,6 +206,7 @@ class GameServer:
         stored = StoredGame(game_id, config.as_json(), secrets.randbits(63), time.time())
         await self.workers.stored(self.store.create_game, stored, tokens)
         self._owners[game_id] = client
+        self._generation += 1
         log.info("game %s: created, seats %s", game_id, log_text(", ".join(config.players)))
         table = await self.table(game_id)
         assert table is not None
@@ -213,10 +216,11 @@ class GameServer:
     async def games(self, limit: int = 100) -> list[dict[str, Any]]:
         """The newest games, for the lobby's list (no token, no seed).
 
-        Read and built in worker threads, once a second at most however many ask.
+        Read and built in worker threads, once a second at most however many ask (and again
+        when a game was created or expired).
         """
         listed: list[dict[str, Any]] = await self.expensive.get(
-            ("games", limit, int(time.monotonic())), self._games, limit
+            ("games", limit, self._generation, int(time.monotonic())), self._games, limit
         )
         for entry in listed:
             table = self.tables.get(entry["id"])

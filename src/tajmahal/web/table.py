@@ -147,7 +147,6 @@ class Table:
         self.closed = False
         self.finished_record: str | None = stored.record
         self._recorded = asyncio.Event()  # set once a game that ends here has its record stored
-        self.analysis_page: str | None = None
         #: why the bots may not play (the server's settings no longer allow this game), or None
         self.halted: str | None = None
         self.last_active = time.monotonic()  #: when a move was last made (or the game loaded)
