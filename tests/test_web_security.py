@@ -169,6 +169,27 @@ def test_a_rebinding_host_name_is_refused(server: Server, host: str) -> None:
     assert status == 400
 
 
+def test_a_name_given_with_allowed_host_is_answered(tmp_path: Path) -> None:
+    server = Server(tmp_path / "games.sqlite3", "--allowed-host", "Table.LAN",
+                    "--allowed-host", "192.168.1.20")  # fmt: skip
+    try:
+        told = "answering to the host names localhost, 127.0.0.1, [::1], table.lan, 192.168.1.20"
+        deadline = time.monotonic() + 30  # printed just after the address
+        while not any(told in line for line in server.lines):
+            assert time.monotonic() < deadline, server.lines
+            time.sleep(0.1)
+        for host in ("table.lan", f"192.168.1.20:{server.port}"):
+            assert server.request("/", headers={"Host": host})[0] == 200
+            status, _, _ = server.request(
+                "/api/games", {"seats": ["random"] * 3},
+                headers={"Host": host, "Origin": f"http://{host}"},
+            )  # fmt: skip
+            assert status == 201
+        assert server.request("/", headers={"Host": "other.lan"})[0] == 400
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize(
     ("headers", "status"),
     [
