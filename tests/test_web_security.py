@@ -396,6 +396,39 @@ def test_the_lobby_shows_the_servers_limits(browser: Browser, server: Server) ->
         context.close()
 
 
+SLEEPY = """import time
+
+
+class SleepyBot:
+    name = "sleepy"
+
+    def __init__(self, seed=0):
+        self.seed = seed
+
+    def choose(self, view, legal_moves):
+        time.sleep(60)  # far past its time: the call is abandoned, and runs on
+        return legal_moves[0]
+"""
+
+
+def test_games_of_stuck_bots_leave_other_games_their_bots(tmp_path: Path) -> None:
+    sleepy = tmp_path / "sleepy.py"
+    sleepy.write_text(SLEEPY)
+    server = Server(tmp_path / "games.sqlite3", "--allow-commands")
+    try:
+        # six games of three stuck bots: 18 abandoned calls, more than the 16 a process allows
+        for _ in range(6):
+            server.create([f"file:{sleepy}"] * 3, time_limit=0.2)
+        time.sleep(5)  # each game's bots are asked and abandoned (at most two per game)
+        created = server.create(["random", "random", "random"], time_limit=5)
+        watcher = server.client(token_of(created["spectator"]))
+        over = watcher.until(lambda m: m["type"] == "state" and m["over"], timeout=300)
+        watcher.close()
+        assert over["result"]["faults"] == []  # not "not started: 16 abandoned bot calls"
+    finally:
+        server.stop()
+
+
 # ---------------------------------------------------------------------------- memory, expiry
 
 
