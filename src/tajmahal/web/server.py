@@ -175,7 +175,7 @@ class GameServer:
         """Store a new game (its seed drawn from the operating system) and start its bots.
 
         Every registered bot is built once first (:func:`~tajmahal.web.config.check_bots`):
-        a bot that cannot be built refuses the game (:class:`ConfigError`).
+        a bot that cannot be built refuses the game (:class:`~tajmahal.web.config.ConfigError`).
         """
         refused = config.refusal(self.settings)
         if refused is not None:
@@ -253,11 +253,21 @@ def _listed(games: list[StoredGame]) -> list[dict[str, Any]]:
 
 class SingleFlight:
     """Expensive results computed once per key, however many ask at once, at most ``jobs``
-    at a time, the latest ``size`` kept (a failed one is forgotten: asked again, it runs again).
+    of a kind (a key's first item) at a time, the latest ``size`` kept (a failed one is
+    forgotten: asked again, it runs again).
+
+    >>> async def double(n):
+    ...     return 2 * n
+    >>> async def main():
+    ...     once = SingleFlight(jobs=2)
+    ...     return await asyncio.gather(*(once.get(('double', 21), double, 21) for _ in range(3)))
+    >>> asyncio.run(main())
+    [42, 42, 42]
     """
 
     def __init__(self, jobs: int, size: int = 256) -> None:
-        self._slots = asyncio.Semaphore(jobs)
+        self._jobs = jobs
+        self._slots: dict[object, asyncio.Semaphore] = {}  # per kind: a hint waits for no analysis
         self._size = size
         self._tasks: dict[object, asyncio.Task[Any]] = {}
 
@@ -270,7 +280,9 @@ class SingleFlight:
         if task is None:
             if isinstance(key, tuple) and len(key) >= 2:
                 log.debug("computing %s of game %s", key[0], key[1])
-            task = asyncio.get_running_loop().create_task(self._run(work, *args))
+            kind = key[0] if isinstance(key, tuple) and key else key
+            slots = self._slots.setdefault(kind, asyncio.Semaphore(self._jobs))
+            task = asyncio.get_running_loop().create_task(self._run(slots, work, *args))
             self._tasks[key] = task
             while len(self._tasks) > self._size:
                 del self._tasks[next(iter(self._tasks))]
@@ -282,6 +294,7 @@ class SingleFlight:
             raise
         return result
 
-    async def _run(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
-        async with self._slots:
+    @staticmethod
+    async def _run(slots: asyncio.Semaphore, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        async with slots:
             return await work(*args)
