@@ -547,6 +547,14 @@ def test_a_thousand_half_sent_requests_lock_nobody_out(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_a_request_body_sent_slowly_is_answered_408(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as slow:
+        slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"seats\"")
+        answer = slow.recv(200)  # within the server's 10 s (the socket waits up to 60)
+    assert answer.startswith(b"HTTP/1.1 408"), answer
+
+
 # ---------------------------------------------------------------------------- the database
 
 

@@ -121,11 +121,17 @@ def create_app(server: GameServer) -> Starlette:
     async def create(request: Request) -> Response:
         client = request.client.host if request.client else ""
         body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY_BYTES:
-                log.info("lobby: %s sent a request of more than %d bytes", client, MAX_BODY_BYTES)
-                return _error(413, f"a request has at most {MAX_BODY_BYTES} bytes")
+        try:
+            async with asyncio.timeout(server.settings.header_timeout):  # a slow body too
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > MAX_BODY_BYTES:
+                        log.info("lobby: %s sent a request of more than %d bytes", client,
+                                 MAX_BODY_BYTES)  # fmt: skip
+                        return _error(413, f"a request has at most {MAX_BODY_BYTES} bytes")
+        except TimeoutError:
+            log.info("lobby: %s sent its request too slowly", client)
+            return _error(408, "the request came too slowly")
         try:
             data = json.loads(body)
             config = GameConfig.parse(data, server.settings)
