@@ -317,7 +317,7 @@ class SQLiteStore:
 
 def _private_file(path: Path) -> None:
     """Create the database file readable by its owner only (0600: it holds every unfinished
-    game's seed), in a folder of its own made 0700; an existing file is made 0600 too.
+    game's seed), in a folder made 0700 if it creates one; an existing file is made 0600 too.
     SQLite gives its ``-wal`` and ``-shm`` files the database file's mode."""
     folder = path.parent
     if not folder.exists():
