@@ -24,6 +24,7 @@ from tajmahal.web.app import create_app
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
 from tajmahal.web.store import GameStore, SQLiteStore, StoreError, default_db_path
+from tajmahal.web.stores import open_store
 
 __all__ = [
     "ConfigError",
@@ -54,7 +55,9 @@ def serve(
 
     The address it listens on is printed (``listening on http://HOST:PORT``),
     and the host names it answers to: ``settings.allowed_hosts`` (loopback
-    names by default) and ``host`` itself when it names one address.  It
+    names by default) and ``host`` itself when it names one address.  ``db``
+    is a SQLite file, or a ``postgresql://`` URL (``tajmahal[postgres]``; one
+    process per database until the server integration of issue 39).  It
     installs :class:`~tajmahal.web.guard.LogGuard` on the loggers it writes to
     (no seat token in any line, floods dropped) and configures no root logger:
     where the lines go is the application's choice (``tajmahal serve`` prints
@@ -69,7 +72,7 @@ def serve(
     if named not in ("0.0.0.0", "::", "") and named not in settings.allowed_hosts:
         settings = attrs.evolve(settings, allowed_hosts=(*settings.allowed_hosts, named))
     _more_files(settings.max_sockets + 200)
-    store = SQLiteStore(db if db is not None else default_db_path())
+    store = open_store(db if db is not None else default_db_path(), exclusive=True)
     app = create_app(GameServer(store, settings))
     config = uvicorn.Config(
         app,

@@ -38,7 +38,7 @@ from tajmahal.web.frames import (
     opening_lines,
     state_frame,
 )
-from tajmahal.web.store import GameStore, StoredGame, StoredMove
+from tajmahal.web.store import GameStore, SQLiteStore, StoredGame, StoredMove
 
 __all__ = ["Listener", "Rejected", "Table", "Workers"]
 
@@ -439,8 +439,9 @@ class Table:
 
     def _process_limits(self) -> ProcessLimits:
         """A bot program's limits: sandboxed if the server says so, the database out of reach."""
-        db = str(getattr(self.workers.store, "path", ":memory:"))
-        hidden = [] if db == ":memory:" else [
+        store = self.workers.store
+        db = store.path if isinstance(store, SQLiteStore) else ":memory:"  # a server database
+        hidden = [] if db == ":memory:" else [  # is out of reach by its password anyway
             os.path.abspath(db) + tail for tail in ("", "-wal", "-shm", "-journal")
         ]  # fmt: skip
         return ProcessLimits(sandbox=self.settings.sandbox, hidden=tuple(hidden))
