@@ -49,6 +49,9 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     serve.add_argument("--allow-search-processes", action="store_true",
                        help="let a lobby's bot start search processes of its own (ismcts "
                        "jobs > 1) inside the server")
+    serve.add_argument("--connections-per-address", type=int, default=100, metavar="N",
+                       help="open HTTP connections one address may hold (default 100; behind a "
+                       "reverse proxy every connection comes from the proxy: raise it)")
     serve.add_argument("--log-level", choices=("warning", "info", "debug", "trace"),
                        default="info", help="how much the server logs (default info); no "
                        "level shows a seat's secret link")
@@ -72,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
         raise CommandError(f"--port must be 0 to 65535, got {args.port}")
     limit = check_seconds(args.time_limit, "--time-limit")
     assert limit is not None
-    for name in ("open_games_per_client", "max_iterations"):
+    for name in ("open_games_per_client", "max_iterations", "connections_per_address"):
         if getattr(args, name) < 1:
             option = "--" + name.replace("_", "-")
             raise CommandError(f"{option} must be at least 1, got {getattr(args, name)}")
@@ -110,6 +113,7 @@ def _run(args: argparse.Namespace) -> int:
         idle_expiry=args.idle_expiry,
         open_games_per_client=args.open_games_per_client,
         max_iterations=args.max_iterations,
+        max_sockets_per_client=args.connections_per_address,
         allow_search_processes=args.allow_search_processes,
     )
     serve(args.host, args.port, args.db, settings, log_level=args.log_level)
