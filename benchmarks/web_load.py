@@ -35,7 +35,7 @@ import websockets
 def start_server(folder: Path) -> tuple[subprocess.Popen[str], int]:
     command = [sys.executable, "-m", "tajmahal", "serve", "--port", "0",
                "--db", str(folder / "games.sqlite3"), "--time-limit", "5",
-               "--games-per-minute", "1000"]  # fmt: skip
+               "--games-per-minute", "1000", "--open-games-per-client", "100000"]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
     assert process.stdout is not None
@@ -48,7 +48,8 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[str], int]:
 
 def create(port: int, seats: list[Any]) -> str:
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", method="POST",
-                                     data=json.dumps({"seats": seats}).encode())  # fmt: skip
+                                     data=json.dumps({"seats": seats}).encode(),
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
     with urllib.request.urlopen(request, timeout=60) as response:
         reply = json.load(response)
     link: str = next(seat["link"] for seat in reply["seats"] if seat["human"])

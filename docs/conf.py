@@ -66,6 +66,9 @@ nitpick_ignore_regex = [
     # tajmahal.web: Starlette and the standard library's async pieces
     ("py:class", r"(starlette|asyncio|concurrent)\..*"),
     ("py:class", r"(Starlette|Executor|Table|Workers|PathLike\[str\])"),
+    ("py:class", r"(logging\.)?(Filter|LogRecord)"),
+    ("py:class",
+     r"(tajmahal\.web\.(server|guard)\.)?(ASGIApp|Scope|Receive|Send|Message|MutableMapping|Awaitable|T)"),
 ]
 
 # -- autodoc: the docstrings are the reference text

@@ -77,10 +77,13 @@ class Server:
         self.process = None
         return status
 
-    def request(self, path: str, body: object = None, raw: bytes | None = None
-                ) -> tuple[int, dict[str, str], bytes]:  # fmt: skip
+    def request(self, path: str, body: object = None, raw: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        """One HTTP request; a body goes as ``application/json`` unless ``headers`` say else."""
         data = raw if raw is not None else None if body is None else json.dumps(body).encode()
+        sent = {"Content-Type": "application/json"} if data is not None else {}
         request = urllib.request.Request(self.url + path, data=data,
+                                         headers={**sent, **(headers or {})},
                                          method="POST" if data is not None else "GET")  # fmt: skip
         try:
             with urllib.request.urlopen(request, timeout=60) as response:

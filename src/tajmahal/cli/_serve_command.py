@@ -29,8 +29,32 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     serve.add_argument("--allow-commands", action="store_true",
                        help="allow 'cmd:' and 'file:' bots (they run programs, or a Python "
                        "file's code, on this machine)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a host name or address the server answers to besides this "
+                       "machine's loopback names (this machine's LAN name or address, with "
+                       "--host 0.0.0.0); repeatable")
     serve.add_argument("--isolate", action="store_true",
                        help="run every bot in a process of its own")
+    serve.add_argument("--sandbox", action="store_true",
+                       help="run programs and isolated bots under bubblewrap (no network, "
+                       "read-only files, the game database out of reach)")
+    serve.add_argument("--idle-expiry", type=float, default=7 * 24 * 3600.0, metavar="SECONDS",
+                       help="an unfinished game without a move for this long is deleted "
+                       "(default a week)")
+    serve.add_argument("--open-games-per-client", type=int, default=20, metavar="N",
+                       help="unfinished games one client address may have (default 20)")
+    serve.add_argument("--max-iterations", type=int, default=10_000, metavar="N",
+                       help="the most search iterations per decision a lobby's bot may ask "
+                       "(default 10000)")
+    serve.add_argument("--allow-search-processes", action="store_true",
+                       help="let a lobby's bot start search processes of its own (ismcts "
+                       "jobs > 1) inside the server")
+    serve.add_argument("--connections-per-address", type=int, default=100, metavar="N",
+                       help="open HTTP connections one address may hold (default 100; behind a "
+                       "reverse proxy every connection comes from the proxy: raise it)")
+    serve.add_argument("--log-level", choices=("warning", "info", "debug", "trace"),
+                       default="info", help="how much the server logs (default info); no "
+                       "level shows a seat's secret link")
     serve.add_argument("--games-per-minute", type=int, default=30, metavar="N",
                        help="new games one client address may create per minute (default 30)")
     serve.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
@@ -51,13 +75,46 @@ def _run(args: argparse.Namespace) -> int:
         raise CommandError(f"--port must be 0 to 65535, got {args.port}")
     limit = check_seconds(args.time_limit, "--time-limit")
     assert limit is not None
+    for name in ("open_games_per_client", "max_iterations", "connections_per_address"):
+        if getattr(args, name) < 1:
+            option = "--" + name.replace("_", "-")
+            raise CommandError(f"{option} must be at least 1, got {getattr(args, name)}")
+    if not 0 < args.idle_expiry <= 366 * 24 * 3600:  # NaN fails too
+        raise CommandError(f"--idle-expiry is 0 to 31622400 seconds, got {args.idle_expiry}")
     if args.games_per_minute < 1:
         raise CommandError(f"--games-per-minute must be at least 1, got {args.games_per_minute}")
+    import logging
+
+    from tajmahal.web.guard import LOCAL_HOSTS, host_name
+
+    hosts = list(LOCAL_HOSTS)
+    for name in args.allowed_host:
+        shown = host_name(name)
+        if not shown or any(c in shown for c in "/ ,*"):
+            raise CommandError(f"--allowed-host takes a host name or an address, got {name!r}")
+        hosts.append(shown)
+    if args.sandbox:
+        from tajmahal.protocol import SandboxError, check_sandbox
+
+        try:
+            check_sandbox()
+        except SandboxError as exc:
+            raise CommandError(f"--sandbox: {exc}") from None
+    level = {"trace": 5, "debug": logging.DEBUG, "info": logging.INFO}.get(args.log_level)
+    logging.basicConfig(level=level or logging.WARNING,
+                        format="%(asctime)s %(name)s: %(message)s")  # fmt: skip
     settings = ServerSettings(
         allow_commands=args.allow_commands,
         isolate=args.isolate,
+        sandbox=args.sandbox,
+        allowed_hosts=tuple(dict.fromkeys(hosts)),
         default_time_limit=limit,
         games_per_minute=args.games_per_minute,
+        idle_expiry=args.idle_expiry,
+        open_games_per_client=args.open_games_per_client,
+        max_iterations=args.max_iterations,
+        max_sockets_per_client=args.connections_per_address,
+        allow_search_processes=args.allow_search_processes,
     )
-    serve(args.host, args.port, args.db, settings)
+    serve(args.host, args.port, args.db, settings, log_level=args.log_level)
     return 0

@@ -465,6 +465,20 @@ class InProcessSeat:
         self._cards: dict[int, Card] = {}
         self._originals: list[Move] = []
 
+    @property
+    def busy(self) -> bool:
+        """Whether a call of this seat's bot that was abandoned (past its time) still runs.
+
+        >>> InProcessSeat(None, 'nobody').busy
+        False
+        """
+        bot = self.bot
+        if bot is None or not _BUSY:
+            return False
+        with _LOCK:
+            running = _BUSY.get(id(bot))
+        return running is not None and not running.finished
+
     @classmethod
     def _running(cls, bot: Bot, name: str, worker: _Worker) -> InProcessSeat:
         seat = cls(bot, name)

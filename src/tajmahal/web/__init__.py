@@ -15,8 +15,10 @@ The pieces, for an application that embeds them:
 
 from __future__ import annotations
 
-import logging
+import contextlib
 import os
+
+import attrs
 
 from tajmahal.web.app import create_app
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings
@@ -47,35 +49,70 @@ def serve(
     settings: ServerSettings | None = None,
     *,
     announce: bool = True,
+    log_level: str = "info",
 ) -> None:
     """Run the server until it is stopped (Ctrl-C or SIGTERM); ``port=0`` picks a free port.
 
-    The address it listens on is printed (``listening on http://HOST:PORT``). ``db`` is a
-    SQLite file, or a ``postgresql://`` URL (``tajmahal[postgres]``; one process per
-    database until the server integration of issue 39).
+    The address it listens on is printed (``listening on http://HOST:PORT``),
+    and the host names it answers to: ``settings.allowed_hosts`` (loopback
+    names by default) and ``host`` itself when it names one address.  ``db``
+    is a SQLite file, or a ``postgresql://`` URL (``tajmahal[postgres]``; one
+    process per database until the server integration of issue 39).  It
+    installs :class:`~tajmahal.web.guard.LogGuard` on the loggers it writes to
+    (no seat token in any line, floods dropped) and configures no root logger:
+    where the lines go is the application's choice (``tajmahal serve`` prints
+    them).
     """
     import uvicorn
 
+    from tajmahal.web.guard import guard_logs, guarded_http, host_name
+
+    settings = settings or ServerSettings()
+    named = host_name(host)
+    if named not in ("0.0.0.0", "::", "") and named not in settings.allowed_hosts:
+        settings = attrs.evolve(settings, allowed_hosts=(*settings.allowed_hosts, named))
+    _more_files(settings.max_sockets + 200)
     store = open_store(db if db is not None else default_db_path(), exclusive=True)
     app = create_app(GameServer(store, settings))
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        access_log=False,  # request paths hold the seats' secret tokens
+        http=guarded_http(
+            settings.max_sockets, settings.max_sockets_per_client, settings.header_timeout
+        ),
+        access_log=False,  # request paths hold the seats' secret tokens (redacted anyway)
         ws_max_size=2**20,  # larger WebSocket messages close the connection (1009)
         ws_per_message_deflate=False,  # compressing each board costs more CPU than it saves
-        log_level="info",
+        limit_concurrency=settings.max_sockets,  # requests being handled at once: 503 past it
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=16 * 1024,  # the largest request head
+        log_level=log_level,  # uvicorn's loggers (``trace`` is the most it says)
         lifespan="on",
     )
+    guard_logs()  # after uvicorn's Config has set up its loggers
     server = uvicorn.Server(config)
     if announce:
-        _announce_when_started(server, store.path)
+        _announce_when_started(server, store.path, settings, named in ("0.0.0.0", "::", ""))
     server.run()
 
 
-def _announce_when_started(server: object, db: str) -> None:
+def _more_files(wanted: int) -> None:
+    """Raise the soft limit on open files towards ``wanted`` (within the hard limit)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        top = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))
+
+
+def _announce_when_started(
+    server: object, db: str, settings: ServerSettings, everywhere: bool
+) -> None:
     """Print the address once uvicorn has bound its socket (so ``port=0`` is told too)."""
     import uvicorn
 
@@ -89,5 +126,13 @@ def _announce_when_started(server: object, db: str) -> None:
                 host, port = sock.getsockname()[:2]
                 shown = f"[{host}]" if ":" in host else host
                 print(f"tajmahal: listening on http://{shown}:{port} (games in {db})", flush=True)
+        names = ", ".join(f"[{n}]" if ":" in n else n for n in settings.allowed_hosts)
+        print(f"tajmahal: answering to the host names {names}", flush=True)
+        if everywhere:
+            print(
+                "tajmahal: other machines reach this one only by a name given with "
+                "--allowed-host NAME (this machine's LAN address or name)",
+                flush=True,
+            )
 
     server.startup = announcing  # type: ignore[method-assign]

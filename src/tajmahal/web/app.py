@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,6 +32,7 @@ from tajmahal.game import GameRecord
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import loads
 from tajmahal.web.config import GameConfig
+from tajmahal.web.guard import Guard
 from tajmahal.web.server import GameServer
 from tajmahal.web.table import Listener, Rejected, Table
 
@@ -110,17 +112,26 @@ def create_app(server: GameServer) -> Starlette:
         return JSONResponse({"bots": names, "commands": server.settings.allow_commands},
                             headers=_HEADERS)  # fmt: skip
 
+    async def limits(request: Request) -> Response:
+        return JSONResponse(server.settings.caps(), headers=_HEADERS)
+
     async def games(request: Request) -> Response:
         return JSONResponse({"games": await server.games()}, headers=_HEADERS)
 
     async def create(request: Request) -> Response:
         client = request.client.host if request.client else ""
         body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY_BYTES:
-                log.info("lobby: %s sent a request of more than %d bytes", client, MAX_BODY_BYTES)
-                return _error(413, f"a request has at most {MAX_BODY_BYTES} bytes")
+        try:
+            async with asyncio.timeout(server.settings.header_timeout):  # a slow body too
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > MAX_BODY_BYTES:
+                        log.info("lobby: %s sent a request of more than %d bytes", client,
+                                 MAX_BODY_BYTES)  # fmt: skip
+                        return _error(413, f"a request has at most {MAX_BODY_BYTES} bytes")
+        except TimeoutError:
+            log.info("lobby: %s sent its request too slowly", client)
+            return _error(408, "the request came too slowly")
         try:
             data = json.loads(body)
             config = GameConfig.parse(data, server.settings)
@@ -160,27 +171,23 @@ def create_app(server: GameServer) -> Starlette:
         })  # fmt: skip
 
     async def replay(request: Request) -> Response:
-        from tajmahal.render.viewer import replay_html
-
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
-        page = await table.workers.drawn(replay_html, loads(table.finished_record))
+        page = await server.expensive.get(
+            ("replay", table.id), table.workers.drawn, _replay_page, table.finished_record
+        )
         return HTMLResponse(page, headers=_HEADERS)
 
     async def analysis(request: Request) -> Response:
-        from tajmahal.web._advice import analysis_html
-
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
-        if table.analysis_page is None:
-            record = loads(table.finished_record)
-            assert isinstance(record, GameRecord)
-            table.analysis_page = await table.workers.bot(
-                analysis_html, record, table.config.humans or range(len(record.players))
-            )
-        return HTMLResponse(table.analysis_page, headers=_HEADERS)
+        page = await server.expensive.get(
+            ("analysis", table.id), table.workers.bot, _analysis_page, table.finished_record,
+            table.config.humans,
+        )  # fmt: skip
+        return HTMLResponse(page, headers=_HEADERS)
 
     async def websocket(socket: WebSocket) -> None:
         token = socket.path_params["token"]
@@ -206,6 +213,8 @@ def create_app(server: GameServer) -> Starlette:
         listener = Listener(seat)
         table.listeners.add(listener)
         listener.changed()
+        if table.halted:
+            listener.reply(_err(table.halted))
         sender = asyncio.get_running_loop().create_task(_send(socket, table, listener))
         try:
             await _receive(socket, table, seat, token, listener, client)
@@ -288,7 +297,9 @@ def create_app(server: GameServer) -> Starlette:
                 await table.undo(seat, data.get("decision"))
                 listener.reply({"type": "ack", "undo": True})
             else:
-                listener.reply(await table.hint(seat, data.get("decision")))
+                asked = data.get("decision")
+                key = ("hint", table.id, seat, asked if type(asked) is int else None)
+                listener.reply(await server.expensive.get(key, table.hint, seat, asked))
         except Rejected as exc:
             log.info("%s: refused %s: %s", who, log_text(kind) if type(kind) is str else "?",
                      log_text(exc))
@@ -317,12 +328,36 @@ def create_app(server: GameServer) -> Starlette:
         Route("/replay/{token}", replay),
         Route("/analysis/{token}", analysis),
         Route("/api/bots", bots),
+        Route("/api/limits", limits),
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games", create, methods=["POST"]),
         WebSocketRoute("/ws/{token}", websocket),
         Mount("/static", static, name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(Guard, allowed_hosts=server.settings.allowed_hosts)],
+    )
+
+
+def _replay_page(text: str) -> str:
+    """Runs in a worker thread: the replay page of a finished game's record."""
+    from tajmahal.render.viewer import replay_html
+
+    record = loads(text)
+    assert isinstance(record, GameRecord)
+    return replay_html(record)
+
+
+def _analysis_page(text: str, humans: tuple[int, ...]) -> str:
+    """Runs in a worker thread: the analysis page of the people's decisions (every seat's in a
+    game of bots only)."""
+    from tajmahal.web._advice import analysis_html
+
+    record = loads(text)
+    assert isinstance(record, GameRecord)
+    return analysis_html(record, humans or range(len(record.players)))
 
 
 def _err(message: str, request: str | None = None) -> dict[str, Any]:

@@ -13,7 +13,9 @@ from tajmahal.referee.seats import check_seconds
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
 
-__all__ = ["MAX_NAME", "ConfigError", "GameConfig", "SeatConfig", "ServerSettings"]
+__all__ = [
+    "MAX_NAME", "ConfigError", "GameConfig", "SeatConfig", "ServerSettings", "check_bots"
+]
 
 MAX_NAME = 40  #: the most characters of a human player's name
 
@@ -41,6 +43,36 @@ class ServerSettings:
     max_connections_per_seat: int = 4  #: open WebSockets per seat link
     games_per_minute: int = 30  #: games one client address may create per minute
     max_open_games: int = 1000  #: unfinished games on the server
+    #: the host names the server answers to (a ``Host`` header naming another is refused)
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+    sandbox: bool = False  #: run programs and isolated bots under bubblewrap (``--sandbox``)
+    # what the lobby may ask for (bot options of these names, and the game's own limits)
+    max_iterations: int = 10_000  #: a bot's ``iterations`` (or the ``level`` that sets them)
+    max_time_limit: float = 120.0  #: seconds per decision: the game's and a bot's ``time_limit``
+    max_game_time: float = 3600.0  #: seconds per bot for a whole game (``game_time``)
+    #: whether a bot may start search processes of its own inside the server (``jobs`` > 1)
+    allow_search_processes: bool = False
+    open_games_per_client: int = 20  #: unfinished games one client address may have
+    idle_expiry: float = 7 * 24 * 3600.0  #: seconds an unfinished game may wait for a move
+    max_abandoned_per_game: int = 2  #: a game's bot calls still running past their time
+    # connections (uvicorn's h11 protocol, see tajmahal.web.guard)
+    max_sockets: int = 800  #: open connections, WebSockets included
+    max_sockets_per_client: int = 100  #: open HTTP connections from one address
+    header_timeout: float = 10.0  #: seconds for a request's headers to arrive
+    expensive_jobs: int = 2  #: analyses and hints computed at once (the rest wait)
+
+    def caps(self) -> dict[str, Any]:
+        """What the lobby may ask, as the lobby shows it (``GET /api/limits``).
+
+        >>> ServerSettings().caps()['iterations']
+        10000
+        """
+        return {
+            "iterations": self.max_iterations, "time_limit": self.max_time_limit,
+            "game_time": self.max_game_time, "search_processes": self.allow_search_processes,
+            "commands": self.allow_commands, "open_games_per_client": self.open_games_per_client,
+            "games_per_minute": self.games_per_minute, "idle_expiry": self.idle_expiry,
+        }  # fmt: skip
 
 
 @attrs.frozen
@@ -141,8 +173,99 @@ class GameConfig:
             }
         except TajMahalError as exc:
             raise ConfigError(str(exc)) from None
-        return cls(seats, flags["hints"], limits["time_limit"], limits["game_time"],
-                   flags["spectator_delay"])  # fmt: skip
+        config = cls(seats, flags["hints"], limits["time_limit"], limits["game_time"],
+                     flags["spectator_delay"])  # fmt: skip
+        if not stored:
+            refused = config.refusal(settings)
+            if refused is not None:
+                raise ConfigError(refused)
+        return config
+
+    def refusal(self, settings: ServerSettings) -> str | None:
+        """Why a server with ``settings`` may not run this game (checked when a game is
+        created and again each time a stored one is loaded), or None.
+
+        >>> config = GameConfig.parse({'seats': ['ismcts:iterations=50000', 'random', 'random']},
+        ...                           stored=True)
+        >>> print(config.refusal(ServerSettings()))
+        seat 0: this server allows at most 10000 iterations per decision, got 50000
+        """
+        for name, value, most in (("time_limit", self.time_limit, settings.max_time_limit),
+                                  ("game_time", self.game_time, settings.max_game_time)):
+            if value is not None and value > most:
+                return f"'{name}' is at most {most:g} seconds on this server, got {value:g}"
+        for number, seat in enumerate(self.seats):
+            if seat.human:
+                continue
+            spec = seat.spec if seat.spec is not None else parse_spec(seat.name)
+            if (spec.is_command or spec.is_file) and not settings.allow_commands:
+                return (
+                    f"seat {number}: this server does not run programs ('cmd:' bots) or local "
+                    "Python files ('file:' bots); start it with --allow-commands to allow them"
+                )
+            refused = _option_refusal(dict(spec.options), settings)
+            if refused is not None:
+                return f"seat {number}: {refused}"
+        return None
+
+
+def check_bots(config: GameConfig, seconds: float = 10.0) -> None:
+    """Build each registered bot of ``config`` once, then close it: :class:`ConfigError` with
+    the reason if one cannot be built (its constructor refused an option, or stalled).
+
+    Programs (``cmd:``) and ``file:`` bots are checked when parsed, not started here.
+
+    >>> seats = ['ismcts:iterations=0', 'random', 'random']
+    >>> check_bots(GameConfig.parse({'seats': seats}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tajmahal.web.config.ConfigError: seat 0: player spec 'ismcts:iterations=0': bad option ...
+    """
+    from tajmahal.referee.seats import InProcessSeat
+
+    for number, seat in enumerate(config.seats):
+        spec = seat.spec
+        if seat.human or spec is None or spec.is_command or spec.is_file:
+            continue
+        try:
+            built = InProcessSeat.build(spec, seed=1, limit=seconds)
+        except TajMahalError as exc:
+            raise ConfigError(f"seat {number}: {exc}") from None
+        try:
+            fault = built.setup_fault
+            if fault is not None:
+                raise ConfigError(
+                    f"seat {number}: {spec.text[:80]!r} cannot be built: {fault.detail[:300]}"
+                )
+        finally:
+            built.close()
+
+
+def _option_refusal(options: dict[str, object], settings: ServerSettings) -> str | None:
+    """Why a bot's options ask more than ``settings`` allow (by their names), or None."""
+    iterations = options.get("iterations")
+    level = options.get("level")
+    if type(level) is int and iterations is None:
+        from tajmahal.bots.ismcts import LEVELS
+
+        iterations = LEVELS.get(level)
+    if type(iterations) is int and iterations > settings.max_iterations:
+        return (
+            f"this server allows at most {settings.max_iterations} iterations per decision, "
+            f"got {iterations}"
+        )
+    for name, most in (("time_limit", settings.max_time_limit),
+                       ("game_time", settings.max_game_time)):  # fmt: skip
+        value = options.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > most:
+            return f"'{name}' is at most {most:g} seconds on this server, got {value:g}"
+    jobs = options.get("jobs")
+    if type(jobs) is int and jobs > 1 and not settings.allow_search_processes:
+        return (
+            f"'jobs={jobs}' starts search processes inside the server, which this server does "
+            "not allow (jobs=1 searches in the bot's own worker)"
+        )
+    return None
 
 
 def _seat(number: int, data: object, settings: ServerSettings, stored: bool) -> SeatConfig:
@@ -163,7 +286,9 @@ def _seat(number: int, data: object, settings: ServerSettings, stored: bool) -> 
         raise ConfigError(f"seat {number}: a bot is named by a player spec (text)")
     try:
         spec = parse_spec(name)  # parsed once, here: the seat keeps the PlayerSpec
-        if (spec.is_command or spec.is_file) and not stored and not settings.allow_commands:
+        if (spec.is_command or spec.is_file) and not settings.allow_commands:
+            if stored:  # never loaded (that runs a file's code): the game waits, refusal() says why
+                return SeatConfig(False, spec.text, spec)
             raise ConfigError(  # before a file is loaded: that runs its code
                 f"seat {number}: this server does not run programs ('cmd:' bots) or local "
                 "Python files ('file:' bots); start it with --allow-commands to allow them"

@@ -13,20 +13,22 @@ import logging
 import secrets
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from tajmahal._escape import log_text
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.web.config import GameConfig, ServerSettings
+from tajmahal.web.config import ConfigError, GameConfig, ServerSettings, check_bots
 from tajmahal.web.store import GameStore, StoredGame
 from tajmahal.web.table import Rejected, Table, Workers
 
-__all__ = ["CreatedGame", "GameServer", "new_token"]
+__all__ = ["CreatedGame", "GameServer", "SingleFlight", "new_token"]
 
 log = logging.getLogger("tajmahal.web")
+T = TypeVar("T")
 
 
 def new_token() -> str:
@@ -62,6 +64,11 @@ class GameServer:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._created: dict[str, list[float]] = {}
+        self._owners: dict[str, str] = {}  # unfinished game id -> the address that created it
+        self._generation = 0  # counts the games created and expired: the games list is new
+        self._sweeper: asyncio.Task[None] | None = None
+        #: analyses, hints, replay pages and the games list: once each, a few at a time
+        self.expensive = SingleFlight(self.settings.expensive_jobs)
 
     async def start(self) -> None:
         """Resume every unfinished game (bots included) where it stood."""
@@ -70,9 +77,45 @@ class GameServer:
             if table is not None:
                 log.info("game %s: resumed at decision %d", game_id, table.decision)
                 table.drive()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        every = max(0.5, min(10.0, self.settings.idle_expiry / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:  # a bug: logged, the sweeping goes on
+                log.exception("sweeping the games failed")
+
+    async def sweep(self) -> None:
+        """Release the finished games nobody watches (their records stay stored: pages read
+        them again from there) and expire the unfinished games idle past
+        ``settings.idle_expiry`` seconds (deleted: their links open nothing any more)."""
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if table.listeners:
+                continue
+            if table.finished_record is not None:
+                self.tables.pop(table.id, None)
+                self._owners.pop(table.id, None)
+                await table.close()
+                log.debug("game %s: over, left memory", table.id)
+            elif now - table.last_active > self.settings.idle_expiry:
+                self.tables.pop(table.id, None)
+                self._owners.pop(table.id, None)
+                await table.close()
+                self._generation += 1
+                delete = getattr(self.store, "delete_game", None)
+                if delete is not None:
+                    await self.workers.stored(delete, table.id)
+                log.info("game %s: expired after %g s without a move", table.id,
+                         self.settings.idle_expiry)  # fmt: skip
 
     async def stop(self) -> None:
         """Stop every game's bots and the worker threads (the games stay stored)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
         self.tables.clear()
@@ -90,17 +133,23 @@ class GameServer:
         async with lock:
             table = self.tables.get(game_id)
             if table is None:
-                stored = await self.workers.stored(self.store.load, game_id)
-                if stored is None:
-                    return None
                 try:
+                    stored = await self.workers.stored(self.store.load, game_id)
+                    if stored is None:
+                        return None
                     config = GameConfig.parse(stored.config, self.settings, stored=True)
                     table = await self.workers.bot(
                         Table, stored, config, self.settings, self.workers
                     )
-                except TajMahalError as exc:  # a damaged row: the other games go on
-                    log.error("game %s: cannot be loaded: %s", game_id, log_text(exc))
+                except (TajMahalError, ValueError, TypeError, KeyError, RecursionError) as exc:
+                    # a damaged row: reported, the game skipped, the other games go on
+                    log.error("game %s: cannot be loaded: %s", game_id,
+                              log_text(f"{type(exc).__name__}: {exc}"[:500]))  # fmt: skip
                     return None
+                refused = config.refusal(self.settings)
+                if refused is not None:  # the server's settings changed since it was created
+                    table.halted = f"this game cannot go on on this server: {refused}"
+                    log.warning("game %s: waits: %s", game_id, log_text(refused))
                 if table.state.is_over and table.finished_record is None:
                     await table.keep_record()  # the server stopped between last move and record
                 self.tables[game_id] = table
@@ -123,16 +172,32 @@ class GameServer:
         return None if table is None else (table, entry.seat)
 
     async def create(self, config: GameConfig, client: str = "") -> CreatedGame:
-        """Store a new game (its seed drawn from the operating system) and start its bots."""
+        """Store a new game (its seed drawn from the operating system) and start its bots.
+
+        Every registered bot is built once first (:func:`~tajmahal.web.config.check_bots`):
+        a bot that cannot be built refuses the game (:class:`~tajmahal.web.config.ConfigError`).
+        """
+        refused = config.refusal(self.settings)
+        if refused is not None:
+            raise ConfigError(refused)
         recent = [t for t in self._created.get(client, []) if t > time.monotonic() - 60]
         if len(recent) >= self.settings.games_per_minute:
             raise Rejected(f"at most {self.settings.games_per_minute} new games a minute")
         open_games = sum(1 for t in self.tables.values() if not t.state.is_over)
         if open_games >= self.settings.max_open_games:
             raise Rejected(f"this server has {open_games} unfinished games: no room for more")
+        tables = self.tables
+        mine = sum(1 for game_id, owner in self._owners.items() if owner == client
+                   and game_id in tables and not tables[game_id].state.is_over)  # fmt: skip
+        if mine >= self.settings.open_games_per_client:
+            raise Rejected(
+                f"your address has {mine} unfinished games on this server, the most it may have: "
+                "finish one, or wait until one expires"
+            )
         self._created = {c: t for c, t in self._created.items() if c != client and
                          t[-1] > time.monotonic() - 60}  # fmt: skip
         self._created[client] = [*recent, time.monotonic()]
+        await self.workers.bot(check_bots, config)
         game_id = uuid.uuid4().hex[:12]
         seats = tuple(new_token() if seat.human else None for seat in config.seats)
         spectator = new_token()
@@ -140,6 +205,8 @@ class GameServer:
         tokens += [(token, n) for n, token in enumerate(seats) if token is not None]
         stored = StoredGame(game_id, config.as_json(), secrets.randbits(63), time.time())
         await self.workers.stored(self.store.create_game, stored, tokens)
+        self._owners[game_id] = client
+        self._generation += 1
         log.info("game %s: created, seats %s", game_id, log_text(", ".join(config.players)))
         table = await self.table(game_id)
         assert table is not None
@@ -147,24 +214,87 @@ class GameServer:
         return CreatedGame(game_id, seats, spectator)
 
     async def games(self, limit: int = 100) -> list[dict[str, Any]]:
-        """The newest games, for the lobby's list (no token, no seed)."""
-        listed = []
-        for stored in await self.workers.stored(self.store.recent, limit):
-            table = self.tables.get(stored.id)
-            try:
-                config = GameConfig.parse(stored.config, self.settings, stored=True)
-            except TajMahalError:
-                continue
-            entry: dict[str, Any] = {
-                "id": stored.id,
-                "created": stored.created,
-                "players": list(config.players),
-                "humans": list(config.humans),
-                "over": stored.record is not None,
-            }
+        """The newest games, for the lobby's list (no token, no seed).
+
+        Read and built in worker threads, once a second at most however many ask (and again
+        when a game was created or expired).
+        """
+        listed: list[dict[str, Any]] = await self.expensive.get(
+            ("games", limit, self._generation, int(time.monotonic())), self._games, limit
+        )
+        for entry in listed:
+            table = self.tables.get(entry["id"])
             if table is not None:
                 state = table.state
-                entry.update(decision=table.decision, visit=state.visit,
+                entry.update(waiting=table.halted, decision=table.decision, visit=state.visit,
                              scores=list(state.scores))  # fmt: skip
-            listed.append(entry)
         return listed
+
+    async def _games(self, limit: int) -> list[dict[str, Any]]:
+        stored = await self.workers.stored(self.store.recent, limit)
+        return await self.workers.drawn(_listed, stored)
+
+
+def _listed(games: list[StoredGame]) -> list[dict[str, Any]]:
+    """Runs in a worker thread: the lobby's entries of ``games`` (a damaged one left out)."""
+    listed = []
+    for stored in games:
+        try:
+            seats = stored.config["seats"]
+            players = [str(seat["name"]) for seat in seats]
+            humans = [n for n, seat in enumerate(seats) if seat["human"] is True]
+        except (TypeError, KeyError):
+            continue
+        listed.append({"id": stored.id, "created": stored.created, "players": players,
+                       "humans": humans, "over": stored.record is not None,
+                       "waiting": None})  # fmt: skip
+    return listed
+
+
+class SingleFlight:
+    """Expensive results computed once per key, however many ask at once, at most ``jobs``
+    of a kind (a key's first item) at a time, the latest ``size`` kept (a failed one is
+    forgotten: asked again, it runs again).
+
+    >>> async def double(n):
+    ...     return 2 * n
+    >>> async def main():
+    ...     once = SingleFlight(jobs=2)
+    ...     return await asyncio.gather(*(once.get(('double', 21), double, 21) for _ in range(3)))
+    >>> asyncio.run(main())
+    [42, 42, 42]
+    """
+
+    def __init__(self, jobs: int, size: int = 256) -> None:
+        self._jobs = jobs
+        self._slots: dict[object, asyncio.Semaphore] = {}  # per kind: a hint waits for no analysis
+        self._size = size
+        self._tasks: dict[object, asyncio.Task[Any]] = {}
+
+    async def get(self, key: object, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """``await work(*args)``, shared by every caller with the same ``key``.
+
+        A key of a kind and a game id is logged when its work starts (debug level).
+        """
+        task = self._tasks.get(key)
+        if task is None:
+            if isinstance(key, tuple) and len(key) >= 2:
+                log.debug("computing %s of game %s", key[0], key[1])
+            kind = key[0] if isinstance(key, tuple) and key else key
+            slots = self._slots.setdefault(kind, asyncio.Semaphore(self._jobs))
+            task = asyncio.get_running_loop().create_task(self._run(slots, work, *args))
+            self._tasks[key] = task
+            while len(self._tasks) > self._size:
+                del self._tasks[next(iter(self._tasks))]
+        try:
+            result: T = await asyncio.shield(task)
+        except BaseException:
+            if task.done() and self._tasks.get(key) is task:
+                del self._tasks[key]
+            raise
+        return result
+
+    @staticmethod
+    async def _run(slots: asyncio.Semaphore, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        async with slots:
+            return await work(*args)

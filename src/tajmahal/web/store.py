@@ -7,6 +7,7 @@ Seat links are never stored: only the SHA-256 digest of each token is.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -198,7 +199,7 @@ class SQLiteStore:
         self.path = str(path)
         try:
             if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                _private_file(Path(self.path))
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -260,6 +261,14 @@ class SQLiteStore:
     def finish(self, game_id: str, record: str) -> None:
         self._write([("UPDATE games SET record = ? WHERE id = ?", (record, game_id))])
 
+    def delete_game(self, game_id: str) -> None:
+        """Forget an unfinished game that expired: its moves, its links, its settings."""
+        self._write([
+            ("DELETE FROM tokens WHERE game_id = ?", (game_id,)),
+            ("DELETE FROM moves WHERE game_id = ?", (game_id,)),
+            ("DELETE FROM games WHERE id = ? AND record IS NULL", (game_id,)),
+        ])  # fmt: skip
+
     def load(self, game_id: str) -> StoredGame | None:
         rows = self._read(
             "SELECT id, config, seed, created, record FROM games WHERE id = ?", (game_id,)
@@ -293,11 +302,31 @@ class SQLiteStore:
             "FROM games ORDER BY created DESC LIMIT ?",
             (limit,),
         )
-        return [_game(row) for row in rows]
+        games = []
+        for row in rows:
+            try:
+                games.append(_game(row))
+            except (ValueError, RecursionError):  # damaged settings: reported when loaded
+                continue
+        return games
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _private_file(path: Path) -> None:
+    """Create the database file readable by its owner only (0600: it holds every unfinished
+    game's seed), in a folder made 0700 if it creates one; an existing file is made 0600 too.
+    SQLite gives its ``-wal`` and ``-shm`` files the database file's mode."""
+    folder = path.parent
+    if not folder.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(0o700)
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    if path.stat().st_mode & 0o077:
+        with contextlib.suppress(OSError):  # someone else's file: left as it is
+            path.chmod(0o600)
 
 
 def _game(row: Sequence[Any]) -> StoredGame:

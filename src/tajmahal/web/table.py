@@ -12,13 +12,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 from tajmahal._escape import log_text
 from tajmahal.game import Game, GameRecord
-from tajmahal.protocol import ProcessSeat
+from tajmahal.protocol import ProcessLimits, ProcessSeat
 from tajmahal.referee.faults import Fault, FaultKind
 from tajmahal.referee.match import _Referee, bot_seed
 from tajmahal.referee.record_tags import match_tags
@@ -36,7 +38,7 @@ from tajmahal.web.frames import (
     opening_lines,
     state_frame,
 )
-from tajmahal.web.store import GameStore, StoredGame, StoredMove
+from tajmahal.web.store import GameStore, SQLiteStore, StoredGame, StoredMove
 
 __all__ = ["Listener", "Rejected", "Table", "Workers"]
 
@@ -145,7 +147,9 @@ class Table:
         self.closed = False
         self.finished_record: str | None = stored.record
         self._recorded = asyncio.Event()  # set once a game that ends here has its record stored
-        self.analysis_page: str | None = None
+        #: why the bots may not play (the server's settings no longer allow this game), or None
+        self.halted: str | None = None
+        self.last_active = time.monotonic()  #: when a move was last made (or the game loaded)
         self._rebuild_events()
 
     # ------------------------------------------------------------------------ reading
@@ -247,6 +251,7 @@ class Table:
 
     def _changed(self) -> None:
         self.version += 1
+        self.last_active = time.monotonic()
         for listener in list(self.listeners):
             listener.changed()
 
@@ -362,7 +367,7 @@ class Table:
 
     def drive(self) -> None:
         """Let the bots play while it is a bot's turn (one task per table)."""
-        if self.closed or (self._driver is not None and not self._driver.done()):
+        if self.closed or self.halted or (self._driver is not None and not self._driver.done()):
             return
         state = self.state
         if state.is_over or self.seat_is_human(state.current_player or 0):
@@ -382,6 +387,9 @@ class Table:
                 seat = state.current_player
                 if state.is_over or seat is None or self.seat_is_human(seat):
                     return
+                if self._abandoned() >= self.settings.max_abandoned_per_game:
+                    await asyncio.sleep(0.5)  # this game waits: it may not use up the process's
+                    continue  # budget of abandoned calls (other games' bots still start)
                 number = len(self.game) + 1
                 view, legal = state.view(seat), state.legal_moves()
                 faults = len(self._referee.faults)
@@ -416,14 +424,27 @@ class Table:
                 continue
             spec = seat.spec if seat.spec is not None else check_spec(seat.name)
             seed = bot_seed(self._seed, number)
-            if spec.is_command or self.settings.isolate:
+            if spec.is_command or self.settings.isolate or self.settings.sandbox:
                 seats.append(ProcessSeat.build(
                     spec, seat=number, num_players=len(self.config.seats), seed=seed,
-                    time_limit=limit,
+                    time_limit=limit, limits=self._process_limits(),
                 ))  # fmt: skip
             else:
                 seats.append(InProcessSeat.build(seat.name, seed, limit))
         return seats
+
+    def _abandoned(self) -> int:
+        """How many of this game's bots still run a call abandoned past its time."""
+        return sum(1 for seat in self._seats if isinstance(seat, InProcessSeat) and seat.busy)
+
+    def _process_limits(self) -> ProcessLimits:
+        """A bot program's limits: sandboxed if the server says so, the database out of reach."""
+        store = self.workers.store
+        db = store.path if isinstance(store, SQLiteStore) else ":memory:"  # a server database
+        hidden = [] if db == ":memory:" else [  # is out of reach by its password anyway
+            os.path.abspath(db) + tail for tail in ("", "-wal", "-shm", "-journal")
+        ]  # fmt: skip
+        return ProcessLimits(sandbox=self.settings.sandbox, hidden=tuple(hidden))
 
     async def close(self) -> None:
         """Stop the bots (the game stays stored as it stands)."""

@@ -108,6 +108,15 @@
     });
     document.querySelector("#games tbody").replaceChildren(...rows);
   }
+  async function showLimits() {
+    let caps;
+    try { caps = await (await fetch("/api/limits")).json(); } catch (e) { return; }
+    $("limits").textContent = "This server's limits for bots: at most " + caps.iterations +
+      " search iterations and " + caps.time_limit + " s per move, " + caps.game_time +
+      " s per game; " + (caps.search_processes ? "search processes allowed" : "no search processes (jobs=1)") +
+      "; " + (caps.commands ? "programs (cmd:) allowed" : "no programs") + "; at most " +
+      caps.open_games_per_client + " unfinished games per address.";
+  }
   async function start() {
     try {
       const reply = await (await fetch("/api/bots")).json();
@@ -123,6 +132,7 @@
       if (seats.children.length > 3) seats.lastChild.remove();
     });
     $("new-game").addEventListener("submit", create);
+    showLimits();
     refresh();
     setInterval(refresh, 10000);
   }
