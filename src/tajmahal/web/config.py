@@ -41,6 +41,8 @@ class ServerSettings:
     max_connections_per_seat: int = 4  #: open WebSockets per seat link
     games_per_minute: int = 30  #: games one client address may create per minute
     max_open_games: int = 1000  #: unfinished games on the server
+    #: worker processes running the in-process bots (0: one per core); see tajmahal.web.workers
+    bot_workers: int = 0
 
 
 @attrs.frozen

@@ -13,7 +13,6 @@ import logging
 import secrets
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import attrs
@@ -53,12 +52,7 @@ class GameServer:
     def __init__(self, store: GameStore, settings: ServerSettings | None = None) -> None:
         self.store = store
         self.settings = settings or ServerSettings()
-        self.workers = Workers(
-            store,
-            bots=ThreadPoolExecutor(256, thread_name_prefix="tajmahal-web-bot"),
-            drawing=ThreadPoolExecutor(4, thread_name_prefix="tajmahal-web-draw"),
-            storage=ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-store"),
-        )
+        self.workers = Workers(store, self.settings)
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._created: dict[str, list[float]] = {}
@@ -72,13 +66,11 @@ class GameServer:
                 table.drive()
 
     async def stop(self) -> None:
-        """Stop every game's bots and the worker threads (the games stay stored)."""
+        """Stop every game's bots, the worker processes and threads (the games stay stored)."""
         for table in list(self.tables.values()):
             await table.close()
         self.tables.clear()
-        for pool in (self.workers.bots, self.workers.drawing):
-            pool.shutdown(wait=False, cancel_futures=True)
-        self.workers.storage.shutdown(wait=True)
+        await self.workers.close()
         self.store.close()
 
     async def table(self, game_id: str) -> Table | None:
@@ -95,7 +87,7 @@ class GameServer:
                     return None
                 try:
                     config = GameConfig.parse(stored.config, self.settings, stored=True)
-                    table = await self.workers.bot(
+                    table = await self.workers.drawn(
                         Table, stored, config, self.settings, self.workers
                     )
                 except TajMahalError as exc:  # a damaged row: the other games go on

@@ -2,19 +2,20 @@
 
 A :class:`Table` changes only through :meth:`Table.move` (a human's move),
 :meth:`Table.undo` and its bot driver; each change is committed to the store
-before it is applied and announced.  Bots are asked through the referee's
-seat machinery (time limits, faults, bot programs) in worker threads, never
-on the event loop.
+before it is applied, acknowledged and announced.  Bots are asked through the
+referee (time limits, faults, fallback moves): Python bots in the server's
+worker processes (:mod:`tajmahal.web.workers`), bot programs through the bot
+protocol; never on the event loop, and no thread per game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
-from typing import Any, TypeVar
+from typing import Any
 
 from tajmahal._escape import log_text
 from tajmahal.game import Game, GameRecord
@@ -22,7 +23,7 @@ from tajmahal.protocol import ProcessSeat
 from tajmahal.referee.faults import Fault, FaultKind
 from tajmahal.referee.match import _Referee, bot_seed
 from tajmahal.referee.record_tags import match_tags
-from tajmahal.referee.seats import Answer, InProcessSeat, SeatPlayer
+from tajmahal.referee.seats import Answer, SeatPlayer
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
@@ -36,32 +37,16 @@ from tajmahal.web.frames import (
     opening_lines,
     state_frame,
 )
-from tajmahal.web.store import GameStore, StoredGame, StoredMove
+from tajmahal.web.store import StoredGame, StoredMove
+from tajmahal.web.workers import PooledSeat, Workers
 
 __all__ = ["Listener", "Rejected", "Table", "Workers"]
 
 log = logging.getLogger("tajmahal.web")
-T = TypeVar("T")
 
 
 class Rejected(TajMahalError):
     """A client's request that changes nothing: the message says why (sent to that client)."""
-
-
-class Workers:
-    """The threads a server runs its blocking work in: bots, drawing, and the one store thread."""
-
-    def __init__(self, store: GameStore, bots: Executor, drawing: Executor, storage: Executor):
-        self.store, self.bots, self.drawing, self.storage = store, bots, drawing, storage
-
-    async def stored(self, work: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.storage, work, *args)
-
-    async def drawn(self, work: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.drawing, work, *args)
-
-    async def bot(self, work: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.bots, work, *args)
 
 
 class Listener:
@@ -252,8 +237,14 @@ class Table:
 
     # ------------------------------------------------------------------------ changing
 
-    async def move(self, seat: int, decision: object, text: object) -> None:
-        """A human's move for decision number ``decision`` (1-based); :class:`Rejected` if not."""
+    async def move(
+        self, seat: int, decision: object, text: object,
+        acknowledge: Callable[[], None] | None = None,
+    ) -> None:  # fmt: skip
+        """A human's move for decision number ``decision`` (1-based); :class:`Rejected` if not.
+
+        ``acknowledge`` is called once the move is stored, before anybody is told of it.
+        """
         async with self._lock:
             state = self.state
             if state.is_over:
@@ -271,7 +262,7 @@ class Table:
                 move = parse_move(text, state)
             except IllegalMoveError as exc:
                 raise Rejected(str(exc).split(": legal moves")[0][:300]) from None
-            await self._commit(StoredMove(decision, seat, str(move)), move)
+            await self._commit(StoredMove(decision, seat, str(move)), move, acknowledge)
         self.drive()
 
     async def undo(self, seat: int, decision: object) -> None:
@@ -304,9 +295,13 @@ class Table:
         seed = bot_seed(int(self.id[:8], 16), decision)
         return await self.workers.bot(hint_for, view, legal, seed)
 
-    async def _commit(self, stored: StoredMove, move: Move) -> None:
-        """Store, then apply, then announce one move (the caller holds the lock)."""
-        await self.workers.stored(self.workers.store.add_move, self.id, stored)
+    async def _commit(
+        self, stored: StoredMove, move: Move, acknowledge: Callable[[], None] | None = None
+    ) -> None:
+        """Store, then apply, acknowledge and announce one move (the caller holds the lock)."""
+        await self.workers.add_move(self.id, stored)
+        if acknowledge is not None:
+            acknowledge()  # the ack first, then the frames
         before = self.state
         after = self.game.push(move)
         self.moves.append(stored)
@@ -319,8 +314,10 @@ class Table:
         await self.keep_record()
         log.info("game %s: over, scores %s", self.id, list(self.state.scores))
         seats, self._seats = self._seats, []
-        if seats:
-            await self.workers.bot(_finish_seats, seats, self.state)
+        self.workers.pool.forget(self.id)
+        programs = [seat for seat in seats if isinstance(seat, ProcessSeat)]
+        if programs:
+            await self.workers.program(_finish_seats, programs, self.state)
 
     async def keep_record(self) -> None:
         """Store the record of a game that is over (also one whose server stopped as it ended)."""
@@ -372,11 +369,12 @@ class Table:
     async def _drive(self) -> None:
         try:
             if self._referee is None:
-                self._seats = await self.workers.bot(self._build_seats)
+                self._seats = await self._build_seats()
                 limit = self.config.time_limit
                 if limit is None and self.config.game_time is None:
                     limit = self.settings.default_time_limit
                 self._referee = _Referee(self._seats, limit, self.config.game_time)
+            referee = self._referee
             while not self.closed:
                 state = self.state
                 seat = state.current_player
@@ -384,8 +382,17 @@ class Table:
                     return
                 number = len(self.game) + 1
                 view, legal = state.view(seat), state.legal_moves()
-                faults = len(self._referee.faults)
-                move = await self.workers.bot(self._referee.decide, seat, number, view, legal)
+                faults = len(referee.faults)
+                answer = referee.clock_out(seat)  # a timeout at once if its game clock ran out
+                if answer is None:
+                    player = self._seats[seat]
+                    if isinstance(player, PooledSeat):
+                        answer = await player.decide(view, legal, referee.limit, number)
+                    else:
+                        answer = await self.workers.program(
+                            player.choose, view, legal, referee.limit, number
+                        )
+                move = referee.judge(seat, number, legal, answer)
                 fault = None
                 if len(self._referee.faults) > faults:
                     made = self._referee.faults[-1]
@@ -404,8 +411,9 @@ class Table:
         except Exception:  # a bug: logged, the game stays where it stood
             log.exception("game %s: the bot driver stopped", self.id)
 
-    def _build_seats(self) -> list[SeatPlayer]:
-        """Runs in a worker thread: one seat per bot (humans get a placeholder)."""
+    async def _build_seats(self) -> list[SeatPlayer]:
+        """One seat per bot (humans get a placeholder): Python bots in the worker processes,
+        programs (``cmd:``, ``--isolate``) through the bot protocol."""
         from tajmahal.bots.specs import check_spec
 
         limit = self.config.time_limit or self.config.game_time or self.settings.default_time_limit
@@ -417,12 +425,14 @@ class Table:
             spec = seat.spec if seat.spec is not None else check_spec(seat.name)
             seed = bot_seed(self._seed, number)
             if spec.is_command or self.settings.isolate:
-                seats.append(ProcessSeat.build(
-                    spec, seat=number, num_players=len(self.config.seats), seed=seed,
-                    time_limit=limit,
-                ))  # fmt: skip
+                seats.append(await self.workers.program(functools.partial(
+                    ProcessSeat.build, spec, seat=number, num_players=len(self.config.seats),
+                    seed=seed, time_limit=limit,
+                )))  # fmt: skip
             else:
-                seats.append(InProcessSeat.build(seat.name, seed, limit))
+                pooled = PooledSeat(self.workers.pool, self.id, number, seat.name, seed)
+                await pooled.build(limit)
+                seats.append(pooled)
         return seats
 
     async def close(self) -> None:
@@ -431,8 +441,10 @@ class Table:
         if self._driver is not None:
             self._driver.cancel()
         seats, self._seats = self._seats, []
+        self.workers.pool.forget(self.id)
         for seat in seats:
-            await self.workers.bot(seat.close)
+            if isinstance(seat, ProcessSeat):
+                await self.workers.program(seat.close)
 
 
 def _frame_text(shown: dict[str, Any]) -> str:
