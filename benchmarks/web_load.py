@@ -146,7 +146,8 @@ async def person(port: int, game: str, token: str, n: int, deadline: float,
     rng = random.Random(n)
     uri = f"ws://127.0.0.1:{port}/ws/{token}"
     async with websockets.connect(uri, max_size=2**23, local_addr=(address(n), 0),
-                                  origin=f"http://127.0.0.1:{port}") as ws:  # fmt: skip
+                                  open_timeout=600, origin=f"http://127.0.0.1:{port}",
+                                  ) as ws:  # fmt: skip
         if idle is not None:
             await ws.recv()
             idle.set()

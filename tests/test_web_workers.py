@@ -143,3 +143,34 @@ class Hanging:
             time.sleep(1000)
         return legal_moves[0]
 '''
+
+
+def test_moves_arriving_together_share_one_commit(tmp_path: Path) -> None:
+    """Group commit: one transaction (one fsync) for the moves that arrive while none is being
+    written; a repeated move number fails alone."""
+    from tajmahal.web.store import DuplicateMoveError, StoredGame, StoredMove
+    from tajmahal.web.workers import Workers
+
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    for n in range(20):
+        store.create_game(StoredGame(f"g{n}", {"seats": []}, n, 0.0), [])
+
+    async def scenario() -> tuple[list[object], int]:
+        workers = Workers(store, ServerSettings())
+        try:
+            results = await asyncio.gather(
+                *(workers.add_move(f"g{n}", StoredMove(1, 0, "withdraw")) for n in range(20)),
+                workers.add_move("g0", StoredMove(1, 1, "withdraw")),  # taken just before
+                return_exceptions=True,
+            )
+            return list(results), workers.commits
+        finally:
+            await workers.close()
+
+    results, commits = asyncio.run(scenario())
+    store.close()
+    assert results[:20] == [None] * 20 and isinstance(results[20], DuplicateMoveError)
+    assert commits == 1
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    assert all(len(store.load(f"g{n}").moves) == 1 for n in range(20))  # type: ignore[union-attr]
+    store.close()

@@ -201,33 +201,43 @@ class Table:
             "index": index, "seat": seat,
             "game_id": self.id, "decision": index,
             "players": self.config.players, "humans": self.config.humans, "legal": legal,
-            "events": [e for e in self._events.get(seat, []) if e[0] <= index],
+            "events": [e for e in self._events_of(seat) if e[0] <= index],
             "hints": self.config.hints and seat is not None,
             "undo": seat is not None and self.undo_allowed(seat), "result": result,
             "delayed": index != len(self.game),
         }  # fmt: skip
 
     def _rebuild_events(self) -> None:
+        """Forget the events told so far: each audience's are told again when next asked."""
+        self._events = {}
+
+    def _events_of(self, audience: int | None) -> list[tuple[int, int | None, list[str]]]:
+        """The latest decisions' events as ``audience`` knows them (built when first asked:
+        opening a game costs no events, and a decision costs only those of its audiences)."""
+        told = self._events.get(audience)
+        if told is not None:
+            return told
         players = self.config.players
         states = self.game.states
-        audiences: list[int | None] = [None, *range(len(self.config.seats))]
-        self._events = {a: [] for a in audiences}
+        told = self._events[audience] = []
         start = max(0, len(states) - 1 - MAX_EVENTS)
         if start == 0:
-            for audience in audiences:
-                view = states[0].view(audience or 0)
-                self._events[audience].append((0, None, opening_lines(view, players)))
+            told.append((0, None, opening_lines(states[0].view(audience or 0), players)))
         for k in range(start + 1, len(states)):
-            self._add_events(states[k - 1], self.game.moves[k - 1], states[k], k)
+            told.append(self._told(audience, states[k - 1], self.game.moves[k - 1], states[k], k))
+        return told
+
+    def _told(
+        self, audience: int | None, before: GameState, move: Move, after: GameState, number: int
+    ) -> tuple[int, int | None, list[str]]:
+        looker = audience if audience is not None else 0
+        lines = decision_lines(before.view(looker), move, after.view(looker), self.config.players,
+                               private=audience is not None)  # fmt: skip
+        return number, before.current_player, lines
 
     def _add_events(self, before: GameState, move: Move, after: GameState, number: int) -> None:
-        players = self.config.players
-        mover = before.current_player
         for audience, lines in self._events.items():
-            looker = audience if audience is not None else 0
-            told = decision_lines(before.view(looker), move, after.view(looker), players,
-                                  private=audience is not None)  # fmt: skip
-            lines.append((number, mover, told))
+            lines.append(self._told(audience, before, move, after, number))
             del lines[: -MAX_EVENTS - 1]
 
     def _changed(self) -> None:
