@@ -27,7 +27,7 @@ Modes::
     python benchmarks/web_load.py --games 50 --seconds 30          # active games
     python benchmarks/web_load.py --idle 1000                       # connected idle games: memory
     python benchmarks/web_load.py --pair --seconds 30               # the interference pair
-    python benchmarks/web_load.py --games 10 --profile prof.out     # and where the server's time goes
+    python benchmarks/web_load.py --games 10 --profile prof.out     # where the server's time goes
 
 ``--pair`` runs one person's game (``random`` bots) alone, then beside
 ``--beside-games`` games of ``--beside`` bots only (default two games of
@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import os
@@ -84,7 +85,9 @@ def load() -> str:
     return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
-def start_server(folder: Path, workers: int | None, profile: str) -> tuple[subprocess.Popen[str], int]:
+def start_server(
+    folder: Path, workers: int | None, profile: str
+) -> tuple[subprocess.Popen[str], int]:
     wanted = dict(LIMITS)
     if workers is not None:
         wanted["bot_workers"] = workers
@@ -225,10 +228,8 @@ def usage(pid: int) -> dict[str, float]:
     kids = descendants(pid)
     rss = 0
     for kid in kids:
-        try:
+        with contextlib.suppress(OSError, KeyError):
             rss += int(status(kid)["VmRSS"].split()[0])
-        except (OSError, KeyError):
-            pass
     mine = status(pid)
     return {"server_cpu": cpu(pid), "workers_cpu": sum(cpu(k) for k in kids),
             "server_rss": int(mine["VmRSS"].split()[0]) / 1024,

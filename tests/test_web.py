@@ -366,8 +366,9 @@ def test_kill_9_loses_no_acknowledged_move_of_moves_arriving_together(tmp_path: 
                 client.send(move)  # every game's move before any acknowledgement is read
                 sent.append((client, move))
             for client, move in sent:
-                reply = client.until(lambda m: m["type"] in ("ack", "error") or (
-                    m["type"] == "state" and m["decision"] >= move["decision"]))  # fmt: skip
+                number = move["decision"]
+                reply = client.until(lambda m, number=number: m["type"] in ("ack", "error") or (
+                    m["type"] == "state" and m["decision"] >= number))  # fmt: skip
                 assert reply == {"type": "ack", "decision": move["decision"]}  # ack, then state
                 game = next(g["id"] for g, c in zip(games, clients, strict=True) if c is client)
                 acked.append((game, move["decision"], move["move"]))

@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("starlette")
 
-import tajmahal as tm  # noqa: E402
-from tajmahal.web import GameConfig, GameServer, ServerSettings, SQLiteStore  # noqa: E402
-from tajmahal.web.workers import BotPool  # noqa: E402
+import tajmahal as tm
+from tajmahal.web import GameConfig, GameServer, ServerSettings, SQLiteStore
+from tajmahal.web.workers import BotPool
 
 WAIT = 300.0  # seconds a whole game of quick bots may take on a loaded machine
 
