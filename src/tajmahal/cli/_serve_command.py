@@ -34,6 +34,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                        help="new games one client address may create per minute (default 30)")
     serve.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                        help="a bot's time per decision when the game sets none (default 10)")
+    serve.add_argument("--bot-workers", type=int, default=0, metavar="N",
+                       help="worker processes for the bots (default 0: one per core)")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -52,7 +54,10 @@ def _run(args: argparse.Namespace) -> int:
     assert limit is not None
     if args.games_per_minute < 1:
         raise CommandError(f"--games-per-minute must be at least 1, got {args.games_per_minute}")
+    if args.bot_workers < 0:
+        raise CommandError(f"--bot-workers must be 0 (one per core) or more: {args.bot_workers}")
     settings = ServerSettings(
+        bot_workers=args.bot_workers,
         allow_commands=args.allow_commands,
         isolate=args.isolate,
         default_time_limit=limit,

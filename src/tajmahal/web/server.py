@@ -58,7 +58,8 @@ class GameServer:
         self._created: dict[str, list[float]] = {}
 
     async def start(self) -> None:
-        """Resume every unfinished game (bots included) where it stood."""
+        """Start the bots' worker processes; resume every unfinished game where it stood."""
+        self.workers.pool.start()
         for game_id in await self.workers.stored(self.store.unfinished):
             table = await self.table(game_id)
             if table is not None:

@@ -179,9 +179,9 @@ class Table:
         if cached is None:
             shown = self._shown(seat)
             cached = await self.workers.drawn(_frame_text, shown)
-            if len(self._frames) > 16:
-                self._frames.clear()
-            if key[0] == self.version:
+            if key[0] == self.version:  # only the latest frames are kept (memory per game)
+                if any(version != key[0] for version, _ in self._frames):
+                    self._frames.clear()
                 self._frames[key] = cached
         return cached
 
@@ -477,7 +477,7 @@ def _frame_text(shown: dict[str, Any]) -> str:
         board = known[1]
     else:
         board = board_svg(view, players, start.view(0 if seat is None else seat))
-        if len(boards) > 8:
+        if len(boards) > 1:  # the latest board, and a delayed spectator's
             boards.clear()
         boards[index] = (state, board)
     frame = state_frame(view, board=board, table=table, **shown)

@@ -41,6 +41,7 @@ import pickle
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -62,7 +63,8 @@ log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
 
 SLACK = 0.5  #: seconds past a decision's limit before the server stops waiting for it
-GRACE = 2.0  #: seconds past its limit before the worker still running a decision is replaced
+GRACE = 5.0  #: seconds past its limit (at least) before the worker still running it is replaced
+THREADS = 32  #: decisions one worker runs at once (in threads: a quick bot never waits long)
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop()); "
     "from tajmahal.web.workers import _serve; _serve()"
@@ -73,18 +75,19 @@ _LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
 class _Request:
     """One call handed to a worker: its message, and the future its answer resolves."""
 
-    __slots__ = ("future", "late", "limit", "message", "sent", "timer")
+    __slots__ = ("future", "late", "limit", "message", "number", "sent", "timer")
 
     def __init__(self, message: tuple[Any, ...], future: asyncio.Future[Any],
                  limit: float | None) -> None:  # fmt: skip
         self.message, self.future, self.limit = message, future, limit
+        self.number: int = message[1]
         self.sent = 0.0
         self.late = False  #: answered already (a timeout): the worker's answer is dropped
         self.timer: asyncio.TimerHandle | None = None
 
 
 class _Process:
-    """One worker process, its two pipes, the call it runs and the calls waiting for it."""
+    """One worker process, its two pipes, the calls it runs and those waiting for its start."""
 
     def __init__(self, setup: bytes) -> None:
         jobs_read, jobs_write = os.pipe()
@@ -102,7 +105,7 @@ class _Process:
         self.results = Connection(results_read, writable=False)
         self.jobs.send_bytes(setup)
         self.ready = False  #: the setup answered
-        self.running: _Request | None = None
+        self.running: dict[int, _Request] = {}
         self.waiting: collections.deque[_Request] = collections.deque()
         self.games: set[str] = set()
 
@@ -123,7 +126,7 @@ class _Process:
 class BotPool:
     """The worker processes that run a server's in-process bots (see the module docs).
 
-    Workers start on first use (a server of people only starts none).
+    Workers start on first use, or all at once with :meth:`start`.
 
     >>> import asyncio, tajmahal as tm
     >>> async def one_decision():
@@ -146,6 +149,12 @@ class BotPool:
         self._setup: bytes | None = None
         self.replaced = 0  #: workers replaced (died, or stuck past a limit)
         self.broken: str | None = None  #: why no worker can start (then every call is a fault)
+
+    def start(self) -> None:
+        """Start every worker now (they import the library while the server starts)."""
+        for slot in range(self.size):
+            if self.broken is None:
+                self._worker(slot)
 
     # ------------------------------------------------------------------ asking
 
@@ -199,26 +208,26 @@ class BotPool:
         for worker in workers:
             with contextlib.suppress(ValueError, OSError):
                 loop.remove_reader(worker.results.fileno())
-            for request in [worker.running, *worker.waiting]:
-                if request is not None and not request.future.done():
+            for request in [*worker.running.values(), *worker.waiting]:
+                if request.timer is not None:
+                    request.timer.cancel()
+                if not request.future.done():
                     request.future.cancel()
         if workers:
             await loop.run_in_executor(None, _stop_all, workers)
 
-    # ------------------------------------------------------------------ the queue
+    # ------------------------------------------------------------------ the calls
 
     def _queued(self, slot: int) -> int:
         worker = self._slots[slot]
-        if worker is None:
-            return 0
-        return len(worker.waiting) + (worker.running is not None)
+        return 0 if worker is None else len(worker.waiting) + len(worker.running)
 
     def _slot_of(self, game: str) -> int:
         slot = self._pins.get(game)
         if slot is None:
             counts = [0 if w is None else len(w.games) for w in self._slots]
-            slot = self._pins[game] = min(range(self.size), key=lambda s: (counts[s],
-                                                                         self._queued(s)))
+            slot = min(range(self.size), key=lambda s: (counts[s], self._queued(s)))
+            self._pins[game] = slot
         return slot
 
     async def _ask(self, game: str, message: tuple[Any, ...], limit: float | None) -> Any:
@@ -238,8 +247,10 @@ class BotPool:
             request.future.set_result(_unavailable(message[0], self.broken))
             return request.future
         worker = self._worker(slot)
-        worker.waiting.append(request)
-        self._next(worker)
+        if worker.ready:
+            self._send(worker, request)
+        else:
+            worker.waiting.append(request)
         return request.future
 
     def _worker(self, slot: int) -> _Process:
@@ -249,15 +260,12 @@ class BotPool:
                 self._setup = _setup_message()
             worker = self._slots[slot] = _Process(self._setup)
             asyncio.get_running_loop().add_reader(worker.results.fileno(), self._readable,
-                                                  slot, worker)  # fmt: skip
+                                                  worker)  # fmt: skip
         return worker
 
-    def _next(self, worker: _Process) -> None:
-        """Hand the worker its next call if it is free."""
-        if not worker.ready or worker.running is not None or not worker.waiting:
-            return
-        request = worker.waiting.popleft()
-        worker.running = request
+    def _send(self, worker: _Process, request: _Request) -> None:
+        """Hand a call to the worker; its clock starts now."""
+        worker.running[request.number] = request
         request.sent = time.monotonic()
         try:
             worker.jobs.send(request.message)
@@ -269,7 +277,7 @@ class BotPool:
 
     def _late(self, worker: _Process, request: _Request) -> None:
         """A call past its limit and slack: a timeout now; past the grace, a new worker."""
-        if worker.running is not request:
+        if worker.running.get(request.number) is not request:
             return
         assert request.limit is not None
         elapsed = time.monotonic() - request.sent
@@ -277,18 +285,17 @@ class BotPool:
             request.late = True
             if not request.future.done():
                 request.future.set_result(timeout_answer(request.limit, elapsed))
-            wait = max(0.0, request.limit + GRACE - elapsed)
+            wait = max(0.0, request.limit + max(GRACE, request.limit) - elapsed)
             request.timer = asyncio.get_running_loop().call_later(wait, self._late, worker,
                                                                   request)  # fmt: skip
             return
         self._replace(worker, f"still running a call {elapsed:.1f} s after its "
-                              f"{request.limit:g} s limit")  # fmt: skip
+                              f"{request.limit:g} s limit", culprit=request)  # fmt: skip
 
-    def _readable(self, slot: int, worker: _Process) -> None:
+    def _readable(self, worker: _Process) -> None:
         try:
             while worker.results.poll():
-                answer = worker.results.recv()
-                self._answered(worker, answer)
+                self._answered(worker, worker.results.recv())
         except (EOFError, OSError, pickle.UnpicklingError):
             self._replace(worker, _ended(worker))
 
@@ -300,18 +307,25 @@ class BotPool:
                 self.broken = f"a bot worker process cannot start: {answer}"
                 self._replace(worker, self.broken, restart=False)
                 return
-            self._next(worker)
+            while worker.waiting:
+                self._send(worker, worker.waiting.popleft())
             return
-        request, worker.running = worker.running, None
+        request = worker.running.pop(answer[0], None)
         if request is not None:
             if request.timer is not None:
                 request.timer.cancel()
             if not request.late and not request.future.done():
                 request.future.set_result(answer[1])
-        self._next(worker)
 
-    def _replace(self, worker: _Process, why: str, restart: bool = True) -> None:
-        """Stop ``worker`` and put a new one in its place; the call it ran is a fault."""
+    def _replace(
+        self, worker: _Process, why: str, restart: bool = True, culprit: _Request | None = None
+    ) -> None:
+        """Stop ``worker`` and put a new one in its place.
+
+        With a ``culprit`` (a call still running past its grace), the worker's other calls
+        are asked again of the new worker; else (the worker died) each call it was running
+        is a ``crash`` fault.
+        """
         slot = next((s for s, w in enumerate(self._slots) if w is worker), None)
         if slot is None:
             return
@@ -321,35 +335,31 @@ class BotPool:
             loop.remove_reader(worker.results.fileno())
         worker.stop(kill=True)
         self._slots[slot] = None
-        games = sorted(worker.games)
         log.warning("a bot worker process was replaced: %s; the bots of %d game(s) are built "
-                    "again at their next decision", why, len(games))  # fmt: skip
-        request = worker.running
-        if request is not None and not request.late and not request.future.done():
+                    "again at their next decision", why, len(worker.games))  # fmt: skip
+        again: list[_Request] = []
+        for request in worker.running.values():
             if request.timer is not None:
                 request.timer.cancel()
+            if request.late or request.future.done():
+                continue
+            if culprit is not None and restart:
+                again.append(request)
+                continue
             kind = request.message[0]
             fault = Answer(kind=FaultKind.CRASH, detail=f"the bot's worker process: {why}",
                            elapsed=time.monotonic() - request.sent)  # fmt: skip
             request.future.set_result(fault if kind != "call" else ("error", why))
-        waiting = list(worker.waiting)
+        again += worker.waiting
         if not restart:
-            for request in waiting:
+            for request in again:
                 if not request.future.done():
                     request.future.set_result(_unavailable(request.message[0], why))
             return
-        if waiting:
+        if again or worker.games:
             new = self._worker(slot)
             new.games |= worker.games
-            new.waiting.extend(waiting)
-        else:
-            self._placeholder(slot, worker.games)
-
-    def _placeholder(self, slot: int, games: set[str]) -> None:
-        """Remember a replaced worker's games until its successor starts (on first use)."""
-        if games:
-            new = self._worker(slot)
-            new.games |= games
+            new.waiting.extend(again)
 
 
 def _unavailable(kind: str, why: str) -> Any:
@@ -510,44 +520,58 @@ def _serve() -> None:
     results.send(problem)
     if problem is not None:
         return
-    bots = _Bots()
+    bots = _Bots(results)
+    threads = ThreadPoolExecutor(THREADS, thread_name_prefix="tajmahal-bot")
     while True:
         try:
             message = jobs.recv()
         except EOFError:
             bots.close_all()
-            return
-        kind, number = message[0], message[1]
-        if kind == "forget":
+            os._exit(0)  # calls still running (past their limits) end with the process
+        if message[0] == "forget":
             bots.forget(message[2])
-            continue
+        else:
+            threads.submit(bots.run, message)
+
+
+class _Bots:
+    """The bots living in a worker: one in-process seat per (game, seat); each call in a thread.
+
+    A seat is asked one decision at a time (its game waits for it); a seat whose earlier
+    call is still running (past its limit) is not asked again until it returns.
+    """
+
+    def __init__(self, results: Connection) -> None:
+        from tajmahal.referee.seats import InProcessSeat
+
+        self.results = results
+        self.sending = threading.Lock()
+        self.seats: dict[tuple[str, int], InProcessSeat] = {}
+        self.busy: set[tuple[str, int]] = set()
+        #: each move received, by value -> the first copy received: the seats' copies of the
+        #: moves they hand their bots are made once per move (they are keyed by identity)
+        self.moves: dict[Move, Move] = {}
+
+    def run(self, message: tuple[Any, ...]) -> None:
+        kind, number = message[0], message[1]
         try:
             if kind == "build":
-                answer: Any = bots.build(*message[2:])
+                answer: Any = self.build(*message[2:])
             elif kind == "decide":
-                answer = bots.decide(*message[2:])
+                answer = self.decide(*message[2:])
             else:
                 answer = ("ok", message[2](*message[3]))
         except Exception as exc:  # a last guard: the seats catch what bots raise
             text = f"{type(exc).__name__}: {exc}"[:300]
             answer = ("error", text) if kind == "call" else Answer(
                 kind=FaultKind.EXCEPTION, detail=f"internal: {text}")  # fmt: skip
-        try:
-            results.send((number, answer))
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            results.send((number, ("error", f"the answer cannot be sent back: {exc}")))
-
-
-class _Bots:
-    """The bots living in a worker: one in-process seat per (game, seat)."""
-
-    def __init__(self) -> None:
-        from tajmahal.referee.seats import InProcessSeat
-
-        self.seats: dict[tuple[str, int], InProcessSeat] = {}
-        #: each move received, by value -> the first copy received: the seats' copies of the
-        #: moves they hand their bots are made once per move (they are keyed by identity)
-        self.moves: dict[Move, Move] = {}
+        with self.sending:
+            try:
+                self.results.send((number, answer))
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                self.results.send((number, ("error", f"the answer cannot be sent back: {exc}")))
+            except OSError:  # the server is gone
+                os._exit(0)
 
     def build(self, game: str, seat: int, spec: str, seed: int) -> tuple[str, Answer | None]:
         from tajmahal.bots.specs import SpecError
@@ -568,15 +592,23 @@ class _Bots:
         self, game: str, seat: int, spec: str, seed: int, view: PlayerView,
         legal: tuple[Move, ...], limit: float | None, decision: int,
     ) -> Answer:  # fmt: skip
-        player = self.seats.get((game, seat))
-        if player is None:  # a worker replaced meanwhile: built again from its spec and seed
-            self.build(game, seat, spec, seed)
-            player = self.seats[(game, seat)]
-        if len(self.moves) > 100_000:
-            self.moves.clear()
-        moves = self.moves
-        legal = tuple([moves.setdefault(move, move) for move in legal])
-        answer = player.choose(view, legal, None, decision)
+        key = (game, seat)
+        if key in self.busy:
+            return Answer(kind=FaultKind.TIMEOUT, detail="the bot is still running an earlier "
+                          "call that exceeded its time limit")  # fmt: skip
+        self.busy.add(key)
+        try:
+            player = self.seats.get(key)
+            if player is None:  # a worker replaced meanwhile: built again from spec and seed
+                self.build(game, seat, spec, seed)
+                player = self.seats[key]
+            if len(self.moves) > 100_000:
+                self.moves = {}
+            moves = self.moves
+            legal = tuple([moves.setdefault(move, move) for move in legal])
+            answer = player.choose(view, legal, None, decision)
+        finally:
+            self.busy.discard(key)
         if limit is not None and answer.elapsed > limit:
             detail = f"took {answer.elapsed:.3f} s, more than the {limit:.3g} s time limit"
             return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=answer.elapsed)
@@ -584,10 +616,14 @@ class _Bots:
 
     def forget(self, game: str) -> None:
         for key in [key for key in self.seats if key[0] == game]:
-            self.seats.pop(key).close()
+            if key not in self.busy:
+                self.seats.pop(key).close()
+            else:
+                self.seats.pop(key)
 
     def close_all(self) -> None:
-        for seat in self.seats.values():
-            with contextlib.suppress(Exception):
-                seat.close()
+        for key, seat in list(self.seats.items()):
+            if key not in self.busy:
+                with contextlib.suppress(Exception):
+                    seat.close()
         self.seats.clear()
