@@ -65,19 +65,38 @@ LIMITS = {"games_per_minute": 100_000, "max_open_games": 100_000,
           "message_burst": 1000, "default_time_limit": 5.0}  # fmt: skip
 
 BOOT = """
-import attrs, cProfile, json, signal, sys
+import attrs, cProfile, json, pstats, signal, sys, threading, time
+import concurrent.futures.thread as pool_threads
 from tajmahal.web import ServerSettings, serve
 known = {f.name for f in attrs.fields(ServerSettings)}
 wanted = json.loads(sys.argv[1])
 settings = ServerSettings(**{k: v for k, v in wanted.items() if k in known})
 profile = sys.argv[3]
-if profile:
-    profiler = cProfile.Profile()
-    profiler.enable()
+if profile:  # CPU time (time.thread_time) of the event loop and of every pool thread
+    # uvicorn raises the SIGTERM it caught again once it has stopped: ignore it, then write
+    signal.signal(signal.SIGTERM, lambda *args: None)
+    profiles, here = [], threading.local()
+    run = pool_threads._WorkItem.run
+    def profiled(self):
+        profiler = getattr(here, "profiler", None)
+        if profiler is None:
+            profiler = here.profiler = cProfile.Profile(time.thread_time)
+            profiles.append(profiler)
+        profiler.enable()
+        try:
+            run(self)
+        finally:
+            profiler.disable()
+    pool_threads._WorkItem.run = profiled
+    main = cProfile.Profile(time.thread_time)
+    main.enable()
 serve("127.0.0.1", 0, sys.argv[2], settings)
 if profile:
-    profiler.disable()
-    profiler.dump_stats(profile)
+    main.disable()
+    stats = pstats.Stats(main)
+    for profiler in profiles:
+        stats.add(profiler)
+    stats.dump_stats(profile)
 """
 
 
@@ -430,6 +449,7 @@ def main() -> None:
         print(f"\nwhere the server's time went (cProfile, {profile}):")
         stats = pstats.Stats(profile)
         stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
 
 
 if __name__ == "__main__":
