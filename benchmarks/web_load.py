@@ -100,6 +100,9 @@ if profile:
 """
 
 
+WARM_UP = 5.0  #: seconds between the server's start and the first game
+
+
 def load() -> str:
     return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
@@ -285,6 +288,7 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
         process, port = start_server(Path(folder), workers, profile)
         try:
             loop = asyncio.get_running_loop()
+            await asyncio.sleep(WARM_UP)  # the server's bot workers import the library
             started = usage(process.pid)
             for k in range(beside_games):
                 await loop.run_in_executor(None, create, port, beside or [], games + idle + k)

@@ -18,6 +18,9 @@ ends.  The same seed and deterministic bots give the same record as
 ``play_match``.  Rebuilding a bot for each decision would let any worker take
 any decision, but would change what stateful bots play.
 
+**Priority.**  The workers run at a lower CPU priority (:data:`NICE`): when
+bots and the server want the same core, the server answers first.
+
 **Time limits, faults.**  A worker runs one call at a time, so a decision's
 clock starts when the server hands it over.  A decision that takes longer
 than its limit (measured in the worker) is a timeout; one that has not
@@ -57,7 +60,7 @@ if TYPE_CHECKING:
     from tajmahal.web.config import ServerSettings
     from tajmahal.web.store import GameStore, StoredMove
 
-__all__ = ["GRACE", "SLACK", "BotPool", "PooledSeat", "Workers"]
+__all__ = ["GRACE", "NICE", "SLACK", "THREADS", "BotPool", "PooledSeat", "Workers"]
 
 log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
@@ -65,6 +68,9 @@ T = TypeVar("T")
 SLACK = 0.5  #: seconds past a decision's limit before the server stops waiting for it
 GRACE = 5.0  #: seconds past its limit (at least) before the worker still running it is replaced
 THREADS = 32  #: decisions one worker runs at once (in threads: a quick bot never waits long)
+#: how much lower the workers' CPU priority is than the server's (``nice``): when bots
+#: and the server want the same core, the server's acknowledgements and pages go first
+NICE = 10
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop()); "
     "from tajmahal.web.workers import _serve; _serve()"
@@ -508,6 +514,8 @@ def _serve() -> None:
     jobs_fd, results_fd, parent = (int(word) for word in sys.argv[1:4])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     os.environ["TAJMAHAL_SEARCH_JOBS"] = "1"  # a pool of games: no pool of searches per bot
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: no nice() (Windows)
+        os.nice(NICE)
     from tajmahal._parent import exit_with_parent
     from tajmahal.tournament._worker import _set_up
 
