@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-core
 
-.PHONY: demo test lint typecheck unit clean docs node bwrap fast fast-tree test-fast compiler test-versions
+.PHONY: demo test lint typecheck unit clean docs node bwrap postgresql fast fast-tree test-fast compiler test-versions
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -26,7 +26,7 @@ $(BIN)/python:
 # everything the tests need: every extra, and the example plugin
 $(STAMP): $(BIN)/python pyproject.toml examples/plugin/pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,docs,pettingzoo,gymnasium,openspiel,ray,web]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs,pettingzoo,gymnasium,openspiel,ray,web,postgres]'
 	$(BIN)/python -m pip install --quiet -e examples/plugin  # the tests use its entry point
 	touch $(DEMO_STAMP) $(STAMP)
 
@@ -68,7 +68,16 @@ bwrap:
 	  || echo "could not install bubblewrap: the sandbox tests will be skipped"; }
 
 
-unit: $(STAMP) $(CHROMIUM) node bwrap
+# the PostgreSQL store's tests start a cluster of their own (tests/postgres_cluster.py) from
+# Debian's postgresql: install it where missing (no cluster of the package's is used)
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || { \
+	  echo "PostgreSQL is missing: installing the Debian package postgresql (for tests/test_web_stores.py)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) \
+	  || echo "could not install PostgreSQL: the PostgreSQL store tests will be skipped"; }
+
+
+unit: $(STAMP) $(CHROMIUM) node bwrap postgresql
 	$(BIN)/pytest
 
 # The optional compiled build (hatch_build.py: TAJMAHAL_COMPILE=1 compiles the hot modules of
@@ -107,7 +116,7 @@ fast-tree: $(STAMP)
 
 # the whole suite again, against the compiled build (.ci/run runs it after `make test`; see
 # docs/installation.md)
-test-fast: fast-tree $(CHROMIUM) node bwrap
+test-fast: fast-tree $(CHROMIUM) node bwrap postgresql
 	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider
 
 # the compiled build installed in .venv, in place of the editable pure one (which any target
@@ -121,7 +130,7 @@ test: lint typecheck unit
 # The suite on the other Pythons the machine has (3.12 and 3.13; PYTHON_VERSIONS=... to
 # change), each in its own .venv-X.Y; a missing version is reported and skipped, an extra
 # with no wheel for a version is left out and its tests skip (.ci/test-python-versions).
-test-versions: $(CHROMIUM) node bwrap
+test-versions: $(CHROMIUM) node bwrap postgresql
 	.ci/test-python-versions
 
 docs: $(STAMP)

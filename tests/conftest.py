@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 import schema_check
+from postgres_cluster import Cluster, find_bindir
 
 # A test run started in the background by a non-interactive shell (``cmd &``, some CI
 # runners) inherits SIGINT ignored, and children started from it would inherit that too.
@@ -36,6 +37,39 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield launched
         launched.close()
+
+
+# A real PostgreSQL (Debian's postgresql, which `make test` installs): one cluster in a
+# temporary folder, started by the first test that needs it and stopped when the session
+# ends (not a session fixture: pytest may tear one down early when a parametrized fixture
+# asks for it), run as `nobody` when the suite runs as root (tests/postgres_cluster.py).
+# Each test gets an empty schema of its own.
+_cluster: list[Cluster] = []
+
+
+@pytest.fixture
+def postgres_cluster() -> Cluster:
+    pytest.importorskip("psycopg", reason="psycopg is missing: pip install 'tajmahal[postgres]'")
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip(
+            "PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or on PATH): "
+            "'make test' installs Debian's postgresql"
+        )
+    if not _cluster:
+        _cluster.append(Cluster(bindir))
+    return _cluster[0]
+
+
+@pytest.fixture
+def postgres_dsn(postgres_cluster: Cluster) -> str:
+    """A connection string to a new, empty schema in the cluster's test database."""
+    return postgres_cluster.dsn(postgres_cluster.new_schema())
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    while _cluster:
+        _cluster.pop().stop()
 
 
 # Every document and protocol message a test makes the library write or accept is checked

@@ -9,11 +9,14 @@ what each mode prevents, and these tests check it, in the real thing (a
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import platform
 import re
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -25,6 +28,8 @@ import pytest
 
 import tajmahal as tm
 from tajmahal.protocol import ProcessLimits, SandboxError
+from tajmahal.protocol._process import ChildProcess
+from tajmahal.protocol._seccomp import seccomp_program
 from tajmahal.protocol.confine import FIRST_BOT_UID, sandbox_problem, switch_user_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -296,3 +301,154 @@ def test_a_sandboxed_program_cannot_read_the_results_file_nor_the_bot_logs(
     else:  # isolated only: a program reads what its user (or root's search right) reads
         assert all(what.split()[1] in ("bytes", "entries") for what in seen[str(results)]), said
         assert seen[str(results)] and seen[str(logs)] and "0 entries" not in seen[str(logs)], said
+
+
+# ---------------------------------------------------------------- Unix sockets and memory files
+
+
+def run_bpf(program: bytes, arch: int, number: int, first: int = 0) -> int:
+    """What the classic BPF ``program`` answers for a system call (an interpreter of the
+    four instructions the filter uses)."""
+    data = struct.pack("=iIQ6Q", number, arch, 0, first, 0, 0, 0, 0, 0)
+    code = [struct.unpack_from("=HBBI", program, at) for at in range(0, len(program), 8)]
+    here, accumulator = 0, 0
+    while True:
+        op, true, false, k = code[here]
+        if op == 0x20:  # ld [k]
+            accumulator = struct.unpack_from("=I", data, k)[0]
+        elif op in (0x15, 0x35):  # jeq, jge
+            taken = accumulator == k if op == 0x15 else accumulator >= k
+            here += true if taken else false
+        else:
+            assert op == 0x06, op
+            return int(k)
+        here += 1
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_the_seccomp_filter_refuses_unix_sockets_and_foreign_system_calls(machine: str) -> None:
+    program = seccomp_program(machine)
+    assert program is not None
+    arch, numbers = 0xC000003E if machine == "x86_64" else 0xC00000B7, {
+        "x86_64": {"socket": 41, "socketpair": 53, "memfd_create": 319, "read": 0},
+        "aarch64": {"socket": 198, "socketpair": 199, "memfd_create": 279, "read": 63},
+    }[machine]
+    allow, eperm, kill = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x80000000
+    assert run_bpf(program, arch, numbers["socket"], socket.AF_UNIX) == eperm
+    assert run_bpf(program, arch, numbers["socket"], 40) == eperm  # AF_VSOCK
+    assert run_bpf(program, arch, numbers["socket"], (1 << 32) | socket.AF_UNIX) == eperm
+    assert run_bpf(program, arch, numbers["socket"], socket.AF_INET) == allow
+    assert run_bpf(program, arch, numbers["socket"], socket.AF_INET6) == allow
+    assert run_bpf(program, arch, numbers["socketpair"], socket.AF_UNIX) == eperm
+    assert run_bpf(program, arch, numbers["memfd_create"]) == eperm
+    assert run_bpf(program, arch, 425) == eperm  # io_uring_setup
+    assert run_bpf(program, arch, numbers["read"]) == allow
+    assert run_bpf(program, 0x40000003, 359, socket.AF_UNIX) == kill  # an i386 call
+    if machine == "x86_64":  # x32 calls carry bit 30 in their number
+        assert run_bpf(program, arch, 0x40000000 | 41, socket.AF_UNIX) == kill
+    assert seccomp_program("sparc") is None
+
+
+@pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_sandbox)])
+def test_a_sandboxed_program_reaches_no_unix_socket_of_the_host(
+    outside_tmp: Path, sandbox: bool
+) -> None:
+    # a network namespace does not cover sockets in files: the seccomp filter does
+    path, logs = outside_tmp / "host.sock", outside_tmp / "logs"
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(path))
+        path.chmod(0o777)  # the program's own user may connect: only the sandbox stops it
+        listener.listen(8)
+        listener.setblocking(False)
+        limits = ProcessLimits(log_dir=logs, sandbox=sandbox)
+        spec = f"cmd:{sys.executable} {HOSTILE} unix-sockets {path}"
+        result = tm.play_match([spec, "random", "random"], seed=6, process_limits=limits,
+                               time_limit=60)
+        said = "".join(each.read_text() for each in logs.iterdir())
+        found = re.search(r"^unix-sockets (\{.*\})$", said, re.M)
+        assert found, said
+        tried = json.loads(found.group(1))
+        if sandbox:
+            assert tried == dict.fromkeys(["connect", "stream", "datagram", "pair", "memfd"],
+                                          "EPERM"), said
+            with pytest.raises(BlockingIOError):
+                listener.accept()  # nobody came
+        else:  # isolated only: the host's sockets are the program's to use
+            assert tried["connect"] == tried["pair"] == "done", said
+            listener.accept()[0].close()
+    assert fault_of(result, 0) is None  # refused calls are the program's failure: it plays on
+    assert len(result.record.moves) > 10
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="a 32-bit call of x86-64")
+@pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_sandbox)])
+def test_a_sandboxed_program_making_a_32_bit_system_call_is_killed(
+    tmp_path: Path, sandbox: bool
+) -> None:
+    # the filter knows x86-64 calls only: another architecture's calls would slip past it
+    limits = ProcessLimits(log_dir=tmp_path, sandbox=sandbox)
+    result = tm.play_match([hostile("i386-call"), "random", "random"], seed=6,
+                           process_limits=limits, time_limit=60)  # fmt: skip
+    said = "".join(each.read_text() for each in tmp_path.iterdir())
+    fault = fault_of(result, 0)
+    if sandbox:
+        assert "getpid gave" not in said, said
+        assert fault is not None and fault.kind.value == "crash", result.faults
+        assert "SIGSYS" in fault.detail, fault.detail
+    else:
+        assert "i386 getpid gave" in said and fault is None, said
+    assert len(result.record.moves) > 10  # the match went on
+
+
+@needs_sandbox
+@pytest.mark.parametrize("tmpdir", ["/tmp", "elsewhere"])
+def test_a_sandboxed_program_cannot_write_past_its_memory_cap(
+    tmp_path: Path, tmpdir: str, outside_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if tmpdir == "elsewhere":  # the program's folder is made there: a tmpfs of its own
+        monkeypatch.setattr(tempfile, "tempdir", str(outside_tmp))
+    name = f"hoard-{os.getpid()}-{tmp_path.name}"
+    limits = ProcessLimits(memory_mb=32, log_dir=tmp_path / "logs", sandbox=True)
+    spec = f"cmd:{sys.executable} {HOSTILE} fill-memory {name} 128"
+    result = tm.play_match([spec, "random", "random"], seed=6, process_limits=limits,
+                           time_limit=60)
+    said = "".join(each.read_text() for each in (tmp_path / "logs").iterdir())
+    found = re.search(r"^fill-memory (\{.*\})$", said, re.M)
+    assert found, said
+    filled = json.loads(found.group(1))
+    assert filled["/dev"] == {"bytes": 0, "ended": "EROFS"}, said
+    for place, what in filled.items():  # of the 128 MiB it tried in each
+        assert what["ended"] in ("ENOSPC", "EROFS"), (place, said)
+    assert sum(what["bytes"] for what in filled.values()) <= 32 << 20, said
+    assert fault_of(result, 0) is None
+    for host in ("/dev/shm", "/dev", "/tmp"):  # it wrote in memory of its own, freed with it
+        assert not (Path(host) / name).exists()
+    assert list(outside_tmp.iterdir()) == []
+
+
+@needs_sandbox
+def test_the_sandbox_starts_from_any_folder_and_wherever_tmpdir_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir("/usr/bin")  # the probe mounts nothing over the referee's folder
+    sandbox_problem.cache_clear()
+    try:
+        assert sandbox_problem() is None
+    finally:
+        sandbox_problem.cache_clear()
+    # the program's folder inside a folder bound back read-only (a file: bot's, say)
+    kept = Path(tempfile.mkdtemp(prefix="tajmahal-test-", dir="/tmp"))
+    try:
+        (kept / "tmp").mkdir()
+        monkeypatch.setattr(tempfile, "tempdir", str(kept / "tmp"))
+        code = "import os, sys; open('x', 'w').write('y'); print(os.getcwd(), file=sys.stderr)"
+        child = ChildProcess([sys.executable, "-c", code], sandbox=True, reads=[str(kept)],
+                             memory_limit=1 << 30)  # fmt: skip
+        try:
+            assert child.wait_exit(120)
+        finally:
+            assert child.close(1), child.stderr_tail()  # exited by itself, with status 0
+        assert str(kept / "tmp") in child.stderr_tail()
+        assert list((kept / "tmp").iterdir()) == []  # nothing written to the host, folder gone
+    finally:
+        shutil.rmtree(kept, ignore_errors=True)

@@ -22,10 +22,12 @@ from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
 
 __all__ = [
+    "MAX_PLAYER_NAME",
     "MAX_TAGS",
     "Game",
     "GameRecord",
     "ReplayError",
+    "player_name_problem",
     "replay",
     "replay_states",
     "tag_problem",
@@ -47,6 +49,42 @@ def tag_problem(name: object, value: object) -> str | None:
     if type(value) is not str or len(value) > MAX_TAG_VALUE or not value.isprintable():
         return f"tag {name!r}: a value is printable text of at most {MAX_TAG_VALUE} characters"
     return None
+
+
+#: the most characters of a player's name in a record, for every writer and reader: a player
+#: spec (``tajmahal.bots.MAX_SPEC_LENGTH``, 64 fewer) and the ``#N`` a tournament adds to a
+#: repeated entrant fit
+MAX_PLAYER_NAME = 4160
+
+
+def player_name_problem(name: object) -> str | None:
+    """What keeps ``name`` from being a player's name in a record, or None.
+
+    A name is any text of at most :data:`~tajmahal.game.MAX_PLAYER_NAME` characters that
+    UTF-8 can hold (no lone surrogate); the empty name too.
+
+    >>> player_name_problem('cmd:python3 ' + 'x' * 200) is None
+    True
+    >>> player_name_problem('x' * 5000)
+    'a name is at most 4160 characters, got 5000'
+    """
+    if type(name) is not str:
+        return f"a name is a string, got {type(name).__name__}"
+    if len(name) > MAX_PLAYER_NAME:
+        return f"a name is at most {MAX_PLAYER_NAME} characters, got {len(name)}"
+    if not name.isascii():
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            return "a name is text that UTF-8 can hold: it has a lone surrogate"
+    return None
+
+
+def _check_players(players: Sequence[str]) -> None:
+    for seat, name in enumerate(players):
+        problem = player_name_problem(name)
+        if problem is not None:
+            raise TajMahalError(f"player {seat}: {problem}")
 
 
 def _tags(value: Mapping[str, str] | None) -> FrozenMap[str, str]:
@@ -80,7 +118,9 @@ class GameRecord:
     moves: tuple[Move, ...] = ()
     first_player: int = 0
     components: Components = attrs.field(factory=standard_components, repr=False)
-    #: names of whoever played each seat (bot names), or empty
+    #: names of whoever played each seat (bot names: their specs), or empty;
+    #: each at most :data:`~tajmahal.game.MAX_PLAYER_NAME` characters (see
+    #: :func:`~tajmahal.game.player_name_problem`)
     players: tuple[str, ...] = ()
     #: final scores and winners, once the game is over
     scores: tuple[int, ...] | None = None
@@ -91,6 +131,9 @@ class GameRecord:
     faults: tuple[Fault, ...] = ()
     #: seconds each decision took, one per move (empty if nobody timed them)
     times: tuple[float, ...] = attrs.field(default=(), eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        _check_players(self.players)  # what tm.loads reads back, and no more
 
     def __repr__(self) -> str:
         """A one-line summary; every field is still there (``record.moves``, ``tm.dumps``).
@@ -157,6 +200,7 @@ class Game:
         self._states: list[GameState] = [state]
         self._moves: list[Move] = []
         self.players: tuple[str, ...] = tuple(players)
+        _check_players(self.players)
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Game:

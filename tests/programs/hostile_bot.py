@@ -1,6 +1,10 @@
 """Bot programs that misbehave, one per mode: ``python hostile_bot.py MODE [PID_FILE]``.
 
-``python hostile_bot.py peek PATH...`` says on stderr what it can read of each PATH.
+``python hostile_bot.py peek PATH...`` says on stderr what it can read of each PATH;
+``unix-sockets PATH`` what came of connecting to the Unix socket PATH and of making
+Unix sockets; ``i386-call`` makes a 32-bit system call (x86-64 only);
+``fill-memory NAME MIB`` how many bytes it wrote into a file NAME in
+each of ``/dev/shm``, ``/dev``, ``/tmp`` and its folder, trying MIB MiB in each.
 
 Standard library only.  Until it misbehaves, each mode plays the first legal
 move.  With PID_FILE, the program appends its pid (and the pids of processes
@@ -14,8 +18,9 @@ import sys
 import time
 
 MODE = sys.argv[1]
-PIDS = sys.argv[2] if len(sys.argv) > 2 and MODE != "peek" else None
-PEEK = sys.argv[2:] if MODE == "peek" else []
+TAKES_ARGUMENTS = ("peek", "unix-sockets", "fill-memory")
+PIDS = sys.argv[2] if len(sys.argv) > 2 and MODE not in TAKES_ARGUMENTS else None
+PEEK = sys.argv[2:] if MODE in TAKES_ARGUMENTS else []
 
 
 def note_pid(pid):
@@ -32,6 +37,69 @@ def send(message):
 def sleep_forever():
     while True:
         time.sleep(1000)
+
+
+def attempt(action):
+    """What came of ``action()``: "done", or the error's name (such as "EPERM")."""
+    import errno
+
+    try:
+        action()
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+    return "done"
+
+
+def unix_sockets(path):
+    import socket
+
+    def connect():
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.settimeout(5)
+            client.connect(path)
+            client.sendall(b"hello from the sandbox\n")
+
+    def make(kind):
+        return lambda: socket.socket(socket.AF_UNIX, kind).close()
+
+    def pair():
+        for each in socket.socketpair():
+            each.close()
+
+    return {"connect": attempt(connect), "stream": attempt(make(socket.SOCK_STREAM)),
+            "datagram": attempt(make(socket.SOCK_DGRAM)), "pair": attempt(pair),
+            "memfd": attempt(lambda: os.close(os.memfd_create("hoard")))}
+
+
+def i386_getpid():
+    """getpid() through the 32-bit system call gate (``int 0x80``) of an x86-64 kernel."""
+    import ctypes
+    import mmap
+
+    code = bytes([0xB8, 20, 0, 0, 0, 0xCD, 0x80, 0xC3])  # mov eax, 20; int 0x80; ret
+    page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    page.write(code)
+    address = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    return ctypes.CFUNCTYPE(ctypes.c_int)(address)()
+
+
+def fill_memory(name, mib):
+    """Write up to ``mib`` MiB into a file ``name`` in each place (kept: a sandbox's files
+    go with it); the bytes written and how it ended, per place."""
+    chunk = b"x" * (1 << 20)
+    filled = {}
+    for folder in ("/dev/shm", "/dev", "/tmp", os.getcwd()):
+        path, written, ended = os.path.join(folder, name), 0, "done"
+        try:
+            with open(path, "wb", buffering=0) as file:
+                while written < mib << 20:
+                    written += file.write(chunk)
+        except OSError as exc:
+            import errno
+
+            ended = errno.errorcode.get(exc.errno, str(exc.errno))
+        filled[folder] = {"bytes": written, "ended": ended}
+    return filled
 
 
 def main():
@@ -89,6 +157,13 @@ def main():
                 except OSError as exc:
                     print(f"peek {path}: {exc.strerror}", file=sys.stderr)
             sys.stderr.flush()
+        if MODE == "unix-sockets" and asked == 2:
+            print("unix-sockets " + json.dumps(unix_sockets(PEEK[0])), file=sys.stderr, flush=True)
+        if MODE == "fill-memory" and asked == 2:
+            filled = fill_memory(PEEK[0], int(PEEK[1]))
+            print("fill-memory " + json.dumps(filled), file=sys.stderr, flush=True)
+        if MODE == "i386-call" and asked == 2:
+            print(f"i386 getpid gave {i386_getpid()}", file=sys.stderr, flush=True)
         if MODE == "memory" and asked == 2:
             hoard = []
             while True:

@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from tajmahal.game import MAX_PLAYER_NAME
 from tajmahal.rules.errors import TajMahalError
 
 if TYPE_CHECKING:
@@ -71,7 +72,9 @@ __all__ = [
     "parse_spec",
 ]
 
-MAX_SPEC_LENGTH = 4096
+#: the most characters of a player spec (4,096): a record keeps a spec as its player's name,
+#: with room for a tournament's ``#N`` (see :data:`tajmahal.game.MAX_PLAYER_NAME`)
+MAX_SPEC_LENGTH = MAX_PLAYER_NAME - 64
 COMMAND_PREFIX = "cmd:"
 FILE_PREFIX = "file:"
 #: a file: spec's path (to the first ".py" followed by ":" or the end), then what follows

@@ -23,8 +23,9 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                        help="the address to listen on (0.0.0.0: the whole home network; "
                        "default 127.0.0.1, this machine only)")  # fmt: skip
     serve.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
-    serve.add_argument("--db", metavar="FILE",
-                       help="the game database (default: games.sqlite3 in your data folder)")
+    serve.add_argument("--db", metavar="FILE|URL",
+                       help="the game database: an SQLite file (default: games.sqlite3 in your "
+                       "data folder) or a postgresql:// URL (needs tajmahal[postgres])")
     serve.add_argument("--allow-commands", action="store_true",
                        help="allow 'cmd:' and 'file:' bots (they run programs, or a Python "
                        "file's code, on this machine)")

@@ -54,6 +54,7 @@ from tajmahal.protocol.confine import (
     resolve_program,
     sandbox_command,
     sandbox_problem,
+    seccomp_file,
     separate_user_id,
     switch_user_command,
 )
@@ -205,6 +206,7 @@ class ChildProcess:
         self.log_room = log_bytes
         self._stderr_escaper = StderrEscaper()
         sockets: list[socket.socket] = []
+        seccomp: int | None = None  # bubblewrap reads the sandbox's filter from it
         try:
             if self.uid is not None:
                 os.chown(self.folder, self.uid, self.uid)
@@ -222,9 +224,11 @@ class ChildProcess:
             if sandbox:
                 pythonpath = env.get("PYTHONPATH", "").split(os.pathsep)
                 needs = [program, *launch, *pythonpath, *python_paths(), *reads]
+                seccomp = seccomp_file()
                 prefix = sandbox_command(
-                    self.folder, memory_limit, self.uid is not None, needs, [str(p) for p in hidden]
-                )
+                    self.folder, memory_limit, self.uid is not None, needs,
+                    [str(p) for p in hidden], seccomp,
+                )  # fmt: skip
                 launch = prefix + launch
             limits = self._limits(memory_limit, cpu_seconds, max_processes)
             for _ in range(3):
@@ -240,16 +244,21 @@ class ChildProcess:
                 cwd=self.folder,
                 env=env,
                 preexec_fn=_child_setup(limits, os.getpid(), main),
+                pass_fds=() if seccomp is None else (seccomp,),
             )
         except BaseException:
             for each in sockets:
                 each.close()
+            if seccomp is not None:
+                os.close(seccomp)
             if self.log is not None:
                 self.log.close()
             self._remove_folder()
             raise
         for theirs in (theirs_in, theirs_out, theirs_err):
             theirs.close()
+        if seccomp is not None:
+            os.close(seccomp)
         # one way each: what the child writes to its stdin, or reads from its stdout, fails
         with contextlib.suppress(OSError):
             ours_in.shutdown(socket.SHUT_RD)

@@ -9,7 +9,8 @@ memory, file descriptors).  When the referee runs as root, each program runs
 under a user id of its own (see :func:`separate_user_id`), so that it can
 neither signal nor trace the referee or the other seats.  With ``sandbox``,
 the program runs under bubblewrap: its own PID namespace (the referee's
-``/proc`` is not there), no network, a read-only root and a private ``/tmp``.
+``/proc`` is not there), no network, no Unix socket (a seccomp filter), a
+read-only root and private, size-limited ``/tmp`` and ``/dev/shm``.
 docs/trust.md says what each mode keeps a bot from doing.
 
 >>> env = bot_environment(Path('/tmp/bot'), keep=())
@@ -31,6 +32,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tajmahal.protocol._seccomp import seccomp_program, seccomp_unsupported
 from tajmahal.rules.errors import TajMahalError
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "resolve_program",
     "sandbox_command",
     "sandbox_problem",
+    "seccomp_file",
     "separate_user_id",
     "switch_user_command",
 ]
@@ -61,6 +64,11 @@ _NAMESPACES = {
     "--unshare-uts": "a UTS namespace",
 }
 _PROBE_TIMEOUT = 30.0
+#: the most bytes of the sandbox's memory cap its ``/dev/shm`` may hold (it holds a quarter below)
+SHM_BYTES = 64 << 20
+#: host folders where Unix sockets live, hidden in the sandbox (the seccomp filter refuses
+#: ``AF_UNIX`` sockets anyway: a socket may live in any folder)
+_SOCKET_FOLDERS = ("/run", "/var/run")
 
 
 class SandboxError(TajMahalError):
@@ -219,35 +227,78 @@ def sandbox_command(
     as_root: bool,
     needs: Sequence[str] = (),
     hidden: Sequence[str] = (),
+    seccomp_fd: int | None = None,
 ) -> list[str]:
     """The bubblewrap prefix that runs a program in a sandbox working in ``folder``.
 
     Its own PID, network, IPC and UTS namespaces, the root file system read-only,
-    a private ``/tmp`` (of at most ``tmp_bytes``), ``/proc`` of its own PID
-    namespace, a minimal ``/dev``, ``folder`` writable.  ``as_root`` keeps the
-    capabilities that :func:`switch_user_command` needs inside.  The paths in
-    ``needs`` that lie under ``/tmp`` (a checkout, a virtual environment or a
-    bot program kept there) are bound back read-only over the private ``/tmp``.
-    The files and folders in ``hidden`` are out of reach inside (see ``_hiding`` below).
+    ``/proc`` of its own PID namespace, a minimal ``/dev`` mounted read-only,
+    and three places to write, all in memory and together no larger than
+    ``tmp_bytes`` (None: no size): a private ``/dev/shm`` (a quarter, at most
+    ``SHM_BYTES``), a private ``/tmp`` (the rest) and ``folder`` (inside
+    that ``/tmp``; where it cannot be made there, a ``tmpfs`` mounted on
+    ``folder``, which exists then, with half the rest); nothing is written to
+    the host's disk.  ``as_root`` keeps the capabilities that
+    :func:`switch_user_command` needs inside.  The paths in ``needs`` that lie
+    under ``/tmp`` (a checkout, a virtual environment or a bot program kept
+    there) are bound back read-only over the private ``/tmp``.  The files and
+    folders in ``hidden``, and ``/run`` (where the host's Unix sockets live),
+    are out of reach inside (see ``_hiding`` below).  ``seccomp_fd`` is a
+    file descriptor to read the filter of :func:`seccomp_file` from (bubblewrap
+    must inherit it).
 
     >>> sandbox_command(Path('/tmp/b'), None, as_root=False)[1:4]
     ['--die-with-parent', '--new-session', '--unshare-pid']
     """
     bwrap = _bwrap() or "bwrap"
     command = [bwrap, "--die-with-parent", "--new-session", *_NAMESPACES, "--unshare-cgroup-try"]
-    command += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    if tmp_bytes is not None:
-        command += ["--size", str(tmp_bytes)]
-    command += ["--tmpfs", "/tmp"]
+    if seccomp_fd is not None:
+        command += ["--seccomp", str(seccomp_fd)]
     kept = _under_tmp(needs)
+    # the folder is made in the private /tmp, unless it lies in a path bound back read-only
+    in_tmp = _inside(str(folder), "/tmp") and not any(_inside(str(folder), p) for p in kept)
+    sizes: dict[str, list[str]] = {"shm": [], "tmp": [], "folder": []}
+    if tmp_bytes is not None:  # the sizes add up to tmp_bytes
+        shm = min(SHM_BYTES, tmp_bytes // 4)
+        own = 0 if in_tmp else (tmp_bytes - shm) // 2
+        for name, size in (("shm", shm), ("tmp", tmp_bytes - shm - own), ("folder", own)):
+            sizes[name] = ["--size", str(max(size, 4096))]
+    command += ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+    command += [*sizes["shm"], "--perms", "01777", "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    command += [*sizes["tmp"], "--perms", "01777", "--tmpfs", "/tmp"]
     for path in kept:
         command += ["--ro-bind", path, path]
-    command += _hiding(hidden, needs, kept)
-    command += ["--bind", str(folder), str(folder), "--chdir", str(folder)]
+    command += _hiding([*hidden, *_SOCKET_FOLDERS], needs, kept)
+    if in_tmp:
+        command += ["--perms", "0777", "--dir", str(folder)]
+    else:
+        command += [*sizes["folder"], "--perms", "0777", "--tmpfs", str(folder)]
+    command += ["--chdir", str(folder)]
     if as_root:
         for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_DAC_READ_SEARCH"):
             command += ["--cap-add", cap]
     return [*command, "--"]
+
+
+def seccomp_file() -> int:
+    """A file descriptor (a pipe's end, not inherited unless passed) holding the sandbox's
+    seccomp filter (see ``tajmahal.protocol._seccomp``); the caller closes it.
+
+    Raises :class:`SandboxError` on a machine for which no filter is known.
+
+    >>> fd = seccomp_file()
+    >>> len(os.read(fd, 4096)) % 8, os.close(fd)
+    (0, None)
+    """
+    program = seccomp_program()
+    if program is None:
+        raise SandboxError(str(seccomp_unsupported()))
+    read, write = os.pipe()
+    try:
+        os.write(write, program)  # far below a pipe's buffer: never blocks
+    finally:
+        os.close(write)
+    return read
 
 
 def _under_tmp(paths: Sequence[str]) -> list[str]:
@@ -268,7 +319,7 @@ def _hiding(hidden: Sequence[str], needs: Sequence[str], kept: Sequence[str]) ->
     """bubblewrap arguments that put each existing path of ``hidden`` out of reach.
 
     A file is covered by ``/dev/null`` (which the sandbox cannot open: binds are
-    ``nodev``), a folder by an empty ``tmpfs``; a folder holding something the
+    ``nodev``), a folder by an empty, read-only ``tmpfs``; a folder holding something the
     program needs stays (it could not run), and a path under the private
     ``/tmp`` is already out of sight unless bound back.
 
@@ -287,7 +338,7 @@ def _hiding(hidden: Sequence[str], needs: Sequence[str], kept: Sequence[str]) ->
         if not os.path.isdir(path):
             arguments += ["--ro-bind", "/dev/null", path]
         elif not any(_inside(each, path) and each != path for each in needed):
-            arguments += ["--tmpfs", path]
+            arguments += ["--size", "4096", "--tmpfs", path, "--remount-ro", path]
     return arguments
 
 
@@ -304,18 +355,25 @@ def python_paths() -> list[str]:
 def sandbox_problem() -> str | None:
     """Why bubblewrap cannot sandbox a program here (naming what is missing), or None.
 
-    Runs ``bwrap ... true`` once per process, with every namespace
-    ``--sandbox`` uses; if that fails, each namespace alone, to name the
-    ones refused.
+    Runs ``bwrap ... true`` once per process, with every namespace and the
+    seccomp filter ``--sandbox`` uses; if that fails, each namespace alone, to
+    name the ones refused.
     """
     bwrap = _bwrap()
     if bwrap is None:
         return ("bubblewrap (bwrap) is not installed; on Debian or Ubuntu: "
                 "apt-get install bubblewrap")
+    unsupported = seccomp_unsupported()
+    if unsupported is not None:
+        return f"bubblewrap cannot sandbox bot programs here: {unsupported}"
     true = shutil.which("true", path=DEFAULT_PATH) or "/bin/true"
-    folder = Path(os.path.realpath(os.getcwd()))
-    base = sandbox_command(folder, 1 << 20, as_root=os.geteuid() == 0)
-    failed = _probe([*base, true])
+    folder = Path("/tmp/tajmahal-probe")  # made inside the sandbox's own /tmp
+    seccomp = seccomp_file()
+    try:
+        base = sandbox_command(folder, 1 << 20, os.geteuid() == 0, seccomp_fd=seccomp)
+        failed = _probe([*base, true], pass_fds=(seccomp,))
+    finally:
+        os.close(seccomp)
     if failed is None:
         return None
     refused = [
@@ -326,10 +384,11 @@ def sandbox_problem() -> str | None:
     return f"bubblewrap cannot sandbox bot programs here: {missing} ({failed})"
 
 
-def _probe(command: list[str]) -> str | None:
+def _probe(command: list[str], pass_fds: Sequence[int] = ()) -> str | None:
     try:
         done = subprocess.run(
-            command, stdin=subprocess.DEVNULL, capture_output=True, timeout=_PROBE_TIMEOUT
+            command, stdin=subprocess.DEVNULL, capture_output=True, timeout=_PROBE_TIMEOUT,
+            pass_fds=pass_fds,
         )
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)

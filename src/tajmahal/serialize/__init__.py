@@ -27,7 +27,9 @@ document is self-contained.
   only what the view's seat may see (docs/rules.md I1–I4).
 - A move document is ``{"format": "tajmahal/move", "version": 1, "move": "withdraw"}``.
 - A record document (version 2) holds ``num_players``, ``seed``,
-  ``first_player``, ``players``, ``moves`` (texts), ``scores`` and ``winners``
+  ``first_player``, ``players`` (one name per seat, or none: any text of at
+  most :data:`~tajmahal.game.MAX_PLAYER_NAME` characters, which every player
+  spec fits), ``moves`` (texts), ``scores`` and ``winners``
   (``null`` before the end), and what the match knew: ``tags`` (an object of
   texts), ``faults`` (objects with ``seat``, ``decision``, ``kind``,
   ``detail``, ``traceback``) and ``times`` (seconds per move, or empty).

@@ -14,13 +14,19 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tajmahal.game import MAX_TAGS, GameRecord, ReplayError, replay_states, tag_problem
+from tajmahal.game import (
+    MAX_TAGS,
+    GameRecord,
+    ReplayError,
+    player_name_problem,
+    replay_states,
+    tag_problem,
+)
 from tajmahal.referee.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, Fault
 from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,
-    MAX_NAME,
     BonusKind,
     Commodity,
     Components,
@@ -268,8 +274,8 @@ def read_record(doc: RecordDoc) -> GameRecord:
     if doc.players and len(doc.players) != n:
         r.fail(("players",), f"one name per seat ({n}), or none, got {len(doc.players)}")
     for seat, player in enumerate(doc.players):
-        if len(player) > MAX_NAME:
-            r.fail(("players", seat), f"a name is at most {MAX_NAME} characters, got {len(player)}")
+        if (problem := player_name_problem(player)) is not None:
+            r.fail(("players", seat), problem)
     moves: list[Move] = []
     for i, text in enumerate(doc.moves):
         try:

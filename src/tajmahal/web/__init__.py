@@ -22,6 +22,7 @@ from tajmahal.web.app import create_app
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
 from tajmahal.web.store import GameStore, SQLiteStore, StoreError, default_db_path
+from tajmahal.web.stores import open_store
 
 __all__ = [
     "ConfigError",
@@ -49,11 +50,13 @@ def serve(
 ) -> None:
     """Run the server until it is stopped (Ctrl-C or SIGTERM); ``port=0`` picks a free port.
 
-    The address it listens on is printed (``listening on http://HOST:PORT``).
+    The address it listens on is printed (``listening on http://HOST:PORT``). ``db`` is a
+    SQLite file, or a ``postgresql://`` URL (``tajmahal[postgres]``; one process per
+    database until the server integration of issue 39).
     """
     import uvicorn
 
-    store = SQLiteStore(db if db is not None else default_db_path())
+    store = open_store(db if db is not None else default_db_path(), exclusive=True)
     app = create_app(GameServer(store, settings))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     config = uvicorn.Config(

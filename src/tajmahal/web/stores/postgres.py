@@ -1,0 +1,665 @@
+"""A :class:`~tajmahal.web.store.GameStore` in PostgreSQL (psycopg 3), and what several
+server processes share through it.
+
+Games, tokens (SHA-256 digests only) and moves are kept as
+:class:`~tajmahal.web.store.SQLiteStore` keeps them, and a move returns only once its
+transaction is committed (``synchronous_commit=on``). For several processes on one or more
+machines the store adds three primitives; every one is a plain table or a PostgreSQL
+feature, no home-made cluster protocol:
+
+- **A lease per game** (a row with an expiry, on the database's clock): one process plays
+  a game at a time. The holder renews it; a holder that stops (killed, cut off) loses it
+  at expiry and another process takes the game over. Each takeover raises the lease's
+  *epoch*, and a write given a lease is fenced by it: a process that lost its game can
+  no longer change it (:class:`LeaseLostError`).
+- **Notices through LISTEN/NOTIFY**: each committed change of a game ("decision N of game
+  G", an undo, the end) reaches every :class:`Listener` once it is committed.
+- **Handed moves**: a process that does not hold a game stores a person's move there
+  (:meth:`PostgresStore.hand_move`); the holder is told, takes it with its lease and
+  answers (:meth:`PostgresStore.answer`). A handed move is not a decision: it counts only
+  once the holder has committed it as a move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, TypeGuard, TypeVar
+
+import attrs
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.rows import TupleRow
+
+from tajmahal.web.store import (
+    DuplicateMoveError,
+    StoredGame,
+    StoredMove,
+    StoreError,
+    TokenEntry,
+    token_digest,
+)
+
+__all__ = [
+    "ANSWERS",
+    "DECISIONS",
+    "HANDED",
+    "Answer",
+    "Decision",
+    "Handed",
+    "HandedMove",
+    "Lease",
+    "LeaseLostError",
+    "Listener",
+    "Notice",
+    "PostgresStore",
+    "describe",
+    "parse_notice",
+]
+
+DECISIONS = "tajmahal_decisions"  #: channel: a game changed (a move, an undo, its end)
+HANDED = "tajmahal_handed"  #: channel: a move was handed to a game's holder
+ANSWERS = "tajmahal_answers"  #: channel: the holder's answer to a handed move
+MAX_MOVE_TEXT = 4096  #: the longest move text a process may hand on
+MAX_ANSWER_TEXT = 1000  #: an answer's error is cut to this (a notice carries 8000 bytes)
+_SCHEMA_LOCK = 0x74616A6D  # advisory lock key ("tajm"): one process creates the tables
+_SERVER_LOCK = 0x74616A6E  # advisory lock key: the one server process of an exclusive store
+EXCLUSIVE_WAIT = 3.0  #: seconds an exclusive store waits for the database to be free
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        config TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        record TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS tokens (
+        digest TEXT PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat INTEGER
+    )""",
+    """CREATE TABLE IF NOT EXISTS moves (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        elapsed DOUBLE PRECISION NOT NULL,
+        fault TEXT,
+        PRIMARY KEY (game_id, number)
+    )""",
+    "CREATE INDEX IF NOT EXISTS games_created ON games(created)",
+    # holder NULL: released; epoch rises at each change of holder (the fence)
+    """CREATE TABLE IF NOT EXISTS leases (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        holder TEXT,
+        epoch BIGINT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS handed_moves (
+        id BIGSERIAL PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        sent TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    )""",
+    "CREATE INDEX IF NOT EXISTS handed_moves_game ON handed_moves(game_id, id)",
+]
+
+T = TypeVar("T")
+_Connection = psycopg.Connection[TupleRow]
+
+
+class LeaseLostError(StoreError):
+    """The lease given with a write is no longer held (released, or taken over after expiry)."""
+
+
+@attrs.frozen
+class Lease:
+    """One process's hold on a game: who, the epoch (raised at each takeover) and when it
+    expires (seconds since the epoch, on the database's clock)."""
+
+    game_id: str
+    holder: str
+    epoch: int
+    expires: float
+
+
+@attrs.frozen
+class HandedMove:
+    """A move a process handed to the game's holder: the seat it checked the token of, the
+    decision number the person answered, the move's text and the process that sent it."""
+
+    id: int
+    game_id: str
+    seat: int
+    number: int
+    move: str
+    sender: str
+
+
+@attrs.frozen
+class Decision:
+    """Notice: game ``game_id`` changed. ``change`` is ``'move'`` (decision ``number`` was
+    committed), ``'undo'`` (moves ``number`` and later were removed) or ``'finish'``."""
+
+    game_id: str
+    change: str
+    number: int | None = None
+
+
+@attrs.frozen
+class Handed:
+    """Notice: handed move ``id`` waits for the holder of ``game_id``."""
+
+    game_id: str
+    id: int
+
+
+@attrs.frozen
+class Answer:
+    """Notice: the holder's answer to handed move ``id``: None if played, else the error."""
+
+    game_id: str
+    id: int
+    error: str | None
+
+
+Notice = Decision | Handed | Answer
+
+
+def describe(dsn: str) -> str:
+    """A PostgreSQL address for messages and logs: the database and host, never a password.
+
+    >>> describe('postgresql://ann:secret@db.example:5433/games')
+    "PostgreSQL database 'games' on db.example:5433"
+    >>> describe('dbname=games host=/run/postgresql')
+    "PostgreSQL database 'games' on /run/postgresql"
+    """
+    try:
+        info = conninfo_to_dict(dsn)
+    except psycopg.Error:
+        return "PostgreSQL database (an address that cannot be read)"
+    name = info.get("dbname") or info.get("user") or "(the user's)"
+    host = str(info.get("host") or "the local socket")
+    if info.get("port"):
+        host += f":{info['port']}"
+    return f"PostgreSQL database {name!r} on {host}"
+
+
+def parse_notice(channel: str, payload: str) -> Notice | None:
+    """A notice from its channel and JSON payload; None if it is not one of ours.
+
+    >>> parse_notice(DECISIONS, '{"game": "g1", "change": "move", "number": 3}')
+    Decision(game_id='g1', change='move', number=3)
+    >>> parse_notice(ANSWERS, '{"game": "g1", "id": 8, "error": null}')
+    Answer(game_id='g1', id=8, error=None)
+    >>> parse_notice(HANDED, 'not json') is None
+    True
+    """
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        return None
+    game, number, ident = data["game"], data.get("number"), data.get("id")
+    if channel == DECISIONS and data.get("change") in ("move", "undo", "finish"):
+        if number is None or _is_int(number):
+            return Decision(game, data["change"], number)
+    elif channel == HANDED and _is_int(ident):
+        return Handed(game, ident)
+    elif channel == ANSWERS and _is_int(ident):
+        error = data.get("error")
+        if error is None or isinstance(error, str):
+            return Answer(game, ident, error)
+    return None
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _reason(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _notify(db: _Connection, channel: str, payload: dict[str, Any]) -> None:
+    # inside the caller's transaction: PostgreSQL delivers it at commit, never before
+    db.execute("SELECT pg_notify(%s, %s)", (channel, json.dumps(payload)))
+
+
+class PostgresStore:
+    """A :class:`~tajmahal.web.store.GameStore` in a PostgreSQL database, for one or several
+    server processes (``tajmahal serve --db postgresql://...``).
+
+    ``dsn`` is a libpq address: a ``postgresql://user@host/database`` URL or
+    ``host=... dbname=...``; a password is best kept in ``~/.pgpass`` or ``PGPASSWORD``.
+    The tables are made at the first start. One connection, used by one thread at a time
+    (a lock guards it); a connection that broke is opened again at the next call. A move
+    is committed with ``synchronous_commit=on`` before :meth:`add_move` returns.
+
+    ``exclusive=True`` (what ``tajmahal serve`` asks for until several server processes
+    share a database through the leases) holds the database for this store alone, with a
+    session advisory lock: a second exclusive store gets
+    :class:`~tajmahal.web.store.StoreError`, and the lock goes with the connection (a
+    killed process frees it at once).
+
+    Used like :class:`~tajmahal.web.store.SQLiteStore`::
+
+        store = PostgresStore("postgresql://tajmahal@/tajmahal?host=/run/postgresql")
+        store.create_game(StoredGame("g1", {"seats": []}, 7, 0.0), [("secret", 0)])
+        lease = store.acquire("g1", "web-1", ttl=5.0)   # this process plays g1
+        store.add_move("g1", StoredMove(1, 0, "withdraw"), lease=lease)
+    """
+
+    def __init__(self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10) -> None:
+        self._dsn = dsn  # never shown: it may hold a password
+        self.exclusive = exclusive
+        self.where = describe(dsn)
+        self.connect_timeout = connect_timeout
+        self._lock = threading.Lock()
+        self._db: _Connection | None = None
+        self._closed = False
+        self._run(self._create_schema, "prepare")
+
+    @property
+    def path(self) -> str:
+        """Where the games are, for messages (as a SQLite store's ``path``): no password."""
+        return self.where
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _connection(self) -> _Connection:
+        if self._closed:
+            raise StoreError(f"the game database {self.where} is closed")
+        if self._db is None or self._db.closed or self._db.broken:
+            self._db = None
+            try:
+                db = psycopg.connect(
+                    self._dsn, autocommit=True, connect_timeout=self.connect_timeout,
+                    application_name="tajmahal",
+                )  # fmt: skip
+            except psycopg.Error as exc:
+                raise StoreError(
+                    f"cannot open the game database {self.where}: {_reason(exc)}"
+                ) from exc
+            try:
+                db.execute("SET synchronous_commit TO on")
+                if self.exclusive:
+                    self._hold_database(db)
+            except psycopg.Error as exc:
+                db.close()
+                raise StoreError(
+                    f"cannot open the game database {self.where}: {_reason(exc)}"
+                ) from exc
+            self._db = db
+        return self._db
+
+    def _hold_database(self, db: _Connection) -> None:
+        # a killed holder's session ends a moment after its process: ask for a few seconds
+        deadline = time.monotonic() + EXCLUSIVE_WAIT
+        while True:
+            row = db.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
+            if (row is not None and row[0]) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        if row is None or not row[0]:
+            db.close()
+            raise StoreError(
+                f"another tajmahal server uses the game database {self.where}: one server "
+                "process per database (several processes sharing one come later)"
+            )
+
+    def _run(
+        self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None = None
+    ) -> T:
+        """``work`` in one transaction; psycopg's errors become :class:`StoreError`."""
+        with self._lock:
+            db = self._connection()
+            try:
+                with db.transaction():
+                    return work(db)
+            except psycopg.errors.UniqueViolation as exc:
+                if conflict is None:
+                    raise StoreError(
+                        f"cannot {doing} the game database {self.where}: {_reason(exc)}"
+                    ) from exc
+                raise conflict from exc
+            except psycopg.errors.ForeignKeyViolation as exc:
+                raise StoreError(f"cannot {doing} the game database {self.where}: "
+                                 "no such game") from exc
+            except psycopg.Error as exc:
+                raise StoreError(
+                    f"cannot {doing} the game database {self.where}: {_reason(exc)}"
+                ) from exc
+
+    @staticmethod
+    def _create_schema(db: _Connection) -> None:
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+        for statement in _SCHEMA:
+            db.execute(statement)
+
+    @staticmethod
+    def _check(db: _Connection, lease: Lease) -> None:
+        """The fence: ``lease`` still holds its game (the row stays locked until commit, so a
+        takeover waits for this transaction and then sees what it wrote)."""
+        held = db.execute(
+            "SELECT 1 FROM leases WHERE game_id = %s AND holder = %s AND epoch = %s FOR SHARE",
+            (lease.game_id, lease.holder, lease.epoch),
+        ).fetchone()
+        if held is None:
+            raise LeaseLostError(
+                f"{lease.holder} no longer holds game {lease.game_id} (epoch {lease.epoch})"
+            )
+
+    # ------------------------------------------------------------------ GameStore
+
+    def create_game(self, game: StoredGame, tokens: Sequence[tuple[str, int | None]]) -> None:
+        """Store a new game and its tokens (their digests only)."""
+
+        def work(db: _Connection) -> None:
+            db.execute(
+                "INSERT INTO games (id, config, seed, created) VALUES (%s, %s, %s, %s)",
+                (game.id, json.dumps(game.config), game.seed, game.created),
+            )
+            for token, seat in tokens:
+                db.execute(
+                    "INSERT INTO tokens (digest, game_id, seat) VALUES (%s, %s, %s)",
+                    (token_digest(token), game.id, seat),
+                )
+
+        self._run(work, "write")
+
+    def add_move(self, game_id: str, move: StoredMove, *, lease: Lease | None = None) -> None:
+        """Commit one move and tell every listener; :class:`DuplicateMoveError` if its number
+        is taken, :class:`LeaseLostError` if ``lease`` is given and no longer held."""
+        fault = None if move.fault is None else json.dumps(move.fault)
+
+        def work(db: _Connection) -> None:
+            if lease is not None:
+                self._check(db, lease)
+            db.execute(
+                "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                (game_id, move.number, move.seat, move.move, move.elapsed, fault),
+            )
+            _notify(db, DECISIONS, {"game": game_id, "change": "move", "number": move.number})
+
+        duplicate = DuplicateMoveError(f"game {game_id} already has move {move.number}")
+        self._run(work, "write", duplicate)
+
+    def remove_moves(self, game_id: str, first: int, *, lease: Lease | None = None) -> None:
+        """Delete the moves numbered ``first`` and later (undo) and tell every listener."""
+
+        def work(db: _Connection) -> None:
+            if lease is not None:
+                self._check(db, lease)
+            db.execute("DELETE FROM moves WHERE game_id = %s AND number >= %s", (game_id, first))
+            _notify(db, DECISIONS, {"game": game_id, "change": "undo", "number": first})
+
+        self._run(work, "write")
+
+    def finish(self, game_id: str, record: str, *, lease: Lease | None = None) -> None:
+        """Keep the finished game's record and tell every listener."""
+
+        def work(db: _Connection) -> None:
+            if lease is not None:
+                self._check(db, lease)
+            db.execute("UPDATE games SET record = %s WHERE id = %s", (record, game_id))
+            _notify(db, DECISIONS, {"game": game_id, "change": "finish"})
+
+        self._run(work, "write")
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The game with its moves, or None."""
+
+        def work(db: _Connection) -> StoredGame | None:
+            row = db.execute(
+                "SELECT id, config, seed, created, record FROM games WHERE id = %s", (game_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            return attrs.evolve(_game(row), moves=_moves_after(db, game_id, 0))
+
+        return self._run(work, "read")
+
+    def moves_after(self, game_id: str, number: int) -> tuple[StoredMove, ...]:
+        """The game's moves numbered above ``number`` (what a listener has not seen yet)."""
+        return self._run(lambda db: _moves_after(db, game_id, number), "read")
+
+    def find_token(self, token: str) -> TokenEntry | None:
+        """What ``token`` opens, or None."""
+        row = self._run(
+            lambda db: db.execute(
+                "SELECT game_id, seat FROM tokens WHERE digest = %s", (token_digest(token),)
+            ).fetchone(),
+            "read",
+        )
+        return None if row is None else TokenEntry(row[0], row[1])
+
+    def unfinished(self) -> list[str]:
+        """The ids of the games not yet over, oldest first."""
+        rows = self._run(
+            lambda db: db.execute(
+                "SELECT id FROM games WHERE record IS NULL ORDER BY created, id"
+            ).fetchall(),
+            "read",
+        )
+        return [row[0] for row in rows]
+
+    def recent(self, limit: int) -> list[StoredGame]:
+        """The newest games, newest first, without their moves (``record`` is '' once over)."""
+        rows = self._run(
+            lambda db: db.execute(
+                "SELECT id, config, seed, created, CASE WHEN record IS NULL THEN NULL ELSE '' END "
+                "FROM games ORDER BY created DESC, id DESC LIMIT %s",
+                (max(limit, 0),),
+            ).fetchall(),
+            "read",
+        )
+        return [_game(row) for row in rows]
+
+    def close(self) -> None:
+        """Release the connection (a later call raises :class:`~tajmahal.web.store.StoreError`)."""
+        with self._lock:
+            self._closed = True
+            if self._db is not None:
+                if self.exclusive and not self._db.broken:
+                    with contextlib.suppress(psycopg.Error):
+                        self._db.execute("SELECT pg_advisory_unlock(%s)", (_SERVER_LOCK,))
+                self._db.close()
+                self._db = None
+
+    # ------------------------------------------------------------------ leases
+
+    def acquire(self, game_id: str, holder: str, ttl: float) -> Lease | None:
+        """Hold ``game_id`` for ``ttl`` seconds if nobody else does (free, released or
+        expired); None if another holder has it. Of several processes asking at once, one
+        gets it. Asked again by its holder, the lease is extended (same epoch)."""
+
+        def work(db: _Connection) -> Lease | None:
+            row = db.execute(
+                "INSERT INTO leases AS l (game_id, holder, epoch, expires) "
+                "VALUES (%(game)s, %(holder)s, 1, "
+                "  clock_timestamp() + make_interval(secs => %(ttl)s)) "
+                "ON CONFLICT (game_id) DO UPDATE SET "
+                "  holder = EXCLUDED.holder, expires = EXCLUDED.expires, "
+                "  epoch = l.epoch + CASE WHEN l.holder = EXCLUDED.holder "
+                "    AND l.expires > clock_timestamp() THEN 0 ELSE 1 END "
+                "WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder "
+                "  OR l.expires <= clock_timestamp() "
+                "RETURNING epoch, extract(epoch FROM expires)::float8",
+                {"game": game_id, "holder": holder, "ttl": float(ttl)},
+            ).fetchone()
+            return None if row is None else Lease(game_id, holder, row[0], row[1])
+
+        return self._run(work, "write")
+
+    def renew(self, lease: Lease, ttl: float) -> Lease | None:
+        """Extend a held lease by ``ttl`` seconds from now; None if it was lost (taken over or
+        released). A lease past its expiry that nobody took yet is renewed."""
+
+        def work(db: _Connection) -> Lease | None:
+            row = db.execute(
+                "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s) "
+                "WHERE game_id = %s AND holder = %s AND epoch = %s "
+                "RETURNING extract(epoch FROM expires)::float8",
+                (float(ttl), lease.game_id, lease.holder, lease.epoch),
+            ).fetchone()
+            return None if row is None else attrs.evolve(lease, expires=row[0])
+
+        return self._run(work, "write")
+
+    def release(self, lease: Lease) -> bool:
+        """Give the game up at once (another process may take it); False if already lost."""
+
+        def work(db: _Connection) -> bool:
+            cursor = db.execute(
+                "UPDATE leases SET holder = NULL, expires = '-infinity' "
+                "WHERE game_id = %s AND holder = %s AND epoch = %s",
+                (lease.game_id, lease.holder, lease.epoch),
+            )
+            return cursor.rowcount == 1
+
+        return self._run(work, "write")
+
+    def holder(self, game_id: str) -> Lease | None:
+        """The game's lease if someone holds it now (not released, not expired), else None."""
+        row = self._run(
+            lambda db: db.execute(
+                "SELECT holder, epoch, extract(epoch FROM expires)::float8 FROM leases "
+                "WHERE game_id = %s AND holder IS NOT NULL AND expires > clock_timestamp()",
+                (game_id,),
+            ).fetchone(),
+            "read",
+        )
+        return None if row is None else Lease(game_id, row[0], row[1], row[2])
+
+    def unheld(self) -> list[str]:
+        """The unfinished games nobody holds now (never held, released or expired), oldest
+        first: what a process looks for to take over."""
+        rows = self._run(
+            lambda db: db.execute(
+                "SELECT g.id FROM games g WHERE g.record IS NULL AND NOT EXISTS ("
+                "  SELECT 1 FROM leases l WHERE l.game_id = g.id AND l.holder IS NOT NULL"
+                "  AND l.expires > clock_timestamp()) ORDER BY g.created, g.id"
+            ).fetchall(),
+            "read",
+        )
+        return [row[0] for row in rows]
+
+    # ------------------------------------------------------------------ handed moves
+
+    def hand_move(self, game_id: str, seat: int, number: int, move: str, sender: str) -> int:
+        """Store a person's move for the game's holder and tell it; the handed move's id.
+
+        ``number`` is the decision the person answered (the holder refuses a stale one)."""
+        if len(move) > MAX_MOVE_TEXT:
+            raise StoreError(f"a move's text has at most {MAX_MOVE_TEXT} characters")
+
+        def work(db: _Connection) -> int:
+            row = db.execute(
+                "INSERT INTO handed_moves (game_id, seat, number, move, sender) "
+                "VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                (game_id, seat, number, move, sender),
+            ).fetchone()
+            assert row is not None
+            _notify(db, HANDED, {"game": game_id, "id": row[0]})
+            return int(row[0])
+
+        return self._run(work, "write")
+
+    def take_handed(self, lease: Lease) -> list[HandedMove]:
+        """The moves handed for the leased game, oldest first, removed from the table;
+        :class:`LeaseLostError` if the lease is no longer held (they stay for the holder)."""
+
+        def work(db: _Connection) -> list[HandedMove]:
+            self._check(db, lease)
+            rows = db.execute(
+                "DELETE FROM handed_moves WHERE game_id = %s "
+                "RETURNING id, game_id, seat, number, move, sender",
+                (lease.game_id,),
+            ).fetchall()
+            return sorted((HandedMove(*row) for row in rows), key=lambda m: m.id)
+
+        return self._run(work, "write")
+
+    def answer(self, handed: HandedMove, error: str | None = None) -> None:
+        """Tell the sender what became of its handed move: None once played, else why not."""
+        payload = {"game": handed.game_id, "id": handed.id,
+                   "error": None if error is None else error[:MAX_ANSWER_TEXT]}  # fmt: skip
+        self._run(lambda db: _notify(db, ANSWERS, payload), "write")
+
+
+def _moves_after(db: _Connection, game_id: str, number: int) -> tuple[StoredMove, ...]:
+    rows = db.execute(
+        "SELECT number, seat, move, elapsed, fault FROM moves "
+        "WHERE game_id = %s AND number > %s ORDER BY number",
+        (game_id, number),
+    ).fetchall()
+    return tuple(
+        StoredMove(n, seat, text, elapsed, None if fault is None else json.loads(fault))
+        for n, seat, text, elapsed, fault in rows
+    )
+
+
+def _game(row: Sequence[Any]) -> StoredGame:
+    game_id, config, seed, created, record = row
+    return StoredGame(game_id, json.loads(config), seed, created, record=record)
+
+
+class Listener:
+    """A connection of its own that hears the store's notices (:data:`DECISIONS`,
+    :data:`HANDED`, :data:`ANSWERS`, or the ``channels`` given).
+
+    A notice sent while no listener listened is gone: after
+    :class:`~tajmahal.web.store.StoreError` (the connection was lost) open a new listener
+    and reload the games from the store.
+    """
+
+    def __init__(
+        self, dsn: str, channels: Sequence[str] = (DECISIONS, HANDED, ANSWERS),
+        *, connect_timeout: int = 10,
+    ) -> None:  # fmt: skip
+        self.where = describe(dsn)
+        for channel in channels:
+            if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", channel):
+                raise ValueError(f"not a channel name: {channel!r}")
+        try:
+            self._db: _Connection = psycopg.connect(
+                dsn, autocommit=True, connect_timeout=connect_timeout,
+                application_name="tajmahal-listener",
+            )  # fmt: skip
+            for channel in channels:
+                self._db.execute(f"LISTEN {channel}")
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot listen to {self.where}: {_reason(exc)}") from exc
+
+    def wait(self, timeout: float) -> list[Notice]:
+        """The notices that arrive within ``timeout`` seconds (returns at the first, with any
+        already there); [] if none came."""
+        try:
+            got = list(self._db.notifies(timeout=max(timeout, 0.0), stop_after=1))
+            if got:
+                got += self._db.notifies(timeout=0.0)
+        except psycopg.Error as exc:
+            raise StoreError(f"lost the notices of {self.where}: {_reason(exc)}") from exc
+        notices = (parse_notice(n.channel, n.payload) for n in got)
+        return [notice for notice in notices if notice is not None]
+
+    def close(self) -> None:
+        """Stop listening."""
+        self._db.close()
+
+    def __enter__(self) -> Listener:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
