@@ -18,18 +18,29 @@ ends.  The same seed and deterministic bots give the same record as
 ``play_match``.  Rebuilding a bot for each decision would let any worker take
 any decision, but would change what stateful bots play.
 
+**Threads inside a worker.**  A worker runs each call in a thread of its
+own pool (:data:`THREADS`), so a quick bot's decision never waits for a
+search that another game runs on the same worker (they share its
+interpreter, not a queue).  A seat is asked one decision at a time.
+
 **Priority.**  The workers run at a lower CPU priority (:data:`NICE`): when
 bots and the server want the same core, the server answers first.
 
-**Time limits, faults.**  A worker runs one call at a time, so a decision's
-clock starts when the server hands it over.  A decision that takes longer
-than its limit (measured in the worker) is a timeout; one that has not
-answered :data:`SLACK` seconds after its limit is a timeout at once, the
-fallback move is played, and its late answer is dropped.  A worker still
-running it :data:`GRACE` seconds after its limit, or a worker that died, is
-replaced by a new process: the call it was running is a fault (``timeout`` or
-``crash``), and the bots pinned to it are built again from their specs and
-seeds at their next decision (a log line says so).
+**Time limits, faults.**  A decision's clock starts when the server hands
+it over.  A decision that takes longer than its limit (measured in the
+worker) is a timeout; one that has not answered :data:`SLACK` seconds after
+its limit is a timeout at once, the fallback move is played, and its late
+answer is dropped; the seat is not asked again until that call returns (its
+decisions meanwhile are timeouts, as in a match).  A worker still running a
+call :data:`GRACE` seconds (at least the limit) after its limit is replaced
+by a new process, and its other calls are asked again of the new one; a
+worker that died is replaced too, and each call it was running is a
+``crash`` fault.  The bots pinned to a replaced worker are built again from
+their specs and seeds at their next decision (a log line says so).
+
+**Trust.**  These are in-process bots (trusted code, as in
+:func:`~tajmahal.play_match`): the server reads their workers' answers as
+pickles.  Untrusted bots are programs: ``--isolate``, ``--sandbox``.
 """
 
 from __future__ import annotations
@@ -277,6 +288,12 @@ class BotPool:
             worker.jobs.send(request.message)
         except (OSError, ValueError):
             return  # the worker died: its reader sees the end and replaces it
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # nothing was written
+            del worker.running[request.number]
+            if not request.future.done():
+                request.future.set_exception(RuntimeError(f"cannot send a call to a bot worker "
+                                                          f"process: {exc}"))  # fmt: skip
+            return
         if request.limit is not None:
             loop = asyncio.get_running_loop()
             request.timer = loop.call_later(request.limit + SLACK, self._late, worker, request)
