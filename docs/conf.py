@@ -65,6 +65,7 @@ nitpick_ignore_regex = [
     # tajmahal.web: Starlette and the standard library's async pieces
     ("py:class", r"(starlette|asyncio|concurrent)\..*"),
     ("py:class", r"(Starlette|Executor|Table|Workers|PathLike\[str\])"),
+    ("py:class", r"tajmahal\.web\.workers\.T"),  # a TypeVar: what a worker's call returns
 ]
 
 # -- autodoc: the docstrings are the reference text

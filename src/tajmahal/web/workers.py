@@ -60,16 +60,14 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from tajmahal.referee.faults import FaultKind
 from tajmahal.referee.seats import Answer, timeout_answer
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
-
-if TYPE_CHECKING:
-    from tajmahal.web.config import ServerSettings
-    from tajmahal.web.store import GameStore, StoredMove
+from tajmahal.web.config import ServerSettings
+from tajmahal.web.store import GameStore, StoredMove
 
 __all__ = ["GRACE", "NICE", "SLACK", "THREADS", "BotPool", "PooledSeat", "Workers"]
 
@@ -192,7 +190,8 @@ class BotPool:
         self, game: str, seat: int, spec: str, seed: int, view: PlayerView,
         legal: Sequence[Move], limit: float | None, decision: int,
     ) -> Answer:  # fmt: skip
-        """One decision of a seat's bot, within ``limit`` seconds: its :class:`Answer`."""
+        """One decision of a seat's bot, within ``limit`` seconds: its
+        :class:`~tajmahal.referee.seats.Answer`."""
         message = ("decide", game, seat, spec, seed, view, tuple(legal), limit, decision)
         answer = await self._ask(game, message, limit)
         assert isinstance(answer, Answer)
