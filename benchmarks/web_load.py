@@ -1,174 +1,460 @@
 """Load benchmark of ``tajmahal serve`` on loopback: many games at once, one person each.
 
-Starts a real server (subprocess, free port, SQLite in a temporary folder),
-creates ``--games`` games of one simulated person and bots, and lets every
-person play at once over its own WebSocket, choosing a legal move as soon as
-it is their turn.  Bounded in time (``--seconds``): what is unfinished then
-is counted, not waited for.  Reports errors, the time from a person's move to
-the next state message (median, 95th percentile, max), moves per second and
-the server's peak memory (VmHWM of the server process).
+Starts a real server (a subprocess on a free port, SQLite in a temporary
+folder, limits raised so that one load client may open every game), creates
+``--games`` games of one scripted person and bots, and lets every person play
+at once over its own WebSocket, choosing a random legal move as soon as it is
+their turn.  Bounded in time (``--seconds``): what is unfinished then is
+counted, not waited for.  At the end the server is killed with ``kill -9``
+and every acknowledged move is looked up in its database (nothing lost).
 
-    .venv/bin/python benchmarks/web_load.py                 # 50 games, at most 120 s
-    .venv/bin/python benchmarks/web_load.py --games 5 --seconds 20 --json -
+Reported, each figure beside the machine's load average (``os.getloadavg``)
+when it was taken:
+
+- the **ack** (a person's move to its ``ack`` message: stored, durable) and
+  the **turn** (the move to the next state where the person is to play again,
+  the bots' moves between): median, p99, max;
+- **decisions a second**: every move stored during the run (people and bots),
+  counted in the database, divided by the wall time;
+- **CPU**: seconds of the server process and of its worker processes (all
+  its descendants), per decision and as a share of the wall time;
+- the server's memory (VmRSS, VmHWM) and its workers' (VmRSS, summed);
+- the mean size of a message the server sent (acks and errors left out);
+- errors (error messages and failed connections) and lost moves.
+
+Modes::
+
+    python benchmarks/web_load.py --games 50 --seconds 30          # active games
+    python benchmarks/web_load.py --idle 1000                       # connected idle games: memory
+    python benchmarks/web_load.py --pair --seconds 30               # the interference pair
+    python benchmarks/web_load.py --games 10 --profile prof.out     # where the server's time goes
+
+``--pair`` runs one person's game (``random`` bots) alone, then beside
+``--beside-games`` games of ``--beside`` bots only (default two games of
+``ismcts:iterations=3000``), each on a fresh server, and reports the ratio
+of the ack medians.  ``PYTHONPATH`` chooses the code the server runs (e.g.
+``PYTHONPATH=/path/to/main/src`` for the code before a change).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import http.client
 import json
 import os
+import pstats
 import random
 import re
+import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import websockets
 
+#: what the server allows this client: every figure is about load, not the lobby's limits
+LIMITS = {"games_per_minute": 100_000, "max_open_games": 100_000,
+          "max_connections_per_client": 100_000, "messages_per_second": 1000.0,
+          "message_burst": 1000, "default_time_limit": 5.0,
+          "open_games_per_client": 100_000}  # fmt: skip
 
-def start_server(folder: Path) -> tuple[subprocess.Popen[str], int]:
-    command = [sys.executable, "-m", "tajmahal", "serve", "--port", "0",
-               "--db", str(folder / "games.sqlite3"), "--time-limit", "5",
-               "--games-per-minute", "1000", "--open-games-per-client", "100000"]  # fmt: skip
+BOOT = """
+import attrs, cProfile, json, pstats, signal, sys, threading, time
+import concurrent.futures.thread as pool_threads
+from tajmahal.web import ServerSettings, serve
+known = {f.name for f in attrs.fields(ServerSettings)}
+wanted = json.loads(sys.argv[1])
+settings = ServerSettings(**{k: v for k, v in wanted.items() if k in known})
+profile = sys.argv[3]
+if profile:  # CPU time (time.thread_time) of the event loop and of every pool thread
+    # uvicorn raises the SIGTERM it caught again once it has stopped: ignore it, then write
+    signal.signal(signal.SIGTERM, lambda *args: None)
+    profiles, here = [], threading.local()
+    run = pool_threads._WorkItem.run
+    def profiled(self):
+        profiler = getattr(here, "profiler", None)
+        if profiler is None:
+            profiler = here.profiler = cProfile.Profile(time.thread_time)
+            profiles.append(profiler)
+        profiler.enable()
+        try:
+            run(self)
+        finally:
+            profiler.disable()
+    pool_threads._WorkItem.run = profiled
+    main = cProfile.Profile(time.thread_time)
+    main.enable()
+serve("127.0.0.1", 0, sys.argv[2], settings)
+if profile:
+    main.disable()
+    stats = pstats.Stats(main)
+    for profiler in profiles:
+        stats.add(profiler)
+    stats.dump_stats(profile)
+"""
+
+
+WARM_UP = 5.0  #: seconds between the server's start and the first game
+
+
+def load() -> str:
+    return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def start_server(
+    folder: Path, workers: int | None, profile: str
+) -> tuple[subprocess.Popen[str], int]:
+    wanted = dict(LIMITS)
+    if workers is not None:
+        wanted["bot_workers"] = workers
+    command = [sys.executable, "-c", BOOT, json.dumps(wanted), str(folder / "games.sqlite3"),
+               profile]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
     assert process.stdout is not None
     for line in process.stdout:
         match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
         if match:
+            # keep reading the log, so that the server never blocks on a full pipe
+            asyncio.get_running_loop().run_in_executor(None, _drain, process)
             return process, int(match.group(1))
     raise SystemExit("the server did not start")
 
 
-def create(port: int, seats: list[Any]) -> str:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", method="POST",
-                                     data=json.dumps({"seats": seats}).encode(),
-                                     headers={"Content-Type": "application/json"})  # fmt: skip
-    with urllib.request.urlopen(request, timeout=60) as response:
-        reply = json.load(response)
-    link: str = next(seat["link"] for seat in reply["seats"] if seat["human"])
-    return link.rsplit("/", 1)[-1]
+def _drain(process: subprocess.Popen[str]) -> None:
+    assert process.stdout is not None
+    for _ in process.stdout:
+        pass
 
 
-async def person(port: int, token: str, deadline: float, rng: random.Random,
-                 latencies: list[float], errors: list[str]) -> tuple[int, bool]:  # fmt: skip
-    """Play until the game ends or time is up; (moves made, game over)."""
-    moves = 0
-    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{token}", max_size=2**23) as ws:
-        sent_at: float | None = None
+def address(n: int) -> str:
+    """A loopback address per 50 games (the server counts connections per address too)."""
+    return f"127.0.{1 + n // 12500}.{1 + (n // 50) % 250}"
+
+
+def create(port: int, seats: list[Any], n: int) -> tuple[str, str | None]:
+    """A new game: (its id, the person's token or None)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120,
+                                            source_address=(address(n), 0))  # fmt: skip
+    connection.request("POST", "/api/games", json.dumps({"seats": seats}),
+                       {"Content-Type": "application/json",
+                        "Origin": f"http://127.0.0.1:{port}"})  # fmt: skip
+    response = connection.getresponse()
+    reply = json.loads(response.read())
+    connection.close()
+    if response.status != 201:
+        raise SystemExit(f"cannot create a game: {reply}")
+    links = [seat["link"] for seat in reply["seats"] if seat["human"]]
+    return reply["id"], links[0].rsplit("/", 1)[-1] if links else None
+
+
+class Tally:
+    """What the people saw."""
+
+    def __init__(self) -> None:
+        self.acks: list[float] = []
+        self.turns: list[float] = []
+        self.sizes: list[int] = []
+        self.errors: list[str] = []
+        self.acked: list[tuple[str, int, str]] = []  # (game, decision, move)
+
+
+async def person(port: int, game: str, token: str, n: int, deadline: float,
+                 tally: Tally, idle: asyncio.Event | None = None) -> bool:  # fmt: skip
+    """Play until the game ends or time is up (or, idle, until told); whether it ended."""
+    rng = random.Random(n)
+    uri = f"ws://127.0.0.1:{port}/ws/{token}"
+    async with websockets.connect(uri, max_size=2**23, local_addr=(address(n), 0),
+                                  open_timeout=600, origin=f"http://127.0.0.1:{port}",
+                                  ) as ws:  # fmt: skip
+        if idle is not None:
+            await ws.recv()
+            idle.set()
+            await asyncio.sleep(deadline - time.monotonic())
+            return False
+        sent: dict[int, tuple[float, str]] = {}
+        waiting: float | None = None
         waiting_for = -1
         while time.monotonic() < deadline:
             try:
                 text = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 break
+            now = time.monotonic()
             message = json.loads(text)
-            if message["type"] == "error":
-                errors.append(message["message"])
+            kind = message.get("type")
+            if kind == "error":
+                tally.errors.append(str(message.get("message")))
                 continue
-            if message["type"] != "state":
+            if kind == "ack":
+                decision = message.get("decision")
+                if decision in sent:
+                    at, move = sent.pop(decision)
+                    tally.acks.append(now - at)
+                    tally.acked.append((game, decision, move))
                 continue
-            if sent_at is not None and message["decision"] >= waiting_for:
-                latencies.append(time.monotonic() - sent_at)
-                sent_at = None
-            if message["over"]:
-                return moves, True
-            if message["legal"] and sent_at is None:
+            tally.sizes.append(len(text))
+            if "decision" not in message:
+                continue
+            if waiting is not None and message["decision"] >= waiting_for and message.get("legal"):
+                tally.turns.append(now - waiting)
+                waiting = None
+            if message.get("over"):
+                return True
+            if message.get("legal") and waiting is None and message["decision"] + 1 > waiting_for:
                 move = rng.choice(message["legal"])
                 waiting_for = message["decision"] + 1
-                sent_at = time.monotonic()
+                waiting = time.monotonic()
+                sent[waiting_for] = (waiting, move)
                 await ws.send(json.dumps({"type": "move", "token": token,
                                           "decision": waiting_for, "move": move}))  # fmt: skip
-                moves += 1
-    return moves, False
+    return False
 
 
-def peak_memory(pid: int) -> tuple[int, int]:
-    """The process's peak and current resident memory in KiB (VmHWM, VmRSS)."""
-    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text()
-                  .splitlines() if ":" in line)  # fmt: skip
-    return int(fields["VmHWM"].split()[0]), int(fields["VmRSS"].split()[0])
+def status(pid: int) -> dict[str, str]:
+    text = Path(f"/proc/{pid}/status").read_text()
+    return dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+def descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def cpu(pid: int) -> float:
+    """Seconds of CPU of the process (user + system)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def usage(pid: int) -> dict[str, float]:
+    kids = descendants(pid)
+    rss = 0
+    for kid in kids:
+        with contextlib.suppress(OSError, KeyError):
+            rss += int(status(kid)["VmRSS"].split()[0])
+    mine = status(pid)
+    return {"server_cpu": cpu(pid), "workers_cpu": sum(cpu(k) for k in kids),
+            "server_rss": int(mine["VmRSS"].split()[0]) / 1024,
+            "server_hwm": int(mine["VmHWM"].split()[0]) / 1024,
+            "workers_rss": rss / 1024, "workers": len(kids)}  # fmt: skip
+
+
+def stored_moves(db: Path) -> int:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+        return int(connection.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+
+
+def lost(db: Path, acked: list[tuple[str, int, str]]) -> int:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+        rows = connection.execute("SELECT game_id, number, move FROM moves").fetchall()
+    kept = {(g, n, m) for g, n, m in rows}
+    return sum(1 for entry in acked if entry not in kept)
+
+
+def spread(values: list[float]) -> dict[str, float | None]:
+    ordered = sorted(values)
+    if not ordered:
+        return {"n": 0, "p50": None, "p99": None, "max": None}
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return {"n": len(ordered), "p50": round(1000 * statistics.median(ordered), 1),
+            "p99": round(1000 * p99, 1), "max": round(1000 * ordered[-1], 1)}  # fmt: skip
+
+
+async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
+              beside: list[str] | None = None, beside_games: int = 0,
+              workers: int | None = None, profile: str = "") -> dict[str, Any]:  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="tajmahal-web-load-") as folder:
-        process, port = start_server(Path(folder))
+        db = Path(folder) / "games.sqlite3"
+        process, port = start_server(Path(folder), workers, profile)
         try:
-            idle = peak_memory(process.pid)[1]
-            bots = args.bots.split(",")
-            tokens = [create(port, [{"human": True, "name": f"p{n}"}, *bots])
-                      for n in range(args.games)]  # fmt: skip
-            latencies: list[float] = []
-            errors: list[str] = []
+            loop = asyncio.get_running_loop()
+            await asyncio.sleep(WARM_UP)  # the server's bot workers import the library
+            started = usage(process.pid)
+            for k in range(beside_games):
+                await loop.run_in_executor(None, create, port, beside or [], games + idle + k)
+            people: list[tuple[str, str]] = []
+            count = idle or games
+            seats_for = [{"human": True, "name": "person"}, *bots]
+            t0 = time.monotonic()
+            for n in range(count):
+                game, token = await loop.run_in_executor(None, create, port, seats_for, n)
+                assert token is not None
+                people.append((game, token))
+            creating = time.monotonic() - t0
+            created = usage(process.pid)
+            tally = Tally()
+            if idle:
+                events = [asyncio.Event() for _ in people]
+                deadline = time.monotonic() + 3600
+                tasks = [loop.create_task(person(port, g, t, n, deadline, tally, events[n]))
+                         for n, (g, t) in enumerate(people)]  # fmt: skip
+                await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 600)
+                await asyncio.sleep(2)
+                measured = usage(process.pid)
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                return {"idle_games": idle, "load": load(),
+                        "create_ms_per_game": round(1000 * creating / idle, 1),
+                        "server_cpu_per_created_game_ms": round(
+                            1000 * (created["server_cpu"] - started["server_cpu"]) / idle, 1),
+                        "server_rss_mib": round(measured["server_rss"], 1),
+                        "server_hwm_mib": round(measured["server_hwm"], 1),
+                        "workers_rss_mib": round(measured["workers_rss"], 1),
+                        "workers": measured["workers"],
+                        "mean_message_bytes": round(statistics.mean(tally.sizes)) if tally.sizes
+                        else None}  # fmt: skip
+            load_before = load()
+            before = usage(process.pid)
+            moves_before = stored_moves(db)
             start = time.monotonic()
-            deadline = start + args.seconds
+            deadline = start + seconds
             results = await asyncio.gather(*(
-                person(port, token, deadline, random.Random(n), latencies, errors)
-                for n, token in enumerate(tokens)
+                person(port, g, t, n, deadline, tally) for n, (g, t) in enumerate(people)
             ), return_exceptions=True)  # fmt: skip
             elapsed = time.monotonic() - start
-            peak, now = peak_memory(process.pid)
+            after = usage(process.pid)
+            load_after = load()
+            moves_after = stored_moves(db)
         finally:
-            process.terminate()
-            process.wait(30)
+            if profile:
+                process.send_signal(signal.SIGTERM)
+            else:
+                process.kill()  # kill -9: what was acknowledged must be in the database
+            process.wait(60)
+        missing = lost(db, tally.acked)
     failures = [repr(r) for r in results if isinstance(r, BaseException)]
-    played = [r for r in results if not isinstance(r, BaseException)]
-    ordered = sorted(latencies)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else None
+    decisions = moves_after - moves_before
+    server_cpu = after["server_cpu"] - before["server_cpu"]
+    workers_cpu = after["workers_cpu"] - before["workers_cpu"]
     return {
-        "games": args.games,
-        "bots": bots,
+        "games": games, "bots": bots,
+        "beside": f"{beside_games} x {','.join(beside or [])}" if beside_games else None,
+        "load_before": load_before, "load_after": load_after,
         "seconds": round(elapsed, 1),
-        "finished_games": sum(1 for _, over in played if over),
-        "human_moves": sum(moves for moves, _ in played),
-        "moves_per_s": round(sum(moves for moves, _ in played) / elapsed, 1),
-        "errors": len(errors) + len(failures),
-        "error_examples": (errors + failures)[:3],
-        "latency_ms": {
-            "median": round(1000 * statistics.median(ordered), 1) if ordered else None,
-            "p95": round(1000 * p95, 1) if p95 is not None else None,
-            "max": round(1000 * ordered[-1], 1) if ordered else None,
-        },
-        "server_memory_mib": {
-            "idle": round(idle / 1024, 1),
-            "peak": round(peak / 1024, 1),
-            "end": round(now / 1024, 1),
-        },
-    }
+        "finished_games": sum(1 for r in results if r is True),
+        "decisions": decisions,
+        "decisions_per_s": round(decisions / elapsed, 1),
+        "person_moves_acked": len(tally.acked),
+        "ack_ms": spread(tally.acks),
+        "turn_ms": spread(tally.turns),
+        "server_cpu_s": round(server_cpu, 2),
+        "server_cpu_share": round(server_cpu / elapsed, 2),
+        "server_cpu_ms_per_decision": round(1000 * server_cpu / max(1, decisions), 2),
+        "workers_cpu_s": round(workers_cpu, 2),
+        "server_cpu_per_created_game_ms": round(
+            1000 * (created["server_cpu"] - started["server_cpu"]) / max(1, count), 1),
+        "server_rss_mib": round(after["server_rss"], 1),
+        "server_hwm_mib": round(after["server_hwm"], 1),
+        "workers_rss_mib": round(after["workers_rss"], 1),
+        "workers": after["workers"],
+        "mean_message_bytes": round(statistics.mean(tally.sizes)) if tally.sizes else None,
+        "errors": len(tally.errors) + len(failures),
+        "error_examples": (tally.errors + failures)[:3],
+        "lost_moves": missing,
+    }  # fmt: skip
+
+
+def show(result: dict[str, Any]) -> None:
+    if "idle_games" in result:
+        print(f"{result['idle_games']} connected idle games ({result['load']}): server "
+              f"{result['server_rss_mib']} MiB (peak {result['server_hwm_mib']}), "
+              f"{result['workers']} workers {result['workers_rss_mib']} MiB; "
+              f"creating a game {result['create_ms_per_game']} ms wall, "
+              f"{result['server_cpu_per_created_game_ms']} ms server CPU; "
+              f"mean message {result['mean_message_bytes']} B")
+        return
+    ack, turn = result["ack_ms"], result["turn_ms"]
+    beside = f", beside {result['beside']}" if result["beside"] else ""
+    print(f"{result['games']} games ({', '.join(result['bots'])} beside one person{beside}), "
+          f"{result['seconds']} s; {result['load_before']} -> {result['load_after']}")
+    print(f"  ack      p50 {ack['p50']} ms, p99 {ack['p99']} ms, max {ack['max']} ms "
+          f"({ack['n']} acks)")
+    print(f"  turn     p50 {turn['p50']} ms, p99 {turn['p99']} ms, max {turn['max']} ms")
+    print(f"  decisions {result['decisions']} ({result['decisions_per_s']}/s), finished games "
+          f"{result['finished_games']}")
+    print(f"  CPU      server {result['server_cpu_s']} s ({result['server_cpu_share']} of wall, "
+          f"{result['server_cpu_ms_per_decision']} ms a decision), workers "
+          f"{result['workers_cpu_s']} s; creating a game {result['server_cpu_per_created_game_ms']}"
+          " ms server CPU")
+    print(f"  memory   server {result['server_rss_mib']} MiB (peak {result['server_hwm_mib']}), "
+          f"{result['workers']} workers {result['workers_rss_mib']} MiB")
+    print(f"  messages mean {result['mean_message_bytes']} B")
+    print(f"  errors {result['errors']} {result['error_examples'] or ''}, lost moves "
+          f"{result['lost_moves']}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50, help="games at once (default 50)")
-    parser.add_argument("--seconds", type=float, default=120.0,
-                        help="stop after this long (default 120)")  # fmt: skip
-    parser.add_argument("--bots", default="greedy,random,random",
-                        help="the bot seats beside the person (default greedy,random,random)")
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="stop after this long (default 30)")  # fmt: skip
+    parser.add_argument("--bots", default="greedy,random",
+                        help="the bot seats beside the person (default greedy,random)")
+    parser.add_argument("--idle", type=int, default=0, metavar="N",
+                        help="instead: N connected games where nobody moves (memory)")
+    parser.add_argument("--pair", action="store_true",
+                        help="instead: one person's game alone, then beside --beside games")
+    parser.add_argument("--beside", default="ismcts:iterations=3000",
+                        help="the bots of the games beside (--pair)")
+    parser.add_argument("--beside-games", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="the server's bot worker processes (default: its own default)")
+    parser.add_argument("--profile", metavar="FILE", default="",
+                        help="run the server under cProfile; print where its time went")
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
     args = parser.parse_args()
-    result = asyncio.run(run(args))
+    bots = args.bots.split(",")
+    results: list[dict[str, Any]] = []
+    profile = str(Path(args.profile).resolve()) if args.profile else ""
+    if args.idle:
+        results.append(asyncio.run(run(0, bots, 0, idle=args.idle, workers=args.workers)))
+    elif args.pair:
+        pair_bots = ["random", "random"]
+        results.append(asyncio.run(run(1, pair_bots, args.seconds, workers=args.workers)))
+        results.append(asyncio.run(run(1, pair_bots, args.seconds, workers=args.workers,
+                                       beside=[args.beside] * 3,
+                                       beside_games=args.beside_games)))  # fmt: skip
+    else:
+        results.append(asyncio.run(run(args.games, bots, args.seconds, workers=args.workers,
+                                       profile=profile)))  # fmt: skip
     if args.json == "-":
-        print(json.dumps(result, indent=2))
+        print(json.dumps(results, indent=2))
         return
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    latency = result["latency_ms"]
-    memory = result["server_memory_mib"]
-    print(f"{result['games']} games at once ({', '.join(result['bots'])} beside one person), "
-          f"{result['seconds']} s")
-    print(f"  finished games:        {result['finished_games']}")
-    print(f"  person moves:          {result['human_moves']} ({result['moves_per_s']}/s)")
-    print(f"  errors:                {result['errors']} {result['error_examples'] or ''}")
-    print(f"  move -> next state:    median {latency['median']} ms, p95 {latency['p95']} ms, "
-          f"max {latency['max']} ms")
-    print(f"  server memory:         idle {memory['idle']} MiB, peak {memory['peak']} MiB, "
-          f"end {memory['end']} MiB")
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    for result in results:
+        show(result)
+    if args.pair:
+        alone, beside = (r["ack_ms"]["p50"] for r in results)
+        if alone and beside:
+            print(f"ack p50 beside / alone: {beside / alone:.2f}")
+    if profile:
+        print(f"\nwhere the server's time went (cProfile, {profile}):")
+        stats = pstats.Stats(profile)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
 
 
 if __name__ == "__main__":

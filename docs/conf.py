@@ -69,6 +69,7 @@ nitpick_ignore_regex = [
     ("py:class", r"(logging\.)?(Filter|LogRecord)"),
     ("py:class",
      r"(tajmahal\.web\.(server|guard)\.)?(ASGIApp|Scope|Receive|Send|Message|MutableMapping|Awaitable|T)"),
+    ("py:class", r"tajmahal\.web\.workers\.T"),  # a TypeVar: what a worker's call returns
 ]
 
 # -- autodoc: the docstrings are the reference text

@@ -134,6 +134,22 @@ def test_protocol_benchmark_runs() -> None:
         assert re.search(rf"{re.escape(row)}.* \d+\.\d (µs|ms)", done.stdout), row
 
 
+def test_web_load_benchmark_checks_every_acknowledged_move_against_the_database() -> None:
+    """benchmarks/web_load.py: a short run of two games reports its figures, no error, no loss."""
+    pytest.importorskip("websockets")
+    pytest.importorskip("uvicorn")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "web_load.py"), "--games", "2",
+         "--seconds", "4", "--workers", "1", "--json", "-"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    (result,) = json.loads(done.stdout)
+    assert result["errors"] == 0 and result["lost_moves"] == 0
+    assert result["person_moves_acked"] > 0 and result["decisions"] > 0
+    assert result["ack_ms"]["p50"] is not None and "load" in result["load_before"]
+
+
 INSTRUCTIONS = ROOT / "benchmarks" / "instructions.py"
 
 

@@ -234,3 +234,33 @@ def test_render_draws_palaces_of_a_game_state() -> None:
     view_svg = render_board(state.components, state=state.view(1))
     assert view_svg.count('class="palace seat-') == placed  # the same board...
     assert "key-hand" in view_svg and "key-hand" not in svg  # ...and the view's own hand
+
+
+def test_three_hundred_games_share_one_layout_and_each_tile_stays_in_its_spot() -> None:
+    """A server draws many games at once: the layout depends on the components, not the deal."""
+    from tajmahal.render._panel import state_tiles
+
+    layouts = set()
+    for seed in range(300):
+        start = tm.new_game(3 + seed % 3, seed=seed).view(0)
+        layouts.add(id(_map_layout._layout(COMPS, state_tiles(COMPS, start))))
+        layouts.add(id(_map_layout._layout(COMPS, _map_layout.placement_tiles(
+            COMPS, tm.place_tiles(COMPS, seed)))))  # fmt: skip
+    assert len(layouts) == 1
+    layout = _map_layout._layout(COMPS, state_tiles(COMPS, tm.new_game(3, seed=1).view(0)))
+    for seed in (1, 2):  # every tile drawn inside the spot kept for it
+        root = ET.fromstring(render_board(COMPS, tm.place_tiles(COMPS, seed)))
+        for tile in with_class(root, "bonus"):
+            rect = tile.find(f"{SVG}rect")
+            assert rect is not None
+            left, width = float(rect.get("x", 0)), float(rect.get("width", 0))
+            spot = layout.boxes[f"bonus:{tile.get('data-city')}"]
+            assert spot[0] - 0.1 <= left and left + width <= spot[2] + 0.1  # drawn rounded
+
+
+def test_the_drawn_pieces_a_layout_keeps_are_bounded() -> None:
+    layout = _map_layout._layout(COMPS, _map_layout.NO_TILES)
+    for n in range(_map_layout.DRAWN_KEPT + 50):
+        layout.drawn(("test", n), list)
+    assert len(layout.cache) <= _map_layout.DRAWN_KEPT
+    layout.cache.clear()

@@ -344,6 +344,44 @@ def test_a_killed_server_resumes_every_game_where_it_stood(tmp_path: Path, how: 
         server.stop()
 
 
+def test_kill_9_loses_no_acknowledged_move_of_moves_arriving_together(tmp_path: Path) -> None:
+    """Group commit: moves of several games arrive at once and share commits; each is
+    acknowledged (before its state) only once durable, so ``kill -9`` right after the last
+    acknowledgement loses none of them."""
+    db = tmp_path / "games.sqlite3"
+    server = Server(db, "--time-limit", "5")
+    acked: list[tuple[str, int, str]] = []
+    try:
+        games = [server.create([HUMAN, "random", "random"]) for _ in range(6)]
+        clients = [server.client(token_of(g["seats"][0]["link"])) for g in games]
+        for _ in range(4):
+            turns = [client.my_turn() for client in clients]
+            sent = []
+            for client, state in zip(clients, turns, strict=True):
+                if state["over"]:
+                    continue
+                move = {"type": "move", "decision": state["decision"] + 1,
+                        "move": state["legal"][-1]}  # fmt: skip
+                client.state = None
+                client.send(move)  # every game's move before any acknowledgement is read
+                sent.append((client, move))
+            for client, move in sent:
+                number = move["decision"]
+                reply = client.until(lambda m, number=number: m["type"] in ("ack", "error") or (
+                    m["type"] == "state" and m["decision"] >= number))  # fmt: skip
+                assert reply == {"type": "ack", "decision": move["decision"]}  # ack, then state
+                game = next(g["id"] for g, c in zip(games, clients, strict=True) if c is client)
+                acked.append((game, move["decision"], move["move"]))
+        status = server.stop(signal.SIGKILL)  # at once, after the last acknowledgement
+        assert status == -signal.SIGKILL
+    finally:
+        server.stop()
+    with sqlite3.connect(db) as connection:
+        stored = set(connection.execute("SELECT game_id, number, move FROM moves").fetchall())
+    assert len(acked) >= 20
+    assert [entry for entry in acked if entry not in stored] == []
+
+
 # ---------------------------------------------------------------------------- hints, analysis
 
 

@@ -508,6 +508,14 @@ class _Referee:
 
     def ask(self, seat: int, decision: int, view: PlayerView, legal: tuple[Move, ...]) -> Answer:
         """The seat's answer, within its time (a timeout at once if its clock has run out)."""
+        early = self.clock_out(seat)
+        if early is not None:
+            return early
+        return self.seats[seat].choose(view, legal, self.limit, decision)
+
+    def clock_out(self, seat: int) -> Answer | None:
+        """Before asking ``seat``: a timeout answer if its game clock has run out, else None
+        and :attr:`limit` is the time it is given (for a caller that asks the seat itself)."""
         clock = self.clocks[seat]
         if clock is not None and clock <= 0:
             self.limit = None  # not asked
@@ -516,7 +524,7 @@ class _Referee:
                 detail=f"its game clock of {self.game_time:g} s has run out",
             )
         self.limit = _least(self.time_limit, clock) if clock is not None else self.time_limit
-        return self.seats[seat].choose(view, legal, self.limit, decision)
+        return None
 
     def judge(self, seat: int, decision: int, legal: tuple[Move, ...], answer: Answer) -> Move:
         """The move ``answer`` (to :meth:`ask`) stands for: its choice, or the fallback."""

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape
 
-from tajmahal.render._map_layout import Tiles, _bonus_text, _chip_width, _Layout
+from tajmahal.render._map_layout import (
+    Tiles,
+    _badge_width,
+    _bonus_size,
+    _bonus_text,
+    _chip_width,
+    _Layout,
+)
 from tajmahal.render._svg import (
     BONUS_FILL,
     BONUS_FONT,
@@ -170,7 +177,9 @@ def _draw_province_label(
     ]
     if tile is None:
         return out
-    left, top = boxes[f"tile:{province_id}"][0] + 2, boxes[f"tile:{province_id}"][1] + 2
+    spot = boxes[f"tile:{province_id}"]  # kept for the widest tile: this one centred in it
+    left = (spot[0] + spot[2] - _badge_width(tile)) / 2
+    top = spot[1] + 2
     goods = ", ".join(c.value for c in tile.commodities)
     attrs: Attrs = {
         "class": "province-tile",
@@ -206,7 +215,16 @@ def _draw_province_label(
     return out
 
 
-def _draw_bonus(box: Box, tile: BonusTile, city: City) -> list[str]:
+def _draw_bonus(spot: Box, tile: BonusTile, city: City) -> list[str]:
+    """The tile inside its spot (kept for the widest tile: see ``_layout``), on the city's side."""
+    width = min(_bonus_size(tile)[0], spot[2] - spot[0])
+    if spot[2] <= city.x:  # left of the city: flush right
+        left = spot[2] - width
+    elif spot[0] >= city.x:  # right of it: flush left
+        left = spot[0]
+    else:  # above or below: centred
+        left = (spot[0] + spot[2] - width) / 2
+    box = (left, spot[1], left + width, spot[3])
     if tile.commodity is not None:
         fill = COMMODITY_FILL[tile.commodity]
     else:

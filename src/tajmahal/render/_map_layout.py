@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
@@ -41,6 +42,8 @@ from tajmahal.rules.setup import TilePlacement
 
 # ----------------------------------------------------------------- layout
 
+DRAWN_KEPT = 4096  #: drawn pieces a layout keeps (a few MB at most; the least recent go)
+
 
 class _Region(NamedTuple):
     """One city's share of its province."""
@@ -58,13 +61,22 @@ class _Layout(NamedTuple):
     #: Keys ``name:<city>``, ``bonus:<city>``, ``province:<province>`` and ``legend``.
     boxes: dict[str, Box]
     #: drawn elements that depend only on the layout, kept with it (see ``drawn``)
-    cache: dict[object, list[str]]
+    cache: OrderedDict[object, list[str]]
 
     def drawn(self, key: object, draw: Callable[[], list[str]]) -> list[str]:
-        """``draw()``, computed once per layout and ``key``."""
-        found = self.cache.get(key)
+        """``draw()``, computed once per layout and ``key`` (the latest :data:`DRAWN_KEPT` kept).
+
+        ``key`` names everything the elements depend on besides the layout, so one
+        layout serves every game of a server without growing without bound.
+        """
+        cache = self.cache
+        found = cache.get(key)
         if found is None:
-            found = self.cache[key] = draw()
+            found = cache[key] = draw()
+            if len(cache) > DRAWN_KEPT:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
         return found
 
 
@@ -401,13 +413,51 @@ def _place_province(
 
 
 def _layout(components: Components, tiles: Tiles = NO_TILES) -> _Layout:
-    """Where everything goes; the same tiles give the same layout (kept for the last few)."""
-    province = tuple(sorted(tiles.province.items()))
-    bonus = tuple(sorted(tiles.bonus.items()))
+    """Where everything goes: one layout per set of components, whatever the deal.
+
+    A picture with tiles keeps a spot for a tile on every province and every
+    city a bonus tile may lie on, each as wide as the widest tile setup may lay
+    there (S2, S3); each tile is then drawn inside its spot.  So the layout
+    depends on the components only (not on the game, its deal or its step):
+    every game a server draws shares it, and labels never move during a game.
+    The bare board (no tiles) has a layout of its own.
+    """
+    if tiles == NO_TILES:
+        return _cached_layout(components, (), (), False)
+    taken = frozenset(tiles.bonus) - {c.id for c in components.board.fortresses}
+    province, bonus = _reserved_tiles(components, taken)
     return _cached_layout(components, province, bonus, tiles.explained)
 
 
-@functools.lru_cache(maxsize=256)  # a server draws many games at once (tajmahal serve)
+@functools.lru_cache(maxsize=16)
+def _reserved_tiles(
+    components: Components, others: frozenset[str]
+) -> tuple[tuple[tuple[str, ProvinceTile], ...], tuple[tuple[str, BonusTile], ...]]:
+    """The widest tile each spot may hold: every province; the Taj Mahal city; the other
+    fortresses; and ``others`` (cities beyond those where setup lays bonus tiles)."""
+    board = components.board
+    province: tuple[tuple[str, ProvinceTile], ...] = ()
+    if components.province_tiles:
+        widest = max(components.province_tiles, key=lambda t: (_badge_width(t), t.number))
+        province = tuple(sorted((p.id, widest) for p in board.provinces))
+    bonus: dict[str, BonusTile] = {}
+    tiles = components.bonus_tiles
+    if tiles:
+        squares = [t for t in tiles if t.kind is not BonusKind.TAJ_MAHAL] or list(tiles)
+        taj = [t for t in tiles if t.kind is BonusKind.TAJ_MAHAL] or list(tiles)
+        for city in board.fortresses:
+            choice = taj if city.id == board.taj_mahal_city else squares
+            bonus[city.id] = max(choice, key=_widest)
+        for city_id in others:
+            bonus[city_id] = max(tiles, key=_widest)
+    return province, tuple(sorted(bonus.items()))
+
+
+def _widest(tile: BonusTile) -> tuple[float, str]:
+    return _bonus_size(tile)[0], _bonus_text(tile)
+
+
+@functools.lru_cache(maxsize=16)  # one per set of components (see _layout)
 def _cached_layout(
     components: Components,
     province_tiles: tuple[tuple[str, ProvinceTile], ...],
@@ -456,4 +506,4 @@ def _cached_layout(
     if placer.cost(box, "legend") >= 1:
         placer.place("legend", (left + 6, bottom + 6, left + 6 + LEGEND_WIDTH, bottom + 6 + height))
         view = (left, top, right, bottom + 12 + height)
-    return _Layout(view, regions, _province_colors(board), dict(placer.placed), {})
+    return _Layout(view, regions, _province_colors(board), dict(placer.placed), OrderedDict())

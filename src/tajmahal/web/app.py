@@ -291,8 +291,9 @@ def create_app(server: GameServer) -> Starlette:
             if seat is None:
                 raise Rejected("a spectator only watches")
             if kind == "move":
-                await table.move(seat, data.get("decision"), data.get("move"))
-                listener.reply({"type": "ack", "decision": data.get("decision")})
+                ack = {"type": "ack", "decision": data.get("decision")}
+                await table.move(seat, data.get("decision"), data.get("move"),
+                                 lambda: listener.reply(ack))  # stored: the ack, then the state
             elif kind == "undo":
                 await table.undo(seat, data.get("decision"))
                 listener.reply({"type": "ack", "undo": True})

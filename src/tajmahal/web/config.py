@@ -54,7 +54,6 @@ class ServerSettings:
     allow_search_processes: bool = False
     open_games_per_client: int = 20  #: unfinished games one client address may have
     idle_expiry: float = 7 * 24 * 3600.0  #: seconds an unfinished game may wait for a move
-    max_abandoned_per_game: int = 2  #: a game's bot calls still running past their time
     # connections (uvicorn's h11 protocol, see tajmahal.web.guard)
     max_sockets: int = 800  #: open connections, WebSockets included
     max_sockets_per_client: int = 100  #: open HTTP connections from one address
@@ -73,6 +72,8 @@ class ServerSettings:
             "commands": self.allow_commands, "open_games_per_client": self.open_games_per_client,
             "games_per_minute": self.games_per_minute, "idle_expiry": self.idle_expiry,
         }  # fmt: skip
+    #: worker processes running the in-process bots (0: one per core); see tajmahal.web.workers
+    bot_workers: int = 0
 
 
 @attrs.frozen

@@ -14,7 +14,6 @@ import secrets
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import attrs
@@ -55,12 +54,7 @@ class GameServer:
     def __init__(self, store: GameStore, settings: ServerSettings | None = None) -> None:
         self.store = store
         self.settings = settings or ServerSettings()
-        self.workers = Workers(
-            store,
-            bots=ThreadPoolExecutor(256, thread_name_prefix="tajmahal-web-bot"),
-            drawing=ThreadPoolExecutor(4, thread_name_prefix="tajmahal-web-draw"),
-            storage=ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-store"),
-        )
+        self.workers = Workers(store, self.settings)
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._created: dict[str, list[float]] = {}
@@ -71,7 +65,8 @@ class GameServer:
         self.expensive = SingleFlight(self.settings.expensive_jobs)
 
     async def start(self) -> None:
-        """Resume every unfinished game (bots included) where it stood."""
+        """Start the bots' worker processes; resume every unfinished game where it stood."""
+        self.workers.pool.start()
         for game_id in await self.workers.stored(self.store.unfinished):
             table = await self.table(game_id)
             if table is not None:
@@ -113,15 +108,13 @@ class GameServer:
                          self.settings.idle_expiry)  # fmt: skip
 
     async def stop(self) -> None:
-        """Stop every game's bots and the worker threads (the games stay stored)."""
+        """Stop every game's bots, the worker processes and threads (the games stay stored)."""
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
         self.tables.clear()
-        for pool in (self.workers.bots, self.workers.drawing):
-            pool.shutdown(wait=False, cancel_futures=True)
-        self.workers.storage.shutdown(wait=True)
+        await self.workers.close()
         self.store.close()
 
     async def table(self, game_id: str) -> Table | None:
@@ -138,7 +131,7 @@ class GameServer:
                     if stored is None:
                         return None
                     config = GameConfig.parse(stored.config, self.settings, stored=True)
-                    table = await self.workers.bot(
+                    table = await self.workers.drawn(
                         Table, stored, config, self.settings, self.workers
                     )
                 except (TajMahalError, ValueError, TypeError, KeyError, RecursionError) as exc:

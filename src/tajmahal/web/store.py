@@ -255,6 +255,44 @@ class SQLiteStore:
         except sqlite3.IntegrityError as exc:
             raise DuplicateMoveError(f"game {game_id} already has move {move.number}") from exc
 
+    def add_moves(self, entries: Sequence[tuple[str, StoredMove]]) -> list[Exception | None]:
+        """Commit several games' moves in one transaction (one ``fsync``: group commit).
+
+        Each entry's outcome, in order: None, or the :class:`DuplicateMoveError`
+        of a move whose number is taken (the others are stored all the same).
+
+        >>> store = SQLiteStore(':memory:')
+        >>> store.create_game(StoredGame('g1', {'seats': []}, 7, 0.0), [])
+        >>> store.add_moves([('g1', StoredMove(1, 0, 'withdraw')), ('g1', StoredMove(1, 1, 'x')),
+        ...                  ('g1', StoredMove(2, 1, 'withdraw'))])
+        [None, DuplicateMoveError('game g1 already has move 1'), None]
+        >>> store.close()
+        """
+        problems: list[Exception | None] = []
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for game_id, move in entries:
+                        fault = None if move.fault is None else json.dumps(move.fault)
+                        try:  # a failed statement is undone alone; the transaction goes on
+                            self._db.execute(
+                                "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
+                                "VALUES (?, ?, ?, ?, ?, ?)",
+                                (game_id, move.number, move.seat, move.move, move.elapsed, fault),
+                            )
+                            problems.append(None)
+                        except sqlite3.IntegrityError:
+                            problems.append(DuplicateMoveError(
+                                f"game {game_id} already has move {move.number}"))  # fmt: skip
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot write the game database {self.path}: {exc}") from exc
+        return problems
+
     def remove_moves(self, game_id: str, first: int) -> None:
         self._write([("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, first))])
 

@@ -2,21 +2,22 @@
 
 A :class:`Table` changes only through :meth:`Table.move` (a human's move),
 :meth:`Table.undo` and its bot driver; each change is committed to the store
-before it is applied and announced.  Bots are asked through the referee's
-seat machinery (time limits, faults, bot programs) in worker threads, never
-on the event loop.
+before it is applied, acknowledged and announced.  Bots are asked through the
+referee (time limits, faults, fallback moves): Python bots in the server's
+worker processes (:mod:`tajmahal.web.workers`), bot programs through the bot
+protocol; never on the event loop, and no thread per game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
-from typing import Any, TypeVar
+from typing import Any
 
 from tajmahal._escape import log_text
 from tajmahal.game import Game, GameRecord
@@ -24,7 +25,7 @@ from tajmahal.protocol import ProcessLimits, ProcessSeat
 from tajmahal.referee.faults import Fault, FaultKind
 from tajmahal.referee.match import _Referee, bot_seed
 from tajmahal.referee.record_tags import match_tags
-from tajmahal.referee.seats import Answer, InProcessSeat, SeatPlayer
+from tajmahal.referee.seats import Answer, SeatPlayer
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
@@ -38,32 +39,16 @@ from tajmahal.web.frames import (
     opening_lines,
     state_frame,
 )
-from tajmahal.web.store import GameStore, SQLiteStore, StoredGame, StoredMove
+from tajmahal.web.store import SQLiteStore, StoredGame, StoredMove
+from tajmahal.web.workers import PooledSeat, Workers
 
 __all__ = ["Listener", "Rejected", "Table", "Workers"]
 
 log = logging.getLogger("tajmahal.web")
-T = TypeVar("T")
 
 
 class Rejected(TajMahalError):
     """A client's request that changes nothing: the message says why (sent to that client)."""
-
-
-class Workers:
-    """The threads a server runs its blocking work in: bots, drawing, and the one store thread."""
-
-    def __init__(self, store: GameStore, bots: Executor, drawing: Executor, storage: Executor):
-        self.store, self.bots, self.drawing, self.storage = store, bots, drawing, storage
-
-    async def stored(self, work: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.storage, work, *args)
-
-    async def drawn(self, work: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.drawing, work, *args)
-
-    async def bot(self, work: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.bots, work, *args)
 
 
 class Listener:
@@ -198,9 +183,9 @@ class Table:
         if cached is None:
             shown = self._shown(seat)
             cached = await self.workers.drawn(_frame_text, shown)
-            if len(self._frames) > 16:
-                self._frames.clear()
-            if key[0] == self.version:
+            if key[0] == self.version:  # only the latest frames are kept (memory per game)
+                if any(version != key[0] for version, _ in self._frames):
+                    self._frames.clear()
                 self._frames[key] = cached
         return cached
 
@@ -220,33 +205,43 @@ class Table:
             "index": index, "seat": seat,
             "game_id": self.id, "decision": index,
             "players": self.config.players, "humans": self.config.humans, "legal": legal,
-            "events": [e for e in self._events.get(seat, []) if e[0] <= index],
+            "events": [e for e in self._events_of(seat) if e[0] <= index],
             "hints": self.config.hints and seat is not None,
             "undo": seat is not None and self.undo_allowed(seat), "result": result,
             "delayed": index != len(self.game),
         }  # fmt: skip
 
     def _rebuild_events(self) -> None:
+        """Forget the events told so far: each audience's are told again when next asked."""
+        self._events = {}
+
+    def _events_of(self, audience: int | None) -> list[tuple[int, int | None, list[str]]]:
+        """The latest decisions' events as ``audience`` knows them (built when first asked:
+        opening a game costs no events, and a decision costs only those of its audiences)."""
+        told = self._events.get(audience)
+        if told is not None:
+            return told
         players = self.config.players
         states = self.game.states
-        audiences: list[int | None] = [None, *range(len(self.config.seats))]
-        self._events = {a: [] for a in audiences}
+        told = self._events[audience] = []
         start = max(0, len(states) - 1 - MAX_EVENTS)
         if start == 0:
-            for audience in audiences:
-                view = states[0].view(audience or 0)
-                self._events[audience].append((0, None, opening_lines(view, players)))
+            told.append((0, None, opening_lines(states[0].view(audience or 0), players)))
         for k in range(start + 1, len(states)):
-            self._add_events(states[k - 1], self.game.moves[k - 1], states[k], k)
+            told.append(self._told(audience, states[k - 1], self.game.moves[k - 1], states[k], k))
+        return told
+
+    def _told(
+        self, audience: int | None, before: GameState, move: Move, after: GameState, number: int
+    ) -> tuple[int, int | None, list[str]]:
+        looker = audience if audience is not None else 0
+        lines = decision_lines(before.view(looker), move, after.view(looker), self.config.players,
+                               private=audience is not None)  # fmt: skip
+        return number, before.current_player, lines
 
     def _add_events(self, before: GameState, move: Move, after: GameState, number: int) -> None:
-        players = self.config.players
-        mover = before.current_player
         for audience, lines in self._events.items():
-            looker = audience if audience is not None else 0
-            told = decision_lines(before.view(looker), move, after.view(looker), players,
-                                  private=audience is not None)  # fmt: skip
-            lines.append((number, mover, told))
+            lines.append(self._told(audience, before, move, after, number))
             del lines[: -MAX_EVENTS - 1]
 
     def _changed(self) -> None:
@@ -257,8 +252,14 @@ class Table:
 
     # ------------------------------------------------------------------------ changing
 
-    async def move(self, seat: int, decision: object, text: object) -> None:
-        """A human's move for decision number ``decision`` (1-based); :class:`Rejected` if not."""
+    async def move(
+        self, seat: int, decision: object, text: object,
+        acknowledge: Callable[[], None] | None = None,
+    ) -> None:  # fmt: skip
+        """A human's move for decision number ``decision`` (1-based); :class:`Rejected` if not.
+
+        ``acknowledge`` is called once the move is stored, before anybody is told of it.
+        """
         async with self._lock:
             state = self.state
             if state.is_over:
@@ -276,7 +277,7 @@ class Table:
                 move = parse_move(text, state)
             except IllegalMoveError as exc:
                 raise Rejected(str(exc).split(": legal moves")[0][:300]) from None
-            await self._commit(StoredMove(decision, seat, str(move)), move)
+            await self._commit(StoredMove(decision, seat, str(move)), move, acknowledge)
         self.drive()
 
     async def undo(self, seat: int, decision: object) -> None:
@@ -309,9 +310,13 @@ class Table:
         seed = bot_seed(int(self.id[:8], 16), decision)
         return await self.workers.bot(hint_for, view, legal, seed)
 
-    async def _commit(self, stored: StoredMove, move: Move) -> None:
-        """Store, then apply, then announce one move (the caller holds the lock)."""
-        await self.workers.stored(self.workers.store.add_move, self.id, stored)
+    async def _commit(
+        self, stored: StoredMove, move: Move, acknowledge: Callable[[], None] | None = None
+    ) -> None:
+        """Store, then apply, acknowledge and announce one move (the caller holds the lock)."""
+        await self.workers.add_move(self.id, stored)
+        if acknowledge is not None:
+            acknowledge()  # the ack first, then the frames
         before = self.state
         after = self.game.push(move)
         self.moves.append(stored)
@@ -324,8 +329,10 @@ class Table:
         await self.keep_record()
         log.info("game %s: over, scores %s", self.id, list(self.state.scores))
         seats, self._seats = self._seats, []
-        if seats:
-            await self.workers.bot(_finish_seats, seats, self.state)
+        self.workers.pool.forget(self.id)
+        programs = [seat for seat in seats if isinstance(seat, ProcessSeat)]
+        if programs:
+            await self.workers.program(_finish_seats, programs, self.state)
 
     async def keep_record(self) -> None:
         """Store the record of a game that is over (also one whose server stopped as it ended)."""
@@ -377,23 +384,30 @@ class Table:
     async def _drive(self) -> None:
         try:
             if self._referee is None:
-                self._seats = await self.workers.bot(self._build_seats)
+                self._seats = await self._build_seats()
                 limit = self.config.time_limit
                 if limit is None and self.config.game_time is None:
                     limit = self.settings.default_time_limit
                 self._referee = _Referee(self._seats, limit, self.config.game_time)
+            referee = self._referee
             while not self.closed:
                 state = self.state
                 seat = state.current_player
                 if state.is_over or seat is None or self.seat_is_human(seat):
                     return
-                if self._abandoned() >= self.settings.max_abandoned_per_game:
-                    await asyncio.sleep(0.5)  # this game waits: it may not use up the process's
-                    continue  # budget of abandoned calls (other games' bots still start)
                 number = len(self.game) + 1
                 view, legal = state.view(seat), state.legal_moves()
-                faults = len(self._referee.faults)
-                move = await self.workers.bot(self._referee.decide, seat, number, view, legal)
+                faults = len(referee.faults)
+                answer = referee.clock_out(seat)  # a timeout at once if its game clock ran out
+                if answer is None:
+                    player = self._seats[seat]
+                    if isinstance(player, PooledSeat):
+                        answer = await player.decide(view, legal, referee.limit, number)
+                    else:
+                        answer = await self.workers.program(
+                            player.choose, view, legal, referee.limit, number
+                        )
+                move = referee.judge(seat, number, legal, answer)
                 fault = None
                 if len(self._referee.faults) > faults:
                     made = self._referee.faults[-1]
@@ -412,8 +426,9 @@ class Table:
         except Exception:  # a bug: logged, the game stays where it stood
             log.exception("game %s: the bot driver stopped", self.id)
 
-    def _build_seats(self) -> list[SeatPlayer]:
-        """Runs in a worker thread: one seat per bot (humans get a placeholder)."""
+    async def _build_seats(self) -> list[SeatPlayer]:
+        """One seat per bot (humans get a placeholder): Python bots in the worker processes,
+        programs (``cmd:``, ``--isolate``) through the bot protocol."""
         from tajmahal.bots.specs import check_spec
 
         limit = self.config.time_limit or self.config.game_time or self.settings.default_time_limit
@@ -425,17 +440,15 @@ class Table:
             spec = seat.spec if seat.spec is not None else check_spec(seat.name)
             seed = bot_seed(self._seed, number)
             if spec.is_command or self.settings.isolate or self.settings.sandbox:
-                seats.append(ProcessSeat.build(
-                    spec, seat=number, num_players=len(self.config.seats), seed=seed,
-                    time_limit=limit, limits=self._process_limits(),
-                ))  # fmt: skip
+                seats.append(await self.workers.program(functools.partial(
+                    ProcessSeat.build, spec, seat=number, num_players=len(self.config.seats),
+                    seed=seed, time_limit=limit, limits=self._process_limits(),
+                )))  # fmt: skip
             else:
-                seats.append(InProcessSeat.build(seat.name, seed, limit))
+                pooled = PooledSeat(self.workers.pool, self.id, number, seat.name, seed)
+                await pooled.build(limit)
+                seats.append(pooled)
         return seats
-
-    def _abandoned(self) -> int:
-        """How many of this game's bots still run a call abandoned past its time."""
-        return sum(1 for seat in self._seats if isinstance(seat, InProcessSeat) and seat.busy)
 
     def _process_limits(self) -> ProcessLimits:
         """A bot program's limits: sandboxed if the server says so, the database out of reach."""
@@ -452,8 +465,10 @@ class Table:
         if self._driver is not None:
             self._driver.cancel()
         seats, self._seats = self._seats, []
+        self.workers.pool.forget(self.id)
         for seat in seats:
-            await self.workers.bot(seat.close)
+            if isinstance(seat, ProcessSeat):
+                await self.workers.program(seat.close)
 
 
 def _frame_text(shown: dict[str, Any]) -> str:
@@ -476,7 +491,7 @@ def _frame_text(shown: dict[str, Any]) -> str:
         board = known[1]
     else:
         board = board_svg(view, players, start.view(0 if seat is None else seat))
-        if len(boards) > 8:
+        if len(boards) > 1:  # the latest board, and a delayed spectator's
             boards.clear()
         boards[index] = (state, board)
     frame = state_frame(view, board=board, table=table, **shown)

@@ -1,0 +1,653 @@
+"""Where a server's blocking work runs: bots in worker processes, storage and drawing in threads.
+
+**Bots in worker processes.**  The server's in-process bots (every seat but
+``cmd:`` programs and ``--isolate``/``--sandbox`` seats, which run through
+the bot protocol as before) play in a pool of worker processes, one per core
+by default (:attr:`~tajmahal.web.config.ServerSettings.bot_workers`).  Each
+decision is sent with the seat's view and its legal moves (pickled); the
+worker answers with the chosen move's index, or a fault.  The server's own
+interpreter only routes, stores and draws, so a thinking bot slows no other
+game's acknowledgements or pictures.
+
+**A game's bots stay on one worker.**  A bot keeps state between its
+decisions (its random generator, a search's statistics), and the referee
+builds it once per game from its spec and seed, as :func:`~tajmahal.play_match`
+does: so each game is pinned to one worker (the one with the fewest games
+when its bots are first built), where its bot objects live until the game
+ends.  The same seed and deterministic bots give the same record as
+``play_match``.  Rebuilding a bot for each decision would let any worker take
+any decision, but would change what stateful bots play.
+
+**Threads inside a worker.**  A worker runs each call in a thread of its
+own pool (:data:`THREADS`), so a quick bot's decision never waits for a
+search that another game runs on the same worker (they share its
+interpreter, not a queue).  A seat is asked one decision at a time.
+
+**Priority.**  The workers run at a lower CPU priority (:data:`NICE`): when
+bots and the server want the same core, the server answers first.
+
+**Time limits, faults.**  A decision's clock starts when the server hands
+it over.  A decision that takes longer than its limit (measured in the
+worker) is a timeout; one that has not answered :data:`SLACK` seconds after
+its limit is a timeout at once, the fallback move is played, and its late
+answer is dropped; the seat is not asked again until that call returns (its
+decisions meanwhile are timeouts, as in a match).  A worker still running a
+call :data:`GRACE` seconds (at least the limit) after its limit is replaced
+by a new process, and its other calls are asked again of the new one; a
+worker that died is replaced too, and each call it was running is a
+``crash`` fault.  The bots pinned to a replaced worker are built again from
+their specs and seeds at their next decision (a log line says so).
+
+**Trust.**  These are in-process bots (trusted code, as in
+:func:`~tajmahal.play_match`): the server reads their workers' answers as
+pickles.  Untrusted bots are programs: ``--isolate``, ``--sandbox``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import itertools
+import logging
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+from tajmahal.referee.faults import FaultKind
+from tajmahal.referee.seats import Answer, timeout_answer
+from tajmahal.rules.moves import Move
+from tajmahal.rules.views import PlayerView
+from tajmahal.web.config import ServerSettings
+from tajmahal.web.store import GameStore, StoredMove
+
+__all__ = ["GRACE", "NICE", "SLACK", "THREADS", "BotPool", "PooledSeat", "Workers"]
+
+log = logging.getLogger("tajmahal.web")
+T = TypeVar("T")
+
+SLACK = 0.5  #: seconds past a decision's limit before the server stops waiting for it
+GRACE = 5.0  #: seconds past its limit (at least) before the worker still running it is replaced
+THREADS = 32  #: decisions one worker runs at once (in threads: a quick bot never waits long)
+#: how much lower the workers' CPU priority is than the server's (``nice``): when bots
+#: and the server want the same core, the server's acknowledgements and pages go first
+NICE = 10
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv.pop()); "
+    "from tajmahal.web.workers import _serve; _serve()"
+)
+_LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class _Request:
+    """One call handed to a worker: its message, and the future its answer resolves."""
+
+    __slots__ = ("future", "late", "limit", "message", "number", "sent", "timer")
+
+    def __init__(self, message: tuple[Any, ...], future: asyncio.Future[Any],
+                 limit: float | None) -> None:  # fmt: skip
+        self.message, self.future, self.limit = message, future, limit
+        self.number: int = message[1]
+        self.sent = 0.0
+        self.late = False  #: answered already (a timeout): the worker's answer is dropped
+        self.timer: asyncio.TimerHandle | None = None
+
+
+class _Process:
+    """One worker process, its two pipes, the calls it runs and those waiting for its start."""
+
+    def __init__(self, setup: bytes) -> None:
+        jobs_read, jobs_write = os.pipe()
+        results_read, results_write = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _BOOT, str(jobs_read), str(results_write),
+                 str(os.getpid()), _LIBRARY_ROOT],
+                stdin=subprocess.DEVNULL, pass_fds=(jobs_read, results_write),
+            )  # fmt: skip
+        finally:
+            os.close(jobs_read)
+            os.close(results_write)
+        self.jobs = Connection(jobs_write, readable=False)
+        self.results = Connection(results_read, writable=False)
+        self.jobs.send_bytes(setup)
+        self.ready = False  #: the setup answered
+        self.running: dict[int, _Request] = {}
+        self.waiting: collections.deque[_Request] = collections.deque()
+        self.games: set[str] = set()
+
+    def stop(self, kill: bool) -> None:
+        with contextlib.suppress(OSError):
+            self.jobs.close()
+        if kill and self.process.poll() is None:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=None if kill else 5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        with contextlib.suppress(OSError):
+            self.results.close()
+
+
+class BotPool:
+    """The worker processes that run a server's in-process bots (see the module docs).
+
+    Workers start on first use, or all at once with :meth:`start`.
+
+    >>> import asyncio, tajmahal as tm
+    >>> async def one_decision():
+    ...     pool = BotPool(1)
+    ...     state = tm.new_game(3, seed=1)
+    ...     name, fault = await pool.build('g1', 0, 'greedy', seed=1, limit=10.0)
+    ...     answer = await pool.decide('g1', 0, 'greedy', 1, state.view(0),
+    ...                                state.legal_moves(), 10.0, 1)
+    ...     await pool.close()
+    ...     return name, fault, str(state.legal_moves()[answer.index])
+    >>> asyncio.run(one_decision())
+    ('greedy', None, 'play red:elephant+monk')
+    """
+
+    def __init__(self, size: int = 0) -> None:
+        self.size = size if size > 0 else os.cpu_count() or 1
+        self._slots: list[_Process | None] = [None] * self.size
+        self._pins: dict[str, int] = {}
+        self._ids = itertools.count(1)
+        self._setup: bytes | None = None
+        self.replaced = 0  #: workers replaced (died, or stuck past a limit)
+        self.broken: str | None = None  #: why no worker can start (then every call is a fault)
+
+    def start(self) -> None:
+        """Start every worker now (they import the library while the server starts)."""
+        for slot in range(self.size):
+            if self.broken is None:
+                self._worker(slot)
+
+    # ------------------------------------------------------------------ asking
+
+    async def build(
+        self, game: str, seat: int, spec: str, seed: int, limit: float | None
+    ) -> tuple[str, Answer | None]:
+        """Build a seat's bot on its game's worker: (the seat's name, its setup fault or None)."""
+        answer = await self._ask(game, ("build", game, seat, spec, seed), limit)
+        if isinstance(answer, Answer):
+            if answer.kind is FaultKind.TIMEOUT and limit is not None:
+                answer = Answer(kind=FaultKind.TIMEOUT, elapsed=answer.elapsed,
+                                detail=f"building the bot took more than {limit:g} s")  # fmt: skip
+            return spec, answer
+        name, fault = answer
+        return name, fault
+
+    async def decide(
+        self, game: str, seat: int, spec: str, seed: int, view: PlayerView,
+        legal: Sequence[Move], limit: float | None, decision: int,
+    ) -> Answer:  # fmt: skip
+        """One decision of a seat's bot, within ``limit`` seconds: its
+        :class:`~tajmahal.referee.seats.Answer`."""
+        message = ("decide", game, seat, spec, seed, view, tuple(legal), limit, decision)
+        answer = await self._ask(game, message, limit)
+        assert isinstance(answer, Answer)
+        return answer
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the least busy worker (both picklable: a module's function)."""
+        slot = min(range(self.size), key=self._queued)
+        future = self._submit(slot, ("call", function, args), None)
+        kind, value = await future
+        if kind == "error":
+            raise RuntimeError(f"a worker process could not do it: {value}")
+        result: T = value
+        return result
+
+    def forget(self, game: str) -> None:
+        """Close and drop a game's bots (it ended, or the server stops it)."""
+        slot = self._pins.pop(game, None)
+        worker = self._slots[slot] if slot is not None else None
+        if worker is not None:
+            worker.games.discard(game)
+            with contextlib.suppress(OSError):
+                worker.jobs.send(("forget", 0, game))
+
+    async def close(self) -> None:
+        """Stop every worker (their calls end unanswered)."""
+        workers = [w for w in self._slots if w is not None]
+        self._slots = [None] * self.size
+        loop = asyncio.get_running_loop()
+        for worker in workers:
+            with contextlib.suppress(ValueError, OSError):
+                loop.remove_reader(worker.results.fileno())
+            for request in [*worker.running.values(), *worker.waiting]:
+                if request.timer is not None:
+                    request.timer.cancel()
+                if not request.future.done():
+                    request.future.cancel()
+        if workers:
+            await loop.run_in_executor(None, _stop_all, workers)
+
+    # ------------------------------------------------------------------ the calls
+
+    def _queued(self, slot: int) -> int:
+        worker = self._slots[slot]
+        return 0 if worker is None else len(worker.waiting) + len(worker.running)
+
+    def _slot_of(self, game: str) -> int:
+        slot = self._pins.get(game)
+        if slot is None:
+            counts = [0 if w is None else len(w.games) for w in self._slots]
+            slot = min(range(self.size), key=lambda s: (counts[s], self._queued(s)))
+            self._pins[game] = slot
+        return slot
+
+    async def _ask(self, game: str, message: tuple[Any, ...], limit: float | None) -> Any:
+        slot = self._slot_of(game)
+        future = self._submit(slot, message, limit)
+        worker = self._slots[slot]
+        if worker is not None:
+            worker.games.add(game)
+        return await future
+
+    def _submit(
+        self, slot: int, message: tuple[Any, ...], limit: float | None
+    ) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        request = _Request((message[0], next(self._ids), *message[1:]), loop.create_future(), limit)
+        if self.broken is not None:
+            request.future.set_result(_unavailable(message[0], self.broken))
+            return request.future
+        worker = self._worker(slot)
+        if worker.ready:
+            self._send(worker, request)
+        else:
+            worker.waiting.append(request)
+        return request.future
+
+    def _worker(self, slot: int) -> _Process:
+        worker = self._slots[slot]
+        if worker is None:
+            if self._setup is None:
+                self._setup = _setup_message()
+            worker = self._slots[slot] = _Process(self._setup)
+            asyncio.get_running_loop().add_reader(worker.results.fileno(), self._readable,
+                                                  worker)  # fmt: skip
+        return worker
+
+    def _send(self, worker: _Process, request: _Request) -> None:
+        """Hand a call to the worker; its clock starts now."""
+        worker.running[request.number] = request
+        request.sent = time.monotonic()
+        try:
+            worker.jobs.send(request.message)
+        except (OSError, ValueError):
+            return  # the worker died: its reader sees the end and replaces it
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # nothing was written
+            del worker.running[request.number]
+            if not request.future.done():
+                request.future.set_exception(RuntimeError(f"cannot send a call to a bot worker "
+                                                          f"process: {exc}"))  # fmt: skip
+            return
+        if request.limit is not None:
+            loop = asyncio.get_running_loop()
+            request.timer = loop.call_later(request.limit + SLACK, self._late, worker, request)
+
+    def _late(self, worker: _Process, request: _Request) -> None:
+        """A call past its limit and slack: a timeout now; past the grace, a new worker."""
+        if worker.running.get(request.number) is not request:
+            return
+        assert request.limit is not None
+        elapsed = time.monotonic() - request.sent
+        if not request.late:
+            request.late = True
+            if not request.future.done():
+                request.future.set_result(timeout_answer(request.limit, elapsed))
+            wait = max(0.0, request.limit + max(GRACE, request.limit) - elapsed)
+            request.timer = asyncio.get_running_loop().call_later(wait, self._late, worker,
+                                                                  request)  # fmt: skip
+            return
+        self._replace(worker, f"still running a call {elapsed:.1f} s after its "
+                              f"{request.limit:g} s limit", culprit=request)  # fmt: skip
+
+    def _readable(self, worker: _Process) -> None:
+        try:
+            while worker.results.poll():
+                self._answered(worker, worker.results.recv())
+        except (EOFError, OSError, pickle.UnpicklingError):
+            self._replace(worker, _ended(worker))
+
+    def _answered(self, worker: _Process, answer: Any) -> None:
+        if not worker.ready:
+            worker.ready = True
+            if answer is not None:  # the setup failed: every call is a fault from now on
+                log.error("a bot worker process cannot start: %s", answer)
+                self.broken = f"a bot worker process cannot start: {answer}"
+                self._replace(worker, self.broken, restart=False)
+                return
+            while worker.waiting:
+                self._send(worker, worker.waiting.popleft())
+            return
+        request = worker.running.pop(answer[0], None)
+        if request is not None:
+            if request.timer is not None:
+                request.timer.cancel()
+            if not request.late and not request.future.done():
+                request.future.set_result(answer[1])
+
+    def _replace(
+        self, worker: _Process, why: str, restart: bool = True, culprit: _Request | None = None
+    ) -> None:
+        """Stop ``worker`` and put a new one in its place.
+
+        With a ``culprit`` (a call still running past its grace), the worker's other calls
+        are asked again of the new worker; else (the worker died) each call it was running
+        is a ``crash`` fault.
+        """
+        slot = next((s for s, w in enumerate(self._slots) if w is worker), None)
+        if slot is None:
+            return
+        self.replaced += 1
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(ValueError, OSError):
+            loop.remove_reader(worker.results.fileno())
+        worker.stop(kill=True)
+        self._slots[slot] = None
+        log.warning("a bot worker process was replaced: %s; the bots of %d game(s) are built "
+                    "again at their next decision", why, len(worker.games))  # fmt: skip
+        again: list[_Request] = []
+        for request in worker.running.values():
+            if request.timer is not None:
+                request.timer.cancel()
+            if request.late or request.future.done():
+                continue
+            if culprit is not None and restart:
+                again.append(request)
+                continue
+            kind = request.message[0]
+            fault = Answer(kind=FaultKind.CRASH, detail=f"the bot's worker process: {why}",
+                           elapsed=time.monotonic() - request.sent)  # fmt: skip
+            request.future.set_result(fault if kind != "call" else ("error", why))
+        again += worker.waiting
+        if not restart:
+            for request in again:
+                if not request.future.done():
+                    request.future.set_result(_unavailable(request.message[0], why))
+            return
+        if again or worker.games:
+            new = self._worker(slot)
+            new.games |= worker.games
+            new.waiting.extend(again)
+
+
+def _unavailable(kind: str, why: str) -> Any:
+    if kind == "call":
+        return ("error", why)
+    return Answer(kind=FaultKind.UNAVAILABLE, detail=f"no bot worker: {why}")
+
+
+def _ended(worker: _Process) -> str:
+    code = worker.process.poll()
+    if code is None:
+        return "its pipe closed"
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"it was killed by {signal.Signals(-code).name}"
+        return f"it was killed by signal {-code}"
+    return f"it exited with status {code}"
+
+
+def _stop_all(workers: Sequence[_Process]) -> None:
+    for worker in workers:
+        worker.stop(kill=False)
+
+
+def _setup_message() -> bytes:
+    from tajmahal.tournament.backends import hand_plugins
+
+    plugins, _ = hand_plugins()
+    return pickle.dumps((list(sys.path), pickle.dumps((None, plugins))))
+
+
+class PooledSeat:
+    """A bot seat of a server game whose bot lives in a worker process (see :class:`BotPool`)."""
+
+    def __init__(self, pool: BotPool, game: str, seat: int, spec: str, seed: int) -> None:
+        self.pool, self.game, self.seat, self.spec, self.seed = pool, game, seat, spec, seed
+        self.name = spec
+        self.setup_fault: Answer | None = None
+
+    async def build(self, limit: float | None) -> None:
+        self.name, self.setup_fault = await self.pool.build(
+            self.game, self.seat, self.spec, self.seed, limit
+        )
+
+    async def decide(
+        self, view: PlayerView, legal: Sequence[Move], limit: float | None, decision: int
+    ) -> Answer:
+        return await self.pool.decide(self.game, self.seat, self.spec, self.seed, view, legal,
+                                      limit, decision)  # fmt: skip
+
+    def choose(self, view: Any, legal: Any, limit: Any, decision: int = 0) -> Answer:
+        """Never called: a pooled seat is asked through :meth:`decide`."""
+        return Answer(kind=FaultKind.UNAVAILABLE, detail="asked out of turn")  # pragma: no cover
+
+    def close(self) -> None:
+        return None
+
+
+class Workers:
+    """Where a server's blocking work runs: the bot pool, program seats, drawing, storage.
+
+    Storage runs in one thread; moves arriving together are written in one
+    transaction, one ``fsync`` (:meth:`add_move`: group commit).
+    """
+
+    def __init__(self, store: GameStore, settings: ServerSettings) -> None:
+        self.store = store
+        self.pool = BotPool(settings.bot_workers)
+        #: bot programs (``cmd:``, ``--isolate``, ``--sandbox``): a thread waits on each call
+        self.programs = ThreadPoolExecutor(64, thread_name_prefix="tajmahal-web-program")
+        self.drawing = ThreadPoolExecutor(2, thread_name_prefix="tajmahal-web-draw")
+        self.storage = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-store")
+        self._moves: list[tuple[str, StoredMove, asyncio.Future[None]]] = []
+        self._writing = False
+        self.commits = 0  #: transactions that stored moves (each one fsync)
+
+    async def stored(self, work: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.storage, work, *args)
+
+    async def drawn(self, work: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.drawing, work, *args)
+
+    async def program(self, work: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.programs, work, *args)
+
+    async def bot(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a bot worker process (a search: hints, analysis pages)."""
+        return await self.pool.call(work, *args)
+
+    async def add_move(self, game_id: str, move: StoredMove) -> None:
+        """Store one move, durably, sharing the transaction with the moves arriving meanwhile."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._moves.append((game_id, move, future))
+        if not self._writing:
+            self._writing = True
+            asyncio.get_running_loop().create_task(self._write_moves())
+        await future
+
+    async def _write_moves(self) -> None:
+        try:
+            while self._moves:
+                batch, self._moves = self._moves, []
+                entries = [(game_id, move) for game_id, move, _ in batch]
+                try:
+                    problems = await self.stored(_add_moves, self.store, entries)
+                except Exception as exc:  # the whole transaction failed
+                    problems = [exc] * len(batch)
+                self.commits += 1
+                for (_, _, future), problem in zip(batch, problems, strict=True):
+                    if future.done():
+                        continue
+                    if problem is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(problem)
+        finally:
+            self._writing = False
+
+    async def close(self) -> None:
+        await self.pool.close()
+        for pool in (self.programs, self.drawing):
+            pool.shutdown(wait=False, cancel_futures=True)
+        self.storage.shutdown(wait=True)
+
+
+def _add_moves(store: GameStore, entries: list[tuple[str, StoredMove]]) -> list[Exception | None]:
+    adding = getattr(store, "add_moves", None)
+    if adding is not None:
+        problems: list[Exception | None] = adding(entries)
+        return problems
+    found: list[Exception | None] = []
+    for game_id, move in entries:  # a store without group commit: one transaction each
+        try:
+            store.add_move(game_id, move)
+            found.append(None)
+        except Exception as exc:
+            found.append(exc)
+    return found
+
+
+# ---------------------------------------------------------------------- the worker's side
+
+
+def _serve() -> None:
+    """A worker process: build bots and answer decisions on the pipes named in ``sys.argv``."""
+    jobs_fd, results_fd, parent = (int(word) for word in sys.argv[1:4])
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    os.environ["TAJMAHAL_SEARCH_JOBS"] = "1"  # a pool of games: no pool of searches per bot
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: no nice() (Windows)
+        os.nice(NICE)
+    from tajmahal._parent import exit_with_parent
+    from tajmahal.tournament._worker import _set_up
+
+    exit_with_parent(parent)
+    jobs, results = Connection(jobs_fd, writable=False), Connection(results_fd, readable=False)
+    try:
+        problem, _ = _set_up(jobs.recv_bytes())
+    except EOFError:
+        return
+    results.send(problem)
+    if problem is not None:
+        return
+    bots = _Bots(results)
+    threads = ThreadPoolExecutor(THREADS, thread_name_prefix="tajmahal-bot")
+    while True:
+        try:
+            message = jobs.recv()
+        except EOFError:
+            bots.close_all()
+            os._exit(0)  # calls still running (past their limits) end with the process
+        if message[0] == "forget":
+            bots.forget(message[2])
+        else:
+            threads.submit(bots.run, message)
+
+
+class _Bots:
+    """The bots living in a worker: one in-process seat per (game, seat); each call in a thread.
+
+    A seat is asked one decision at a time (its game waits for it); a seat whose earlier
+    call is still running (past its limit) is not asked again until it returns.
+    """
+
+    def __init__(self, results: Connection) -> None:
+        from tajmahal.referee.seats import InProcessSeat
+
+        self.results = results
+        self.sending = threading.Lock()
+        self.seats: dict[tuple[str, int], InProcessSeat] = {}
+        self.busy: set[tuple[str, int]] = set()
+        #: each move received, by value -> the first copy received: the seats' copies of the
+        #: moves they hand their bots are made once per move (they are keyed by identity)
+        self.moves: dict[Move, Move] = {}
+
+    def run(self, message: tuple[Any, ...]) -> None:
+        kind, number = message[0], message[1]
+        try:
+            if kind == "build":
+                answer: Any = self.build(*message[2:])
+            elif kind == "decide":
+                answer = self.decide(*message[2:])
+            else:
+                answer = ("ok", message[2](*message[3]))
+        except Exception as exc:  # a last guard: the seats catch what bots raise
+            text = f"{type(exc).__name__}: {exc}"[:300]
+            answer = ("error", text) if kind == "call" else Answer(
+                kind=FaultKind.EXCEPTION, detail=f"internal: {text}")  # fmt: skip
+        with self.sending:
+            try:
+                self.results.send((number, answer))
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                self.results.send((number, ("error", f"the answer cannot be sent back: {exc}")))
+            except OSError:  # the server is gone
+                os._exit(0)
+
+    def build(self, game: str, seat: int, spec: str, seed: int) -> tuple[str, Answer | None]:
+        from tajmahal.bots.specs import SpecError
+        from tajmahal.referee.seats import InProcessSeat
+
+        old = self.seats.pop((game, seat), None)
+        if old is not None:
+            old.close()
+        try:
+            built = InProcessSeat.build(spec, seed, None)
+        except SpecError as exc:
+            built = InProcessSeat(None, spec)
+            built.setup_fault = Answer(kind=FaultKind.UNAVAILABLE, detail=str(exc)[:400])
+        self.seats[(game, seat)] = built
+        return built.name, built.setup_fault
+
+    def decide(
+        self, game: str, seat: int, spec: str, seed: int, view: PlayerView,
+        legal: tuple[Move, ...], limit: float | None, decision: int,
+    ) -> Answer:  # fmt: skip
+        key = (game, seat)
+        if key in self.busy:
+            return Answer(kind=FaultKind.TIMEOUT, detail="the bot is still running an earlier "
+                          "call that exceeded its time limit")  # fmt: skip
+        self.busy.add(key)
+        try:
+            player = self.seats.get(key)
+            if player is None:  # a worker replaced meanwhile: built again from spec and seed
+                self.build(game, seat, spec, seed)
+                player = self.seats[key]
+            if len(self.moves) > 100_000:
+                self.moves = {}
+            moves = self.moves
+            legal = tuple([moves.setdefault(move, move) for move in legal])
+            answer = player.choose(view, legal, None, decision)
+        finally:
+            self.busy.discard(key)
+        if limit is not None and answer.elapsed > limit:
+            detail = f"took {answer.elapsed:.3f} s, more than the {limit:.3g} s time limit"
+            return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=answer.elapsed)
+        return answer
+
+    def forget(self, game: str) -> None:
+        for key in [key for key in self.seats if key[0] == game]:
+            if key not in self.busy:
+                self.seats.pop(key).close()
+            else:
+                self.seats.pop(key)
+
+    def close_all(self) -> None:
+        for key, seat in list(self.seats.items()):
+            if key not in self.busy:
+                with contextlib.suppress(Exception):
+                    seat.close()
+        self.seats.clear()
