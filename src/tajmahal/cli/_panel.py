@@ -106,7 +106,7 @@ def panel_lines(
 
     A header (visit, province, the prizes still in the court), one row per
     seat (score, cards in hand, its symbol totals with the leader marked
-    ``*`` and a tie ``=``, and its cards on the table), the supply, the
+    ``*`` and a tie ``=``, and its cards on the table), what each seat owns, the supply, the
     seat's hand, and what withdrawing now would win.
 
     >>> import tajmahal as tm
@@ -150,6 +150,13 @@ def panel_lines(
             cells.append(f"[bold]{cell}[/]" if lead and not prize.tied else cell)
         played = _cards_line(row.cards) if row.cards else "[dim]-[/]"
         lines.extend(_wrap(start + " ".join(cells) + " ", played))
+    owned = [
+        f"{escape(_seat_name(h.seat, players, view.seat))}: {escape(', '.join(h.parts()))}"
+        for h in table.holdings
+        if h.parts()
+    ]
+    if owned:
+        lines.extend(_wrap("Owned: ", "; ".join(owned)))
     supply = _cards_line(sorted(view.supply, key=lambda c: c.sort_key)) or "-"
     lines.extend(_wrap("Supply: ", supply))
     lines.extend(_wrap(f"Hand ({len(view.hand)}): ", _cards_line(view.hand) or "-"))
