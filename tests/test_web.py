@@ -379,7 +379,8 @@ def test_the_analysis_page_rates_the_persons_decisions_once_the_game_is_over(
         state = client.my_turn()
     client.close()
     status, _, page = server.request("/analysis/" + token)
-    assert status == 200 and b"Ann" in page and b"<pre>" in page
+    assert status == 200 and b"Ann" in page
+    assert b'id="strip"' in page and b'"analysis":{"seats"' in page  # the loss strip
 
 
 # ---------------------------------------------------------------------------- bots
