@@ -34,6 +34,11 @@ def table_data(view: PlayerView, seat: int | None = None) -> dict[str, Any]:
     data["seat"] = seat
     for row in data["seats"]:
         del row["cards"]  # card_names says it for people
+    # what the page shows of them (the rest is in the view document): a small message
+    data["withdrawals"] = [None if w is None else {"text": w["text"], "points": w["points"]}
+                           for w in data["withdrawals"]]  # fmt: skip
+    data["holdings"] = [{"text": h["text"], "palaces": h["palaces"],
+                         "connection": h["connection"]} for h in data["holdings"]]  # fmt: skip
     return data
 
 
