@@ -36,14 +36,13 @@ def rules_from_markdown(text: str) -> dict[str, object]:
     for line in text.splitlines() + [""]:
         heading = re.match(r"^## (?:\d+\. )?(.*)$", line)
         item = _ITEM.match(line)
-        if heading or item or not line.startswith("  "):
-            if current is not None:
-                rule, name, said = current[0], current[1], _plain(" ".join(current[2:]))
-                rules[rule] = said
-                items = sections[-1][1]
-                assert isinstance(items, list)
-                items.append([rule, name, said])
-                current = None
+        if (heading or item or not line.startswith("  ")) and current is not None:
+            rule, name, said = current[0], current[1], _plain(" ".join(current[2:]))
+            rules[rule] = said
+            items = sections[-1][1]
+            assert isinstance(items, list)
+            items.append([rule, name, said])
+            current = None
         if heading:
             sections.append([heading.group(1).strip(), []])
         elif item and sections:

@@ -78,7 +78,8 @@ class Holdings:
         if self.connection:
             out.append(f"{self.connection} province{'s' if self.connection != 1 else ''} linked")
         influence = Counter(self.influence_tiles)
-        out += [f"{symbol_name(s)} tile" + (f" x{n}" if n > 1 else "") for s, n in influence.items()]
+        out += [f"{symbol_name(s)} tile" + (f" x{n}" if n > 1 else "")
+                for s, n in influence.items()]
         out += [province_tile_name(tile) for tile in self.province_tiles]
         out += [f"{c.value} tile" for c in self.commodity_tiles]
         out += [f"{s.value.replace('_', ' ')} card" for s in self.specials]

@@ -14,8 +14,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from tajmahal.analysis import card_name, city_options, display_name, move_name, plain_text
-from tajmahal.analysis import symbol_name
+from tajmahal.analysis import (
+    card_name,
+    city_options,
+    display_name,
+    move_name,
+    plain_text,
+    symbol_name,
+)
 from tajmahal.events import EventKind, explain_views, opening
 from tajmahal.render import board_elements
 from tajmahal.render._panel import state_tiles

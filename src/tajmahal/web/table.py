@@ -463,7 +463,6 @@ def _frame_text(shown: dict[str, Any]) -> str:
     legal: tuple[Move, ...] = shown.pop("moves")
     seat = shown["seat"]
     view = state.view(0 if seat is None else seat)
-    players = shown["players"]
     table = None
     try:
         table = table_data(view, seat)
