@@ -404,3 +404,21 @@ def test_a_phone_sized_page_plays_a_whole_game_with_hints(browser: Browser, serv
         screenshot(wide, "web-analysis-1440.png")
         wide.close()
     person.close()
+
+
+def test_a_lost_connection_turns_the_moves_off_and_says_so(
+    browser: Browser, tmp_path: Path
+) -> None:
+    own = Server(tmp_path / "games.sqlite3")
+    try:
+        created = own.create([{"human": True, "name": "Ann"}, "random", "random"])
+        person = Person(browser, own, created["seats"][0]["link"], width=390, height=844)
+        page = person.page
+        page.wait_for_selector("body[data-turn=yes] #moves button:enabled")
+        own.stop()
+        page.wait_for_selector("body[data-connected=no]")
+        assert "connection lost" in page.inner_text("#connection")
+        assert page.locator("#moves button:enabled, #hand button:enabled").count() == 0
+        person.close()
+    finally:
+        own.stop()

@@ -70,11 +70,10 @@ class Holdings:
         []
         """
         out = []
-        if self.palaces or self.crown_palaces:
-            text = f"{self.palaces} palace{'s' if self.palaces != 1 else ''}"
-            if self.crown_palaces:
-                text += f" + {self.crown_palaces} crown"
-            out.append(text)
+        if self.palaces:
+            out.append(f"{self.palaces} palace{'s' if self.palaces != 1 else ''}")
+        if self.crown_palaces:
+            out.append(f"{self.crown_palaces} crown palace{'s' if self.crown_palaces != 1 else ''}")
         if self.connection:
             out.append(f"{self.connection} province{'s' if self.connection != 1 else ''} linked")
         influence = Counter(self.influence_tiles)

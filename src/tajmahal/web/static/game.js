@@ -376,10 +376,14 @@
     if (frame.over) status = "The game is over";
     else if (mine) status = "Your turn, " + frame.players[frame.seat];
     else status = "Waiting for " + seatName(frame.turn);
-    if (frame.seat === null) status = "Watching" + (frame.delayed ? " (one visit behind)" : "") + ": " + status.replace("Your turn", "turn");
+    if (frame.seat === null) status = "Watching" + (frame.delayed ? " (one visit behind)" : "") + ": " + status;
     $("status").textContent = status;
+    body.dataset.phase = frame.view.phase;
     showBoard(frame.shown);
-    $("actions").hidden = frame.seat === null;
+    const newTurn = !state || frame.decision !== Number(body.dataset.shownDecision);
+    body.dataset.shownDecision = String(frame.decision);
+    $("actions").hidden = frame.seat === null || frame.over;
+    if (newTurn) $("actions").scrollTop = 0;
     renderPrompt(frame);
     const hand = frame.view.hand || [];
     $("hand").replaceChildren(...hand.map((text, k) => {
@@ -485,7 +489,8 @@
       box.dataset.seat = String(seat);
       const head = el("div", null, "seat-head");
       head.append(el("strong", seatName(seat) + (seat === state.seat ? " (you)" : "")));
-      head.append(el("span", " " + row.score + " points, " + row.hand_size + " cards in hand", "muted"));
+      head.append(el("span", " " + row.score + (row.score === 1 ? " point, " : " points, ") +
+                     row.hand_size + (row.hand_size === 1 ? " card" : " cards") + " in hand", "muted"));
       box.append(head);
       const cards = el("div", null, "seat-cards");
       if (row.withdrawn) cards.append(el("em", "withdrawn this visit"));
