@@ -332,6 +332,10 @@ def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
     assert box is not None and box["y"] < 900  # the result above the fold
     assert page.locator("#final-scores li").first.inner_text().count("=") == 1  # the breakdown
     screenshot(page, "web-end-1440.png")
+    rule = page.locator("#events a.rule").first  # rule codes link to the how-to-play page
+    assert (rule.get_attribute("href") or "").startswith("/how-to-play#")
+    code = rule.inner_text().split("-")[0]
+    assert (rule.get_attribute("title") or "").startswith(code + ": ")
     with page.expect_download() as download:
         page.click("#link-download")
     assert tm.loads(Path(download.value.path()).read_text(encoding="utf-8")) == record
@@ -411,10 +415,17 @@ def test_a_lost_connection_turns_the_moves_off_and_says_so(
 ) -> None:
     own = Server(tmp_path / "games.sqlite3")
     try:
-        created = own.create([{"human": True, "name": "Ann"}, "random", "random"])
+        long = "Annabelle-Maximiliane von Hohenzollerns"  # 40 characters, the most
+        created = own.create([{"human": True, "name": long}, "random", "random"])
         person = Person(browser, own, created["seats"][0]["link"], width=390, height=844)
         page = person.page
         page.wait_for_selector("body[data-turn=yes] #moves button:enabled")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no overprint
+        rules = person.context.new_page()
+        rules.goto(own.url + "/how-to-play#W4")
+        rules.wait_for_selector("#W4")
+        assert rules.inner_text("#W4") == "W4 A tie wins nothing."
+        rules.close()
         own.stop()
         page.wait_for_selector("body[data-connected=no]")
         assert "connection lost" in page.inner_text("#connection")
