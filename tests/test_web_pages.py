@@ -24,3 +24,21 @@ def test_every_numbered_rule_is_on_the_page_in_plain_words() -> None:
     for text in rules.values():
         assert text and "{" not in text and "→" not in text and "tajmahal." not in text, text
     assert json.loads(RULES_JSON.read_text(encoding="utf-8"))["rules"] == rules
+
+
+def test_a_hint_far_behind_speaks_of_points_not_zero_percent() -> None:
+    import tajmahal as tm
+    from tajmahal.bots.greedy import GreedyBot
+    from tajmahal.web._advice import hint_for
+
+    state, greedy = tm.new_game(3, seed=5), GreedyBot(seed=1)
+    while state.visit < 9 or state.current_player != 0:  # seat 0 always withdraws at once
+        seat = state.current_player
+        legal = state.legal_moves()
+        state = state.apply(legal[-1] if seat == 0 else greedy.choose(state.view(seat), legal))
+    hint = hint_for(state.view(0), state.legal_moves(), 3)
+    assert hint["move"] in [str(m) for m in state.legal_moves()]
+    behind = max(state.scores) - state.scores[0]
+    assert behind > 20 and f"You are {behind} points behind" in hint["reasons"][-1]
+    assert "0%" not in " ".join(hint["reasons"]) and "seat 0" not in " ".join(hint["reasons"])
+    assert "_" not in hint["label"] and ":" not in hint["label"]

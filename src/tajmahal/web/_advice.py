@@ -44,7 +44,7 @@ def table_data(view: PlayerView, seat: int | None = None) -> dict[str, Any]:
 
 def hint_for(view: PlayerView, legal: Sequence[Move], seed: int) -> dict[str, Any]:
     """A search bot's move for the seat of ``view``, with its reasons (JSON-ready)."""
-    from tajmahal.web.frames import move_label
+    from tajmahal.web.frames import for_people, move_label
 
     advice = analysis.hint(IsmctsBot(seed=seed, iterations=HINT_ITERATIONS), view, tuple(legal))
     reasons = [advice.effect.text[:1].upper() + advice.effect.text[1:] + "."]
@@ -67,7 +67,8 @@ def hint_for(view: PlayerView, legal: Sequence[Move], seed: int) -> dict[str, An
             line += f" (the most any move scores now: +{best}; the search expects more later)"
         reasons.append(line + ".")
     label = move_label(advice.move, view.components)[0]
-    return {"type": "hint", "move": str(advice.move), "label": label, "reasons": reasons}
+    told = [for_people(reason) for reason in reasons]
+    return {"type": "hint", "move": str(advice.move), "label": label, "reasons": told}
 
 
 def analysis_html(record: GameRecord, seats: Sequence[int]) -> str:
