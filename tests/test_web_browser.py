@@ -367,7 +367,7 @@ def test_a_phone_sized_page_plays_a_whole_game_with_hints(browser: Browser, serv
             if palaces == 1:
                 page.evaluate("window.scrollTo(0, 0)")
                 screenshot(page, "web-palace-390.png")
-        if turns == 2:  # the hand and the moves in reach while the board is in sight
+        if turns >= 2 and not hinted and not palace:  # the moves in reach, the board in sight
             assert page.evaluate("getComputedStyle(document.getElementById('actions')).position"
                                  ) == "sticky"  # fmt: skip
             page.evaluate("window.scrollTo(0, 0)")
@@ -382,6 +382,9 @@ def test_a_phone_sized_page_plays_a_whole_game_with_hints(browser: Browser, serv
             page.keyboard.press("?")
             assert page.locator("dialog#keys").is_visible()
             page.keyboard.press("Escape")
+            page.evaluate("window.scrollTo(0, 0)")
+            page.locator("#board g.bonus:visible").first.click(force=True)  # a tile explained
+            assert re.search(r"\(K\d", page.inner_text("#board-note")), page.inner_text("#board-note")
             page.click("#zoom-in")  # pan and zoom: the board zooms in, and back
             zoomed = page.evaluate("document.querySelector('#board svg').getAttribute('viewBox')")
             page.click("#zoom-fit")

@@ -227,7 +227,28 @@
     event.preventDefault();
     zoom(event.deltaY < 0 ? 1.25 : 0.8, boardPoint(event));
   }
+  const TILES = {
+    taj_mahal: "the Taj Mahal tile: a palace on this fortress scores 4 points (K1)",
+    points: "a +2 tile: a palace on this fortress scores 2 points (K2)",
+    card: "a +1 card tile: a palace on this fortress draws the top card of the deck (K3)",
+    commodity: "a commodity tile: a palace here takes it, 1 point plus 1 per same commodity you own; it counts for province tiles later (K4, K5)",
+  };
+  function explainTile(target) {  // a tap (or click) on a tile says what it is
+    const tile = target.closest && target.closest("g.bonus, g.province-tile");
+    if (!tile) return false;
+    const note = $("board-note");
+    note.replaceChildren();
+    if (tile.classList.contains("bonus")) {
+      const [, , name] = board.cities[tile.dataset.city] || [0, 0, ""];
+      note.append(el("strong", name + ": "), withRules(TILES[tile.dataset.kind] || ""));
+    } else {
+      note.append(el("strong", "Province tile " + tile.dataset.number + ": "),
+                  withRules("won with the elephant majority when this province is visited; it scores 1 point plus 1 per same commodity you own, for each commodity on it (W9, K5)"));
+    }
+    return true;
+  }
   function boardTapped(event) {
+    if (explainTile(event.target) && !state.legal.some(m => /^(palace|crown) /.test(m))) return;
     if (!myTurn()) return;
     const [x, y] = boardPoint(event);
     const reach = Math.max(12, HIT / scale());
