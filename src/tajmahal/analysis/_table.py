@@ -43,8 +43,7 @@ __all__ = [
 
 
 def _seat_label(seat: int, players: Sequence[str]) -> str:
-    """A seat as people count it, from 1: ``'seat 1 (Ann)'`` for seat index 0."""
-    return f"seat {seat + 1} ({players[seat]})" if seat < len(players) else f"seat {seat + 1}"
+    return f"seat {seat} ({players[seat]})" if seat < len(players) else f"seat {seat}"
 
 
 @attrs.frozen
@@ -296,8 +295,9 @@ def _prize_line(prize: PrizeStanding, players: Sequence[str]) -> str:
     if not prize.leaders:
         return f"{name}, for {prize.prize}: nobody yet"
     who = and_list([_seat_label(s, players) for s in prize.leaders])
-    verb = "tie (W4: a tie wins nothing)" if prize.tied else "leads"
-    return f"{name}, for {prize.prize}: {who} {verb} with {prize.best}"
+    if prize.tied:
+        return f"{name}, for {prize.prize}: {who} tie with {prize.best} (a tie wins nothing, W4)"
+    return f"{name}, for {prize.prize}: {who} leads with {prize.best}"
 
 
 def _totals(cards: Iterable[Card]) -> tuple[int, ...]:
