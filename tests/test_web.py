@@ -489,3 +489,19 @@ def test_a_game_that_ended_as_the_server_stopped_gets_its_record_at_the_next_sta
         assert record.seed == kept.seed
     finally:
         server.stop()
+
+
+def test_the_board_goes_once_per_connection_then_what_changed(server: Server) -> None:
+    created = server.create([HUMAN, "random", "random"])
+    client = server.client(token_of(created["seats"][0]["link"]))
+    first = client.until(lambda m: m["type"] == "state")
+    assert first["full"] and first["board"]["svg"].startswith("<svg")
+    assert set(first["board"]["cities"]) >= {city for city, _, _ in first["shown"]["palaces"]}
+    state = client.move()
+    assert not state["full"] and "board" not in state and state["events"]
+    assert all(e["decision"] > first["decision"] for e in state["events"])  # only the new ones
+    assert len(client.received[-1].encode()) < len(client.received[0].encode()) / 4
+    client.send({"type": "state"})  # asked for: the whole state again
+    again = client.until(lambda m: m["type"] == "state")
+    assert again["full"] and again["board"] == first["board"]
+    client.close()
