@@ -100,9 +100,10 @@ class Person:
             cities.nth(rng.randrange(cities.count())).click(force=True)  # palaces lie on top
         elif cards.count() and rng.random() < 0.3:
             cards.nth(rng.randrange(cards.count())).click()
-            lit = page.locator("#moves button.lit:enabled")
-            if page.locator("#confirm:not([hidden])").count() == 0 and self.status()[1] == decision:
-                (lit.first if lit.count() else page.locator("#moves button").first).click()
+            enabled = page.locator("#moves button:enabled")  # none once a move was sent
+            if page.locator("#confirm:not([hidden])").count() == 0 and enabled.count():
+                lit = page.locator("#moves button.lit:enabled")
+                (lit.first if lit.count() else enabled.first).click()
         else:
             buttons = page.locator("#moves button")
             choice = rng.randrange(buttons.count())
@@ -269,7 +270,7 @@ def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
     rng = random.Random(1)
     start = time.monotonic()
     clicks = 0
-    reconnected = watched = palace_shot = False
+    reconnected = watched = palace_shot = game_shot = False
     while True:
         statuses = [person.status() for person in people]
         if all(over for _, _, over in statuses):
@@ -283,8 +284,11 @@ def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
                 if palace and not palace_shot:
                     palace_shot = True
                     screenshot(page, "web-palace-1440.png")
-                if clicks == 10:
-                    screenshot(page, "web-game-1440.png")
+                if not game_shot and clicks >= 8 and page.locator(".seat-box .chip").count() > 3:
+                    line = page.locator("#withdraw-line").inner_text()
+                    game_shot = bool(line) and "wins nothing" not in line
+                    if game_shot:  # a turn with the table and what withdrawing now wins
+                        screenshot(page, "web-game-1440.png", full=True)
                 people[number].click_a_move(rng)
                 clicks += 1
         if clicks == 25 and not reconnected:  # a tab closed mid-game and opened again

@@ -73,8 +73,11 @@ class Holdings:
             out.append(f"{self.palaces} palace{'s' if self.palaces != 1 else ''}")
         if self.crown_palaces:
             out.append(f"{self.crown_palaces} crown palace{'s' if self.crown_palaces != 1 else ''}")
-        if self.connection:
-            out.append(f"{self.connection} province{'s' if self.connection != 1 else ''} linked")
+        if self.connection == 1:
+            out.append("a palace in this province")
+        elif self.connection:
+            others = self.connection - 1
+            out.append(f"palaces here linked to {others} other province{'s' if others > 1 else ''}")
         influence = Counter(self.influence_tiles)
         out += [f"{symbol_name(s)} tile" + (f" x{n}" if n > 1 else "")
                 for s, n in influence.items()]

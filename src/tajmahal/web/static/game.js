@@ -49,7 +49,7 @@
   function title(text) { return text.replace(/\b\w/g, c => c.toUpperCase()); }
 
   // ------------------------------------------------------------------ rule codes
-  fetch("/static/rules.json").then(r => r.ok ? r.json() : {}).then(data => { rules = data; })
+  fetch("/static/rules.json").then(r => r.ok ? r.json() : {}).then(data => { rules = data.rules || {}; })
     .catch(() => {});
   // a text with rule codes (W3, K5-K8) as links to the how-to-play page, each with its rule
   function withRules(text) {
