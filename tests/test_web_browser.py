@@ -388,7 +388,8 @@ def test_a_phone_sized_page_plays_a_whole_game_with_hints(browser: Browser, serv
             page.keyboard.press("Escape")
             page.evaluate("window.scrollTo(0, 0)")
             page.locator("#board g.bonus:visible").first.click(force=True)  # a tile explained
-            assert re.search(r"\(K\d", page.inner_text("#board-note")), page.inner_text("#board-note")
+            note = page.inner_text("#board-note")
+            assert re.search(r"\(K\d", note), note
             page.click("#zoom-in")  # pan and zoom: the board zooms in, and back
             zoomed = page.evaluate("document.querySelector('#board svg').getAttribute('viewBox')")
             page.click("#zoom-fit")
