@@ -15,15 +15,10 @@ from tajmahal.game import GameRecord
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["HINT_ITERATIONS", "analysis_html", "hint_for", "table_data", "table_lines"]
+__all__ = ["HINT_ITERATIONS", "analysis_html", "hint_for", "table_data"]
 
 HINT_ITERATIONS = 300  #: the search bot's iterations for one hint
 ANALYSIS_ITERATIONS = 100  #: ... and for each decision of a game's analysis
-
-
-def table_lines(view: PlayerView, players: Sequence[str]) -> list[str]:
-    """The table this visit in plain lines (cards, prizes, what withdrawing would win)."""
-    return analysis.summarize(view).lines(players)
 
 
 def table_data(view: PlayerView, seat: int | None = None) -> dict[str, Any]:
