@@ -398,10 +398,16 @@ def test_a_stuck_bot_delays_no_other_game_and_faults_are_recorded(tmp_path: Path
         crashing = server.create([bot_program("crash-mid"), "random", "random"], time_limit=10)
         playing = server.create([HUMAN, "random", "random"])
         watcher = server.client(token_of(stuck["spectator"]))
-        waiting = watcher.until(  # the program hangs when asked for its third decision
-            lambda m: m["type"] == "state" and m["turn"] == 0
-            and sum(1 for event in m["events"] if event["seat"] == 0) == 2
-        )
+        movers: dict[int, int | None] = {}  # each decision's mover, as a page gathers them
+
+        def stuck_now(message: dict[str, object]) -> bool:
+            if message["type"] != "state":
+                return False
+            assert isinstance(message["events"], list)
+            movers.update((event["decision"], event["seat"]) for event in message["events"])
+            return message["turn"] == 0 and list(movers.values()).count(0) == 2
+
+        waiting = watcher.until(stuck_now)  # the program hangs when asked for its third decision
         client = server.client(token_of(playing["seats"][0]["link"]))
         moved = play_moves(client, 10)  # while the stuck bot thinks (up to 120 s)
         client.close()

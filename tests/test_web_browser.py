@@ -406,6 +406,7 @@ def test_a_phone_sized_page_plays_a_whole_game_with_hints(browser: Browser, serv
     page.click("#link-analysis")  # the analyse --html page: the board and the loss strip
     page.wait_for_selector("#strip .mark", timeout=300_000)
     row = page.locator("#strip .strip-row").first
+    assert row.locator(".strip-name").inner_text().startswith("seat 1 (Ann): ")  # from 1
     said = int(row.locator(".strip-name").inner_text().split(": ")[1].split(" ")[0])
     assert said == row.locator(".mark.mistake").count()  # the counts agree
     screenshot(page, "web-analysis-390.png")

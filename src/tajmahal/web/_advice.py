@@ -15,7 +15,7 @@ from tajmahal.game import GameRecord
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["HINT_ITERATIONS", "analysis_html", "hint_for", "table_data"]
+__all__ = ["HINT_ITERATIONS", "analysis_html", "hint_for", "replay_page", "table_data"]
 
 HINT_ITERATIONS = 300  #: the search bot's iterations for one hint
 ANALYSIS_ITERATIONS = 100  #: ... and for each decision of a game's analysis
@@ -68,9 +68,19 @@ def hint_for(view: PlayerView, legal: Sequence[Move], seed: int) -> dict[str, An
 
 def analysis_html(record: GameRecord, seats: Sequence[int]) -> str:
     """The page ``tajmahal analyse --html`` writes, for every decision of ``seats`` (the people):
-    the replay with its board, the loss strip (a click jumps to the decision), the mistakes."""
+    the replay with its board, the loss strip (a click jumps to the decision), the mistakes;
+    seats counted from 1, as on the game page."""
     from tajmahal.render.viewer import replay_html
+    from tajmahal.web.frames import seats_from_one
 
     title = f"Taj Mahal: analysis of {', '.join(record.players)}"
     result = analysis.analyse_game(record, seats=seats, iterations=ANALYSIS_ITERATIONS)
-    return replay_html(record, title=title, analysis=result)
+    return seats_from_one(replay_html(record, title=title, analysis=result))
+
+
+def replay_page(record: GameRecord) -> str:
+    """The replay page of a finished game, seats counted from 1 as on the game page."""
+    from tajmahal.render.viewer import replay_html
+    from tajmahal.web.frames import seats_from_one
+
+    return seats_from_one(replay_html(record))

@@ -163,12 +163,12 @@ def create_app(server: GameServer) -> Starlette:
         })  # fmt: skip
 
     async def replay(request: Request) -> Response:
-        from tajmahal.render.viewer import replay_html
+        from tajmahal.web._advice import replay_page
 
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
-        page = await table.workers.drawn(replay_html, loads(table.finished_record))
+        page = await table.workers.drawn(replay_page, loads(table.finished_record))
         return HTMLResponse(page, headers=_HEADERS)
 
     async def analysis(request: Request) -> Response:

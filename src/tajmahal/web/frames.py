@@ -165,13 +165,22 @@ def move_labels(view: PlayerView, legal: Sequence[Move]) -> list[list[Any]]:
 _SEAT = re.compile(r"\bseat (\d+)\b")
 
 
+def seats_from_one(text: str) -> str:
+    """``text`` (a line, a page) with every "seat N" counted from 1, as people count seats.
+
+    >>> seats_from_one('seat 0 (Ann) ties with seat 2')
+    'seat 1 (Ann) ties with seat 3'
+    """
+    return _SEAT.sub(lambda m: f"seat {int(m.group(1)) + 1}", text)
+
+
 def for_people(line: str) -> str:
     """An event line as people read it: seats counted from 1, cards in words.
 
     >>> for_people('seat 0 (Ann) plays red:monk+grand_mogul')
     'seat 1 (Ann) plays red monk+grand mogul'
     """
-    return plain_text(_SEAT.sub(lambda m: f"seat {int(m.group(1)) + 1}", line))
+    return plain_text(seats_from_one(line))
 
 
 def decision_lines(
