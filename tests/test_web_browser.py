@@ -94,7 +94,7 @@ class Person:
         decision = self.status()[1]
         page = self.page
         cities = page.locator("#board g.city.playable")
-        cards = page.locator("#hand button.card")
+        cards = page.locator("#hand button.card:visible")  # hidden in a palace choice on a phone
         if cities.count() and rng.random() < 0.6:
             page.evaluate("window.scrollTo(0, 0)")  # the board above the sticky action bar
             cities.nth(rng.randrange(cities.count())).click(force=True)  # palaces lie on top
