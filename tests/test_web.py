@@ -417,7 +417,8 @@ def test_the_analysis_page_rates_the_persons_decisions_once_the_game_is_over(
         state = client.my_turn()
     client.close()
     status, _, page = server.request("/analysis/" + token)
-    assert status == 200 and b"Ann" in page and b"<pre>" in page
+    assert status == 200 and b"Ann" in page
+    assert b'id="strip"' in page and b'"analysis":{"seats"' in page  # the loss strip
 
 
 # ---------------------------------------------------------------------------- bots
@@ -435,10 +436,16 @@ def test_a_stuck_bot_delays_no_other_game_and_faults_are_recorded(tmp_path: Path
         crashing = server.create([bot_program("crash-mid"), "random", "random"], time_limit=10)
         playing = server.create([HUMAN, "random", "random"])
         watcher = server.client(token_of(stuck["spectator"]))
-        waiting = watcher.until(  # the program hangs when asked for its third decision
-            lambda m: m["type"] == "state" and m["turn"] == 0
-            and sum(1 for event in m["events"] if event["seat"] == 0) == 2
-        )
+        movers: dict[int, int | None] = {}  # each decision's mover, as a page gathers them
+
+        def stuck_now(message: dict[str, object]) -> bool:
+            if message["type"] != "state":
+                return False
+            assert isinstance(message["events"], list)
+            movers.update((event["decision"], event["seat"]) for event in message["events"])
+            return message["turn"] == 0 and list(movers.values()).count(0) == 2
+
+        waiting = watcher.until(stuck_now)  # the program hangs when asked for its third decision
         client = server.client(token_of(playing["seats"][0]["link"]))
         moved = play_moves(client, 10)  # while the stuck bot thinks (up to 120 s)
         client.close()
@@ -526,3 +533,19 @@ def test_a_game_that_ended_as_the_server_stopped_gets_its_record_at_the_next_sta
         assert record.seed == kept.seed
     finally:
         server.stop()
+
+
+def test_the_board_goes_once_per_connection_then_what_changed(server: Server) -> None:
+    created = server.create([HUMAN, "random", "random"])
+    client = server.client(token_of(created["seats"][0]["link"]))
+    first = client.until(lambda m: m["type"] == "state")
+    assert first["full"] and first["board"]["svg"].startswith("<svg")
+    assert set(first["board"]["cities"]) >= {city for city, _, _ in first["shown"]["palaces"]}
+    state = client.move()
+    assert not state["full"] and "board" not in state and state["events"]
+    assert all(e["decision"] > first["decision"] for e in state["events"])  # only the new ones
+    assert len(client.received[-1].encode()) < len(client.received[0].encode()) / 4
+    client.send({"type": "state"})  # asked for: the whole state again
+    again = client.until(lambda m: m["type"] == "state")
+    assert again["full"] and again["board"] == first["board"]
+    client.close()
