@@ -55,8 +55,23 @@ def test_the_lobby_creates_a_game_with_one_link_per_person(server: Server) -> No
     listed = json.loads(server.request("/api/games")[2])["games"]
     mine = next(g for g in listed if g["id"] == created["id"])
     assert mine["players"] == ["Ann", "greedy", "Bo", "random"] and mine["humans"] == [0, 2]
+    assert mine["watch"] == created["spectator"]  # public: any lobby offers to watch
     text = json.dumps(listed)
-    assert token_of(links[0]) not in text and "seed" not in text
+    assert token_of(links[0]) not in text and token_of(links[2]) not in text
+    assert "seed" not in text
+
+
+def test_the_lobby_lists_only_a_well_formed_watch_link() -> None:
+    from tajmahal.web.server import _listed
+    from tajmahal.web.store import StoredGame
+
+    seats = {"seats": [{"human": True, "name": "Ann"}] + [{"human": False, "name": "random"}] * 2}
+    games = [StoredGame(str(n), {**seats, "watch": watch}, 1, 0.0)
+             for n, watch in enumerate(["/watch/" + "a" * 22, "javascript:alert(1)",
+                                        "/watch/../api", 5, None])]  # fmt: skip
+    listed = _listed(games)
+    assert [g["watch"] for g in listed] == ["/watch/" + "a" * 22, None, None, None, None]
+    assert _listed([StoredGame("x", seats, 1, 0.0)])[0]["watch"] is None  # an older game
 
 
 @pytest.mark.parametrize(
