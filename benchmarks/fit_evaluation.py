@@ -76,6 +76,14 @@ def play_and_save(args: tuple[int, int, str]) -> str:
                        "starts": [json.loads(tm.dumps(s)) for s in starts]})  # fmt: skip
 
 
+def _state(document: object) -> tm.GameState:
+    """A saved state (a ``tm.dumps`` document, parsed)."""
+    state = tm.loads(json.dumps(document))
+    if not isinstance(state, tm.GameState):
+        raise ValueError(f"a saved game holds a {type(state).__name__}, not a GameState")
+    return state
+
+
 def samples_of(seed: int, starts: Sequence[tm.GameState], final: Sequence[int]) -> list[Sample]:
     """The samples of one game (a sample per seat at the start of every visit)."""
     num_players = len(final)
@@ -244,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(path, encoding="utf-8") as saved:
             for line in saved:
                 game = json.loads(line)
-                starts = [tm.loads(json.dumps(doc)) for doc in game["starts"]]
+                starts = [_state(doc) for doc in game["starts"]]
                 samples += samples_of(game["seed"], starts, game["final"])
                 games += 1
     if work:
@@ -257,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         if args.play_only:
                             continue
                         game = json.loads(line)
-                        starts = [tm.loads(json.dumps(doc)) for doc in game["starts"]]
+                        starts = [_state(doc) for doc in game["starts"]]
                         samples += samples_of(game["seed"], starts, game["final"])
             else:
                 for part in pool.imap(play_game, work, chunksize=4):

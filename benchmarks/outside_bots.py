@@ -100,7 +100,7 @@ class Values:
             mine = {c for c, (normal, crown) in view.palaces.items() if seat in (normal, crown)}
             here = {}
             for city in self.cities:
-                reached = board.reachable(city, through=lambda c, mine=mine: c in mine)
+                reached = board.reachable(city, through=mine.__contains__)
                 linked = {province_of[c] for c in reached if c in mine} - {view.province}
                 future = 0.0
                 for other in board.neighbours(city):
@@ -112,15 +112,16 @@ class Values:
             values = []
             for city in free:
                 value = here[city]
-                bonus = view.bonus_tiles.get(city)
-                if bonus is not None:
-                    value += self.bonus_value(seat, bonus)
+                on_city = view.bonus_tiles.get(city)
+                if on_city is not None:
+                    value += self.bonus_value(seat, on_city)
                 values.append(value)
             self.palace.append(sorted(values, reverse=True))
             crown_free = [c for c in self.cities if view.palaces[c][1] is None]
             self.crown.append(max((here[c] for c in crown_free), default=0.0))
-            tile = view.court_province_tile
-            self.tile.append(0.0 if tile is None else self.commodity_value(seat, tile.commodities))
+            court = view.court_province_tile
+            tile_value = 0.0 if court is None else self.commodity_value(seat, court.commodities)
+            self.tile.append(tile_value)
             pair = {}
             held = Counter(view.influence_tiles[seat])
             for i, symbol in enumerate(INFLUENCE):
@@ -330,7 +331,9 @@ def take_value(view: tm.PlayerView, move: tm.Move) -> float:
     symbols = counts_of(card)
     if card.color is tm.Color.WHITE:
         return 2.5 + 0.6 * sum(symbols)
-    suits = Counter(c.color for c in view.hand if c.color not in (tm.Color.WHITE, tm.Color.SPECIAL))
+    suits: Counter[tm.Color] = Counter(
+        c.color for c in view.hand if c.color not in (tm.Color.WHITE, tm.Color.SPECIAL)
+    )
     longest = max(suits.values(), default=0)
     same = suits[card.color]
     value = 0.5 * sum(symbols) + 0.15 * symbols[ELEPHANT] + 0.1 * symbols[MOGUL]

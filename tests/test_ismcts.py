@@ -19,7 +19,7 @@ from tajmahal.bots.evaluation import (
     reward_scale,
 )
 from tajmahal.bots.evaluation_v1 import FIXED_SCALE, evaluate_v1
-from tajmahal.bots.ismcts import LEVELS, PLAY_SHARE, IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
+from tajmahal.bots.ismcts import LEVELS, LEVELS_V2, PLAY_SHARE, IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
 from tajmahal.rules.playout import Playout
 from tajmahal.rules.state import GameState
 
@@ -188,6 +188,8 @@ def test_focus_gives_play_or_withdraw_decisions_more_of_the_same_mean_budget() -
         mean = PLAY_SHARE * on_play + (1 - PLAY_SHARE) * on_take
         assert abs(mean - 100) < 1.5  # the mean over a game's decisions stays the budget
     assert IsmctsV2Bot().focus == IsmctsV1Bot().focus == 1.0  # the frozen bots: an even budget
+    assert IsmctsV2Bot().iterations == IsmctsV1Bot().iterations == LEVELS_V2[3] == 400
+    assert IsmctsV2Bot(level=5).iterations == 6400 and IsmctsBot(level=5).iterations == LEVELS[5]
     with pytest.raises(ValueError, match="focus must be a number from 1 to 2"):
         IsmctsBot(focus=2.5)
 
@@ -198,7 +200,7 @@ def test_ismcts_v2_is_the_second_release_frozen() -> None:
 
     assert tm.bots.available()["ismcts-v2"] is IsmctsV2Bot
     assert all(len(row) == len(FEATURES_V2) for row in WEIGHTS_V2.weights)
-    assert WEIGHTS_V2 == load_weights(name="evaluation_weights_v2.json")
+    assert load_weights(name="evaluation_weights_v2.json") == WEIGHTS_V2
     game = Playout(tm.new_game(4, seed=2))
     assert IsmctsV2Bot().reward(game) == evaluate(game, weights=WEIGHTS_V2)
     assert IsmctsV2Bot().reward(game) != IsmctsBot().reward(game)  # the new evaluation differs

@@ -20,7 +20,9 @@ final policy), a tie going to the higher mean reward, then to the move tried fir
 
 **Levels for people**: ``ismcts:level=1`` to ``level=5`` are iteration
 budgets (``LEVELS``), each four times the one below; level 3 is the default
-budget.  Iteration budgets keep a game reproducible from its seed.
+budget (330: the CPU per decision of ``ismcts-v2``'s 400, whose evaluation is
+cheaper; ``ismcts-v1`` and ``ismcts-v2`` keep their levels, ``LEVELS_V2``).
+Iteration budgets keep a game reproducible from its seed.
 
 **ismcts-v1** (``IsmctsV1Bot``) is the first release's bot, kept for
 head-to-head benchmarks: the same search with the first release's
@@ -51,12 +53,14 @@ from tajmahal.rules.playout import Picker, Playout, code_of, sampled
 from tajmahal.rules.snapshot import Phase
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["LEVELS", "IsmctsBot", "IsmctsV1Bot", "IsmctsV2Bot", "MoveStatistics"]
+__all__ = ["LEVELS", "LEVELS_V2", "IsmctsBot", "IsmctsV1Bot", "IsmctsV2Bot", "MoveStatistics"]
 
 ROLLOUTS = ("heuristic", "random")
 MAX_ITERATIONS = 10_000_000
 MAX_TIME_LIMIT = 3600.0
-DEFAULT_ITERATIONS = 400
+#: the default budget: about the CPU per decision of ``ismcts-v2``'s 400 (compiled build),
+#: whose evaluation costs less per iteration
+DEFAULT_ITERATIONS = 330
 MAX_JOBS = 32  #: the most search processes per decision (``jobs``)
 MAX_EXTEND = 10.0  #: the most ``extend`` may multiply a close decision's budget by
 MAX_FOCUS = 2.0  #: the most ``focus`` may multiply a play-or-withdraw decision's budget by
@@ -72,7 +76,9 @@ GRACE_SHARE = 0.05  #: ... this share of the budget, before its end (at most hal
 STALL_SECONDS = 30.0  #: with an iteration budget, a worker's answer is awaited this long, plus
 STALL_FACTOR = 10.0  #: this many times what this process took for its own share
 #: ``level`` -> iterations per decision (level 3 is the default budget)
-LEVELS: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
+LEVELS: dict[int, int] = {1: 21, 2: 83, 3: 330, 4: 1320, 5: 5280}
+#: the levels and default budget of ``ismcts-v1`` and ``ismcts-v2``, frozen
+LEVELS_V2: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
 
 
 logger = logging.getLogger("tajmahal.bots")
@@ -272,8 +278,8 @@ class IsmctsBot:
 
     - ``level``: 1 (weakest, fastest) to 5, an iteration budget from ``LEVELS``
       (not with ``iterations``, ``time_limit`` or ``game_time``);
-    - ``iterations``: searches per decision (default 400 when neither ``time_limit``
-      nor ``game_time`` is given);
+    - ``iterations``: searches per decision (default 330 when neither ``time_limit``
+      nor ``game_time`` is given: ``ismcts-v2``'s CPU per decision at 400);
     - ``time_limit``: seconds per decision instead (or as well: whichever ends first);
     - ``game_time``: seconds for the whole game, spread over the decisions
       still to come (see :meth:`decision_seconds`); with ``time_limit``, each
@@ -308,18 +314,19 @@ class IsmctsBot:
     >>> state = tm.new_game(num_players=3, seed=1)
     >>> bot = IsmctsBot(seed=1, iterations=50)
     >>> move = bot.choose(state.view(0), state.legal_moves())
-    >>> move in state.legal_moves(), bot.last_iterations
-    (True, 50)
+    >>> move in state.legal_moves(), bot.last_iterations  # focus: 1.5 times for playing
+    (True, 75)
     >>> IsmctsBot(iterations=0)
     Traceback (most recent call last):
     ...
     ValueError: iterations must be an int from 1 to 10000000, got 0
     >>> IsmctsBot(level=5).iterations
-    6400
+    5280
     """
 
     name: ClassVar[str] = "ismcts"
     default_focus: ClassVar[float] = DEFAULT_FOCUS
+    levels: ClassVar[dict[int, int]] = LEVELS
 
     def __init__(
         self,
@@ -336,13 +343,15 @@ class IsmctsBot:
         focus: float | None = None,
     ) -> None:
         if level is not None:
-            if isinstance(level, bool) or level not in LEVELS:
-                raise ValueError(f"level must be an int from 1 to {len(LEVELS)}, got {level!r}")
+            if isinstance(level, bool) or level not in self.levels:
+                raise ValueError(
+                    f"level must be an int from 1 to {len(self.levels)}, got {level!r}"
+                )
             if iterations is not None or time_limit is not None or game_time is not None:
                 raise ValueError(
                     "level sets the budget: give level, or iterations/time_limit/game_time"
                 )
-            iterations = LEVELS[level]
+            iterations = self.levels[level]
         if iterations is not None and (
             isinstance(iterations, bool)
             or not isinstance(iterations, int)
@@ -378,7 +387,8 @@ class IsmctsBot:
         self.seed = seed
         self.level = level
         timed = time_limit is not None or game_time is not None
-        self.iterations = iterations if iterations is not None or timed else DEFAULT_ITERATIONS
+        default = self.levels[3]  # level 3 is the default budget
+        self.iterations = iterations if iterations is not None or timed else default
         self.time_limit = None if time_limit is None else float(time_limit)
         self.game_time = None if game_time is None else float(game_time)
         self.c = float(c)
@@ -621,6 +631,7 @@ class IsmctsV1Bot(IsmctsBot):
 
     name: ClassVar[str] = "ismcts-v1"
     default_focus: ClassVar[float] = 1.0
+    levels: ClassVar[dict[int, int]] = LEVELS_V2
 
     def reward(self, game: Playout) -> list[float]:
         """The first release's reward: the margin's logistic at a fixed scale.
@@ -648,6 +659,7 @@ class IsmctsV2Bot(IsmctsBot):
 
     name: ClassVar[str] = "ismcts-v2"
     default_focus: ClassVar[float] = 1.0
+    levels: ClassVar[dict[int, int]] = LEVELS_V2
 
     def reward(self, game: Playout) -> list[float]:
         """The second release's reward (its weights and scales).
