@@ -67,7 +67,9 @@ MAX_FOCUS = 2.0  #: the most ``focus`` may multiply a play-or-withdraw decision'
 #: the share of searched decisions that are play-or-withdraw decisions (greedy games, 3-5 seats:
 #: 548 of 1253; the others: 425 supply cards, 221 palaces, 59 crown palaces)
 PLAY_SHARE = 0.44
-DEFAULT_FOCUS = 1.5  #: ``focus`` of the current default (``ismcts-v2``: 1, an even budget)
+#: ``focus`` by default: an even budget (1.5 measured no stronger: 102 games, -1.9 points a game,
+#: -6.2 to +2.4, against the same bot at 1; docs/performance.md)
+DEFAULT_FOCUS = 1.0
 DEFAULT_MARGIN = 0.1  #: close: the runner-up has at least 90% of the top move's visits
 DECISIONS_PER_VISIT = 4.5  #: decisions with a choice per seat and visit (greedy games, 3-5 seats)
 CLOCK_SHARE = 0.9  #: the share of the game clock the bot plans to use (the rest: the referee's)
@@ -291,8 +293,8 @@ class IsmctsBot:
     - ``focus``: play-or-withdraw decisions (the prize contests) get ``focus`` times
       the budget, the other decisions (supply cards, palaces) less, so that the
       mean over a game's searched decisions stays the budget (``PLAY_SHARE`` of
-      them are play-or-withdraw decisions): default 1.5 (1: every decision alike;
-      at most 2);
+      them are play-or-withdraw decisions): default 1 (every decision alike; at
+      most 2; 1.5 measured no stronger);
     - ``extend``: when the two most searched moves are within ``margin`` of each
       other after the budget, search on for ``extend - 1`` times the budget
       (default 1: never; at most 10);
@@ -314,8 +316,8 @@ class IsmctsBot:
     >>> state = tm.new_game(num_players=3, seed=1)
     >>> bot = IsmctsBot(seed=1, iterations=50)
     >>> move = bot.choose(state.view(0), state.legal_moves())
-    >>> move in state.legal_moves(), bot.last_iterations  # focus: 1.5 times for playing
-    (True, 75)
+    >>> move in state.legal_moves(), bot.last_iterations
+    (True, 50)
     >>> IsmctsBot(iterations=0)
     Traceback (most recent call last):
     ...
