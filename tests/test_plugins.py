@@ -89,7 +89,10 @@ class Plugin:
 def test_builtin_bots_come_through_the_hook() -> None:
     registry = Registry(entry_points=False)
     results = registry.plugin_manager.hook.tajmahal_bots()
-    builtins = [tm.bots.RandomBot, tm.bots.GreedyBot, tm.bots.IsmctsBot, tm.bots.IsmctsV1Bot]
+    builtins = [
+        tm.bots.RandomBot, tm.bots.GreedyBot, tm.bots.IsmctsBot, tm.bots.IsmctsV1Bot,
+        tm.bots.IsmctsV2Bot,
+    ]
     assert [bot for result in results for bot in result] == builtins
     infos = registry.bot_infos()
     assert list(infos) == ["greedy", "ismcts", "ismcts-v1", "ismcts-v2", "random"]
