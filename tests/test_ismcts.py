@@ -231,3 +231,21 @@ def test_first_release_bot_is_registered_frozen_and_plays() -> None:
     players = ["ismcts-v1:iterations=8", "ismcts:iterations=8", "random"]
     first = tm.play_match(players, seed=3)
     assert first.faults == () and tm.play_match(players, seed=3).record == first.record
+
+
+def test_five_seats_play_as_ismcts_v2_with_its_budget() -> None:
+    """At 5 seats the contest weights measured weaker: the v2 weights, and v2's budget for a
+    level (the same CPU per decision); an explicit budget stays as given."""
+    five, three = at_visit(5, seed=2, visit=3), at_visit(3, seed=2, visit=3)
+    for state, level, searched in ((five, 1, 25), (three, 1, 21)):
+        bot = IsmctsBot(seed=1, level=level)
+        bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
+        assert bot.last_iterations == searched
+    bot = IsmctsBot(seed=1, iterations=30)
+    bot.choose(five.view(five.current_player), five.legal_moves())  # type: ignore[arg-type]
+    assert bot.last_iterations == 30
+    v2 = IsmctsV2Bot(seed=1, level=1)
+    v2.choose(five.view(five.current_player), five.legal_moves())  # type: ignore[arg-type]
+    assert v2.last_iterations == 25
+    game = Playout(five)
+    assert IsmctsBot().reward(game) == IsmctsV2Bot().reward(game)

@@ -79,7 +79,8 @@ STALL_SECONDS = 30.0  #: with an iteration budget, a worker's answer is awaited 
 STALL_FACTOR = 10.0  #: this many times what this process took for its own share
 #: the numbers of seats at which the evaluation reads the prize contests (the shipped weights);
 #: at the others it keeps ``ismcts-v2``'s weights: at 5 seats the contest weights measured
-#: weaker (3 deals, 60 games against four greedy: 36.3 points a game against v2's 45.1)
+#: weaker (3 deals, 60 games against four greedy: 36.3 points a game against v2's 45.1); there
+#: a level's (or the default) budget is v2's too (400 by default): ``ismcts-v2``'s play
 CONTEST_SEATS = frozenset({3, 4})
 #: ``level`` -> iterations per decision (level 3 is the default budget)
 LEVELS: dict[int, int] = {1: 21, 2: 83, 3: 330, 4: 1320, 5: 5280}
@@ -333,6 +334,9 @@ class IsmctsBot:
     name: ClassVar[str] = "ismcts"
     default_focus: ClassVar[float] = DEFAULT_FOCUS
     levels: ClassVar[dict[int, int]] = LEVELS
+    #: the numbers of seats at which the reward reads the prize contests; at the others the
+    #: v2 weights, with the v2 budget for a level (or the default): the same CPU per decision
+    contest_seats: ClassVar[frozenset[int]] = CONTEST_SEATS
 
     def __init__(
         self,
@@ -393,6 +397,8 @@ class IsmctsBot:
         self.seed = seed
         self.level = level
         timed = time_limit is not None or game_time is not None
+        #: the budget comes from a level (or the default), so it follows the evaluation's cost
+        self._level_budget = iterations is None or level is not None
         default = self.levels[3]  # level 3 is the default budget
         self.iterations = iterations if iterations is not None or timed else default
         self.time_limit = None if time_limit is None else float(time_limit)
@@ -457,6 +463,8 @@ class IsmctsBot:
             return legal_moves[0]
         seconds = self.decision_seconds(view)
         share = self.budget_share(view)
+        if self._level_budget and view.num_players not in self.contest_seats:
+            share *= LEVELS_V2[3] / self.levels[3]  # the cheaper v2 evaluation: v2's budget
         iterations = None if self.iterations is None else max(1, round(self.iterations * share))
         if seconds is not None and self.time_limit is not None and self.game_time is None:
             seconds *= share
@@ -623,7 +631,7 @@ class IsmctsBot:
         >>> IsmctsBot().reward(game) == evaluate(game, weights=WEIGHTS_V2)
         True
         """
-        if game.num_players in CONTEST_SEATS:
+        if game.num_players in self.contest_seats:
             return evaluate(game)
         return evaluate(game, weights=WEIGHTS_V2)
 
@@ -643,6 +651,7 @@ class IsmctsV1Bot(IsmctsBot):
     name: ClassVar[str] = "ismcts-v1"
     default_focus: ClassVar[float] = 1.0
     levels: ClassVar[dict[int, int]] = LEVELS_V2
+    contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
     def reward(self, game: Playout) -> list[float]:
         """The first release's reward: the margin's logistic at a fixed scale.
@@ -671,6 +680,7 @@ class IsmctsV2Bot(IsmctsBot):
     name: ClassVar[str] = "ismcts-v2"
     default_focus: ClassVar[float] = 1.0
     levels: ClassVar[dict[int, int]] = LEVELS_V2
+    contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
     def reward(self, game: Playout) -> list[float]:
         """The second release's reward (its weights and scales).
