@@ -58,8 +58,8 @@ __all__ = ["LEVELS", "LEVELS_V2", "IsmctsBot", "IsmctsV1Bot", "IsmctsV2Bot", "Mo
 ROLLOUTS = ("heuristic", "random")
 MAX_ITERATIONS = 10_000_000
 MAX_TIME_LIMIT = 3600.0
-#: the default budget: about the CPU per decision of ``ismcts-v2``'s 400 (compiled build),
-#: whose evaluation costs less per iteration
+#: the default budget (``LEVELS[3]``): about the CPU per decision of ``ismcts-v2``'s 400
+#: (compiled build), whose evaluation costs less per iteration
 DEFAULT_ITERATIONS = 330
 MAX_JOBS = 32  #: the most search processes per decision (``jobs``)
 MAX_EXTEND = 10.0  #: the most ``extend`` may multiply a close decision's budget by
@@ -83,7 +83,7 @@ STALL_FACTOR = 10.0  #: this many times what this process took for its own share
 #: a level's (or the default) budget is v2's too (400 by default): ``ismcts-v2``'s play
 CONTEST_SEATS = frozenset({3, 4})
 #: ``level`` -> iterations per decision (level 3 is the default budget)
-LEVELS: dict[int, int] = {1: 21, 2: 83, 3: 330, 4: 1320, 5: 5280}
+LEVELS: dict[int, int] = {1: 21, 2: 83, 3: DEFAULT_ITERATIONS, 4: 1320, 5: 5280}
 #: the levels and default budget of ``ismcts-v1`` and ``ismcts-v2``, frozen
 LEVELS_V2: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
 
