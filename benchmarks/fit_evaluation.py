@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 import tajmahal as tm
-from tajmahal.bots.evaluation import FEATURES, WEIGHTS_FORMAT, features
+from tajmahal.bots.evaluation import FEATURES, WEIGHTS_FORMAT, features, load_weights
 from tajmahal.bots.evaluation_v1 import FIXED_SCALE, estimated_scores_v1
 from tajmahal.referee import bot_seed
 from tajmahal.rules.playout import Playout
@@ -49,20 +49,49 @@ Sample = tuple[int, int, list[float], float, float, float, float]
 def play_game(args: tuple[int, int, str]) -> list[Sample]:
     """One self-play game; a sample per seat at the start of every visit."""
     seed, num_players, spec = args
+    return samples_of(seed, *self_play(seed, num_players, spec))
+
+
+def self_play(seed: int, num_players: int, spec: str) -> tuple[list[tm.GameState], tuple[int, ...]]:
+    """One self-play game: the state at the start of every visit, and the final scores."""
     bots = [tm.bots.create(spec, seed=bot_seed(seed, seat)) for seat in range(num_players)]
     state = tm.new_game(num_players, seed=seed)
-    marks: list[tuple[int, list[list[float]], tuple[int, ...], list[float]]] = []
+    starts: list[tm.GameState] = []
     visit = 0
     while not state.is_over:
         if state.visit != visit:
             visit = state.visit
-            game = Playout(state)
-            left = len(state.province_order) - visit + 1
-            marks.append((left, features(game), state.scores, estimated_scores_v1(game)))
+            starts.append(state)
         seat = state.current_player
         assert seat is not None
         state = state.apply(bots[seat].choose(state.view(seat), state.legal_moves()))
-    final = state.scores
+    return starts, state.scores
+
+
+def play_and_save(args: tuple[int, int, str]) -> str:
+    """One self-play game as a JSON line: its seed, the visits' first states, the final scores."""
+    seed, num_players, spec = args
+    starts, final = self_play(seed, num_players, spec)
+    return json.dumps({"seed": seed, "spec": spec, "final": list(final),
+                       "starts": [json.loads(tm.dumps(s)) for s in starts]})  # fmt: skip
+
+
+def _state(document: object) -> tm.GameState:
+    """A saved state (a ``tm.dumps`` document, parsed)."""
+    state = tm.loads(json.dumps(document))
+    if not isinstance(state, tm.GameState):
+        raise ValueError(f"a saved game holds a {type(state).__name__}, not a GameState")
+    return state
+
+
+def samples_of(seed: int, starts: Sequence[tm.GameState], final: Sequence[int]) -> list[Sample]:
+    """The samples of one game (a sample per seat at the start of every visit)."""
+    num_players = len(final)
+    marks: list[tuple[int, list[list[float]], tuple[int, ...], list[float]]] = []
+    for state in starts:
+        game = Playout(state)
+        left = len(state.province_order) - state.visit + 1
+        marks.append((left, features(game), state.scores, estimated_scores_v1(game)))
     best = max(final)
     winners = [s for s in range(num_players) if final[s] == best]
     out = []
@@ -75,17 +104,26 @@ def play_game(args: tuple[int, int, str]) -> list[Sample]:
     return out
 
 
-def fit_weights(groups: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def fit_weights(
+    groups: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    prior: np.ndarray | None = None,
+    ridge: float = RIDGE,
+) -> np.ndarray:
     """Ridge least squares of the seats' differences within each position.
 
     Features and targets are centred per position (only the differences
     between seats matter to the reward); the bias, first, is then the mean
     of what is left, so that the estimates stay near the real final scores.
+    With ``prior`` the penalty pulls the weights towards it (a few strong games
+    refine weights fitted on many cheaper ones) instead of towards zero.
     """
     xc, yc = _centred(groups, x), _centred(groups, y)
     xc[:, 0] = 0.0
-    penalty = RIDGE * np.eye(x.shape[1])
-    w = np.linalg.solve(xc.T @ xc + penalty, xc.T @ yc)
+    penalty = ridge * np.eye(x.shape[1])
+    base = np.zeros(x.shape[1]) if prior is None else prior
+    w = np.linalg.solve(xc.T @ xc + penalty, xc.T @ yc + penalty @ base)
     w[0] = float(np.mean(y - x[:, 1:] @ w[1:]))
     return w
 
@@ -118,9 +156,15 @@ def margins(groups: np.ndarray, estimate: np.ndarray) -> np.ndarray:
 
 
 def fit(
-    samples: Sequence[Sample], visits: int
+    samples: Sequence[Sample],
+    visits: int,
+    prior: Sequence[Sequence[float]] | None = None,
+    ridge: float = RIDGE,
 ) -> tuple[list[list[float]], list[float], dict[str, dict[str, float]]]:
-    """Weights per visits left (1..visits), scales (0..visits), and the held-out quality."""
+    """Weights per visits left (1..visits), scales (0..visits), and the held-out quality.
+
+    ``prior``: per visits left (0..visits), the weights the penalty pulls towards.
+    """
     seed = np.array([s[0] for s in samples])
     left = np.array([s[1] for s in samples])
     x = np.array([s[2] for s in samples], dtype=float)
@@ -136,7 +180,8 @@ def fit(
     for k in range(1, visits + 1):
         at = left == k
         train, test = at & ~held, at & held
-        w = fit_weights(groups[train], x[train], final[train] - score[train])
+        base = None if prior is None else np.array(prior[min(k, len(prior) - 1)], dtype=float)
+        w = fit_weights(groups[train], x[train], final[train] - score[train], base, ridge)
         rows.append([round(float(v), 4) for v in w])
         margin = margins(groups[at], score[at] + x[at] @ w)
         fit_at, test_at = train[at], test[at]
@@ -150,6 +195,9 @@ def fit(
             "scale": round(scale, 3),
             "log_loss_test": round(log_loss(margin[test_at], won[at][test_at], scale), 4),
             "v1_r2_test": _r2(groups[test], old[test] - score[test], final[test] - score[test]),
+            "prior_r2_test": 0.0 if base is None else _r2(
+                groups[test], x[test] @ base, final[test] - score[test]
+            ),
             "v1_log_loss_test": round(
                 log_loss(margins(groups[at], old[at])[test_at], won[at][test_at], FIXED_SCALE), 4
             ),
@@ -179,24 +227,64 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--out", metavar="PATH", help="write the weights document here")
+    parser.add_argument("--save", metavar="JSONL", help="append the games played to this file")
+    parser.add_argument(
+        "--data", metavar="JSONL", action="append", default=[],
+        help="fit on games saved by --save (repeatable; --games 0 plays none)",
+    )
+    parser.add_argument(
+        "--prior", metavar="JSON",
+        help="a weights document to pull the fit towards (missing features: 0)",
+    )
+    parser.add_argument("--ridge", type=float, default=RIDGE, help="the ridge penalty")
+    parser.add_argument("--play-only", action="store_true", help="with --save: play, no fit")
     args = parser.parse_args(argv)
-    if args.games < 10 or args.jobs < 1:
-        parser.error("--games must be at least 10 and --jobs at least 1")
+    if (args.games < 10 and not args.data) or args.games < 0 or args.jobs < 1:
+        parser.error("--games must be at least 10 (0 with --data) and --jobs at least 1")
     try:
         tm.bots.check_spec(args.player)
     except tm.TajMahalError as exc:
         parser.error(str(exc))
     work = [(args.seed + g, 3 + g % 3, args.player) for g in range(args.games)]
     samples: list[Sample] = []
-    with multiprocessing.Pool(args.jobs) as pool:
-        for part in pool.imap(play_game, work, chunksize=4):
-            samples += part
-    print(f"{args.games} games, {len(samples)} samples", file=sys.stderr)
+    games = 0
+    for path in args.data:
+        with open(path, encoding="utf-8") as saved:
+            for line in saved:
+                game = json.loads(line)
+                starts = [_state(doc) for doc in game["starts"]]
+                samples += samples_of(game["seed"], starts, game["final"])
+                games += 1
+    if work:
+        with multiprocessing.Pool(args.jobs) as pool:
+            if args.save:
+                with open(args.save, "a", encoding="utf-8") as out:
+                    for line in pool.imap(play_and_save, work, chunksize=1):
+                        out.write(line + "\n")
+                        out.flush()
+                        if args.play_only:
+                            continue
+                        game = json.loads(line)
+                        starts = [_state(doc) for doc in game["starts"]]
+                        samples += samples_of(game["seed"], starts, game["final"])
+            else:
+                for part in pool.imap(play_game, work, chunksize=4):
+                    samples += part
+        games += len(work)
+    print(f"{games} games, {len(samples)} samples", file=sys.stderr)
+    if args.play_only:
+        return 0
     visits = max(s[1] for s in samples)
-    rows, scales, quality = fit(samples, visits)
+    prior = None
+    if args.prior:
+        with open(args.prior, encoding="utf-8") as source:
+            loaded = load_weights(source.read())
+        prior = [list(row) + [0.0] * (len(FEATURES) - len(row)) for row in loaded.weights]
+    rows, scales, quality = fit(samples, visits, prior, args.ridge)
     for k, q in quality.items():
         print(
-            f"visits left {k:>2}: held out R² {q['r2_test']:.3f} (v1 {q['v1_r2_test']:.3f}), "
+            f"visits left {k:>2}: held out R² {q['r2_test']:.3f} (v1 {q['v1_r2_test']:.3f}, "
+            f"prior {q['prior_r2_test']:.3f}), "
             f"scale {q['scale']:.2f}, log loss {q['log_loss_test']:.3f} "
             f"(v1 {q['v1_log_loss_test']:.3f})",
             file=sys.stderr,
@@ -210,8 +298,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "provenance": {
             "command": "python benchmarks/fit_evaluation.py " + " ".join(argv or sys.argv[1:]),
             "player": args.player,
-            "games": args.games,
+            "games": games,
+            "data": [p.rsplit("/", 1)[-1] for p in args.data],
             "seed": args.seed,
+            "prior": args.prior and args.prior.rsplit("/", 1)[-1],
+            "ridge": args.ridge,
             "players_per_game": "3, 4, 5 in turn",
             "samples": len(samples),
             "held_out": quality,

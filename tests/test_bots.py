@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import collections
+import random
+from pathlib import Path
 
 import attrs
 
@@ -137,3 +139,47 @@ def test_greedy_beats_three_random_bots() -> None:
         assert not result.faults
         wins += seat in result.winners
     assert wins >= 0.6 * games, f"greedy won {wins} of {games}"
+
+
+# ---------------------------------------------------------------- the outside baselines
+# benchmarks/outside_bots.py: the strategy and flat Monte Carlo bots that strength runs
+# measure ismcts against (issue 36); they decide from the view only and share no code with
+# ismcts, so these tests check what they must do: follow the rules, repeat with a seed.
+OUTSIDE = Path(__file__).resolve().parent.parent / "benchmarks" / "outside_bots.py"
+STRATEGY = f"file:{OUTSIDE}:StrategyBot"
+FLAT_MC = f"file:{OUTSIDE}:FlatMcBot:samples=3"
+
+
+def test_outside_baselines_play_whole_games_by_the_rules() -> None:
+    for num_players, seed in ((3, 1), (5, 2)):
+        players = [FLAT_MC, STRATEGY, *["greedy"] * (num_players - 2)]
+        result = tm.play_match(players, seed=seed)
+        assert not result.faults and len(result.scores) == num_players
+        assert tm.replay(result.record).is_over
+
+
+def test_outside_baselines_repeat_with_their_seed() -> None:
+    first = tm.play_match([FLAT_MC, STRATEGY, "greedy"], seed=4)
+    again = tm.play_match([FLAT_MC, STRATEGY, "greedy"], seed=4)
+    assert first.scores == again.scores and first.record.moves == again.record.moves
+
+
+def test_flat_mc_deals_only_what_the_view_allows() -> None:
+    from tajmahal.bots.file_bots import file_bot_class
+    from tajmahal.bots.specs import parse_spec
+
+    bot = file_bot_class(parse_spec(FLAT_MC))(seed=1, samples=2)
+    state = start(num_players=4, seed=9)
+    for _ in range(25):  # into the game: played cards, a supply taken, known cards
+        state = state.apply(state.legal_moves()[0])
+    view = state.view(state.current_player)  # type: ignore[arg-type]
+    hands = bot.deal(view)
+    assert hands[view.seat] == list(view.hand)
+    assert [len(h) for h in hands] == list(view.hand_sizes)
+    for seat, known in enumerate(view.known_cards):
+        assert collections.Counter(known) <= collections.Counter(hands[seat])
+    # a state that differs only in what the seat cannot see gives the same deals
+    other = view.sample(random.Random(3))
+    assert other.view(view.seat) == view
+    same = type(bot)(seed=1, samples=2).deal(other.view(view.seat))
+    assert same == hands

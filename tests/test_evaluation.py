@@ -206,3 +206,26 @@ def test_the_first_release_bot_plays_exactly_as_released() -> None:
     digest = hashlib.sha256(" ".join(map(str, result.record.moves)).encode()).hexdigest()[:16]
     assert result.scores == (51, 36, 50)
     assert (len(result.record.moves), digest) == (202, "fb19f1f11eb1d6c6")
+
+
+def test_the_shipped_weights_see_the_prize_contests_and_v2_keeps_its_own() -> None:
+    """The current weights cover every feature (the contests too); ismcts-v2's the first 12."""
+    from tajmahal.bots.evaluation import CONTEST_FEATURES, FEATURES_V2, WEIGHTS, WEIGHTS_V2
+
+    assert FEATURES == FEATURES_V2 + CONTEST_FEATURES
+    assert all(len(row) == len(FEATURES) for row in WEIGHTS.weights)
+    assert all(len(row) == len(FEATURES_V2) for row in WEIGHTS_V2.weights)
+    assert len(WEIGHTS.scales) == len(WEIGHTS_V2.scales) == 13
+    assert WEIGHTS.provenance["prior"] == "evaluation_weights_v2.json"
+    game = Playout(tm.new_game(4, seed=5))
+    table = features(game)
+    assert all(len(row) == len(FEATURES) for row in table)
+    hand = {name: table[0][i] for i, name in enumerate(FEATURES)}
+    elephants = sum(card.symbols.count(tm.Symbol.ELEPHANT) for card in game_view_hand(game, 0))
+    assert hand["elephant_symbols"] == elephants
+    assert hand["province_tile_points"] == 1.0  # tile 1: one commodity, none owned yet (K5)
+
+
+def game_view_hand(game: Playout, seat: int) -> list[tm.Card]:
+    kinds = game.components.card_kinds
+    return [kinds[k] for k in game.hands[seat]]

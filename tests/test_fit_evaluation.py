@@ -50,3 +50,30 @@ def test_bad_arguments_are_refused() -> None:
         timeout=120,
     )
     assert run.returncode == 2 and "nobody" in run.stderr
+
+
+def test_saved_games_fit_apart_and_a_prior_pulls_the_weights(tmp_path: Path) -> None:
+    """--save/--play-only, then --data with --prior: the same document as playing and fitting
+    in one go, and a huge ridge gives the prior's weights back (new features: 0)."""
+    saved, one, two, prior = (tmp_path / n for n in ("g.jsonl", "a.json", "b.json", "p.json"))
+    base = [sys.executable, str(SCRIPT), "--seed", "7"]
+    run = subprocess.run([*base, "--games", "10", "--save", str(saved), "--play-only"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert len(saved.read_text().splitlines()) == 10
+    assert fit(one).returncode == 0
+    run = subprocess.run([*base, "--games", "0", "--data", str(saved), "--out", str(two)],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    first, second = json.loads(one.read_text()), json.loads(two.read_text())
+    assert first["weights"] == second["weights"] and first["scales"] == second["scales"]
+    v2 = ROOT / "src" / "tajmahal" / "bots" / "evaluation_weights_v2.json"
+    run = subprocess.run([*base, "--games", "0", "--data", str(saved), "--prior", str(v2),
+                          "--ridge", "1e12", "--out", str(prior)],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    pulled = load_weights(prior.read_text())
+    v2_rows = load_weights(v2.read_text()).weights
+    for row, want in zip(pulled.weights[1:], v2_rows[1:], strict=True):
+        assert all(abs(a - b) < 1e-3 for a, b in zip(row[1:12], want[1:], strict=True))
+        assert all(abs(a) < 1e-3 for a in row[12:])

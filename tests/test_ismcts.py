@@ -19,7 +19,7 @@ from tajmahal.bots.evaluation import (
     reward_scale,
 )
 from tajmahal.bots.evaluation_v1 import FIXED_SCALE, evaluate_v1
-from tajmahal.bots.ismcts import LEVELS, IsmctsBot, IsmctsV1Bot
+from tajmahal.bots.ismcts import LEVELS, LEVELS_V2, PLAY_SHARE, IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
 from tajmahal.rules.playout import Playout
 from tajmahal.rules.state import GameState
 
@@ -59,7 +59,7 @@ def test_same_seed_and_iterations_give_the_same_choices() -> None:
 
 def test_iteration_budget_is_exact_and_forced_moves_are_free() -> None:
     state = at_visit(4, seed=3, visit=6)
-    bot = IsmctsBot(seed=1, iterations=37)
+    bot = IsmctsBot(seed=1, iterations=37, focus=1)
     move = bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
     assert move in state.legal_moves() and bot.last_iterations == 37
     after = state.apply(tm.Withdraw())
@@ -76,7 +76,7 @@ def test_time_limit_ends_the_search() -> None:
     bot = IsmctsBot(seed=1, time_limit=0.05, iterations=budget)
     assert bot.choose(view, state.legal_moves()) in state.legal_moves()
     assert 1 <= bot.last_iterations < budget
-    both = IsmctsBot(seed=1, time_limit=30, iterations=5)  # whichever ends first
+    both = IsmctsBot(seed=1, time_limit=30, iterations=5, focus=1)  # whichever ends first
     both.choose(view, state.legal_moves())
     assert both.last_iterations == 5
 
@@ -171,8 +171,41 @@ def test_levels_map_to_growing_iteration_budgets() -> None:
     assert LEVELS[3] == IsmctsBot().iterations  # level 3 is the default budget
     state = at_visit(3, seed=4, visit=2)
     bot = IsmctsBot(seed=1, level=1)
-    assert bot.choose(state.view(state.current_player), state.legal_moves()) in state.legal_moves()  # type: ignore[arg-type]
-    assert bot.last_iterations == LEVELS[1]
+    view = state.view(state.current_player)  # type: ignore[arg-type]
+    assert bot.choose(view, state.legal_moves()) in state.legal_moves()
+    assert bot.last_iterations == round(LEVELS[1] * bot.budget_share(view))
+
+
+def test_focus_gives_play_or_withdraw_decisions_more_of_the_same_mean_budget() -> None:
+    play = at_visit(3, seed=4, visit=2)
+    take = play.apply(tm.Withdraw())
+    assert take.phase is tm.Phase.TAKE and len(take.legal_moves()) > 1
+    for focus, on_play, on_take in ((1.0, 100, 100), (1.5, 150, 61), (2.0, 200, 21)):
+        bot = IsmctsBot(seed=1, iterations=100, focus=focus)
+        for state, searched in ((play, on_play), (take, on_take)):
+            bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
+            assert bot.last_iterations == searched
+        mean = PLAY_SHARE * on_play + (1 - PLAY_SHARE) * on_take
+        assert abs(mean - 100) < 1.5  # the mean over a game's decisions stays the budget
+    assert IsmctsV2Bot().focus == IsmctsV1Bot().focus == 1.0  # the frozen bots: an even budget
+    assert IsmctsV2Bot().iterations == IsmctsV1Bot().iterations == LEVELS_V2[3] == 400
+    assert IsmctsV2Bot(level=5).iterations == 6400 and IsmctsBot(level=5).iterations == LEVELS[5]
+    with pytest.raises(ValueError, match="focus must be a number from 1 to 2"):
+        IsmctsBot(focus=2.5)
+
+
+def test_ismcts_v2_is_the_second_release_frozen() -> None:
+    """ismcts-v2 reads the frozen weights (twelve features) whatever the shipped ones are."""
+    from tajmahal.bots.evaluation import FEATURES_V2, WEIGHTS_V2, evaluate, load_weights
+
+    assert tm.bots.available()["ismcts-v2"] is IsmctsV2Bot
+    assert all(len(row) == len(FEATURES_V2) for row in WEIGHTS_V2.weights)
+    assert load_weights(name="evaluation_weights_v2.json") == WEIGHTS_V2
+    game = Playout(tm.new_game(4, seed=2))
+    assert IsmctsV2Bot().reward(game) == evaluate(game, weights=WEIGHTS_V2)
+    assert IsmctsV2Bot().reward(game) != IsmctsBot().reward(game)  # the new evaluation differs
+    result = tm.play_match(["ismcts-v2:iterations=10", "ismcts:iterations=10", "greedy"], seed=3)
+    assert not result.faults
 
 
 def test_reward_scale_follows_the_fitted_scales_and_is_wider_than_the_first_releases() -> None:
@@ -198,3 +231,21 @@ def test_first_release_bot_is_registered_frozen_and_plays() -> None:
     players = ["ismcts-v1:iterations=8", "ismcts:iterations=8", "random"]
     first = tm.play_match(players, seed=3)
     assert first.faults == () and tm.play_match(players, seed=3).record == first.record
+
+
+def test_five_seats_play_as_ismcts_v2_with_its_budget() -> None:
+    """At 5 seats the contest weights measured weaker: the v2 weights, and v2's budget for a
+    level (the same CPU per decision); an explicit budget stays as given."""
+    five, three = at_visit(5, seed=2, visit=3), at_visit(3, seed=2, visit=3)
+    for state, level, searched in ((five, 1, 25), (three, 1, 21)):
+        bot = IsmctsBot(seed=1, level=level)
+        bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
+        assert bot.last_iterations == searched
+    bot = IsmctsBot(seed=1, iterations=30)
+    bot.choose(five.view(five.current_player), five.legal_moves())  # type: ignore[arg-type]
+    assert bot.last_iterations == 30
+    v2 = IsmctsV2Bot(seed=1, level=1)
+    v2.choose(five.view(five.current_player), five.legal_moves())  # type: ignore[arg-type]
+    assert v2.last_iterations == 25
+    game = Playout(five)
+    assert IsmctsBot().reward(game) == IsmctsV2Bot().reward(game)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.greedy import GreedyBot
-from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot
+from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
 from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
     BotInfo,
@@ -33,6 +33,7 @@ __all__ = [
     "GreedyBot",
     "IsmctsBot",
     "IsmctsV1Bot",
+    "IsmctsV2Bot",
     "PlayerSpec",
     "PluginError",
     "PluginProblem",

@@ -17,6 +17,7 @@ from tajmahal.rules.playout import CROWN, OVER, PALACE, PLAY, TAKE, WITHDRAW, Pl
 from tajmahal.rules.tables import ELEPHANT, GRAND_MOGUL, INFLUENCE_IDX, SPECIALS, Tables
 
 HAND_CAP = 10  #: cards in hand beyond this many count no more
+BASE_FEATURES = 12  #: the features of ``features`` (the ``ismcts-v2`` evaluation reads these only)
 _POINTS = SPECIALS.index(Special.POINTS)
 
 
@@ -46,8 +47,9 @@ def visits_left(game: Playout) -> int:
     return max(0, len(game.province_order) - game.visit + 1)
 
 
-def features(game: Playout) -> list[list[float]]:
-    """Per seat, the value of each feature (``evaluation.FEATURES``, in that order)."""
+def features(game: Playout, contest: bool = True) -> list[list[float]]:
+    """Per seat, the value of each feature (``evaluation.FEATURES``, in that order); without
+    ``contest``, only the first ``BASE_FEATURES`` (``evaluation.FEATURES_V2``)."""
     # lists indexed by province, city or commodity, not sets, dicts or zips: compiled, these
     # loops stay native (no boxed ints, no hashing)
     t = game.tables
@@ -78,6 +80,8 @@ def features(game: Playout) -> list[list[float]]:
             palaces[owner].append(city)
         if crowned >= 0 and crowned != owner:
             palaces[crowned].append(city)
+    contests = _contests(game) if contest else []
+    here = -1 if game.phase == OVER else order[visit - 1]
     out = []
     for seat in range(n):
         hand = game.hands[seat]
@@ -115,8 +119,10 @@ def features(game: Playout) -> list[list[float]]:
         for c in range(4):
             potential += owned[c] * to_come[c]
             tiles += owned[c]
-        connection, provinces = _connections(palaces[seat], neighbours, city_province, future)
-        out.append(
+        connection, provinces, linked = _connections(
+            palaces[seat], neighbours, city_province, future, here
+        )
+        row = (
             [
                 1.0,
                 float(min(len(hand), HAND_CAP)),
@@ -132,6 +138,10 @@ def features(game: Playout) -> list[list[float]]:
                 float(provinces),
             ]
         )
+        if contest:
+            row.extend(contests[seat])
+            row.append(float(linked))
+        out.append(row)
     return out
 
 
@@ -140,13 +150,15 @@ def _connections(
     neighbours: tuple[tuple[int, ...], ...],
     city_province: tuple[int, ...],
     future: list[bool],
-) -> tuple[int, int]:
-    """(connection potential, provinces with a palace) of one seat's palaces (K7).
+    here: int,
+) -> tuple[int, int, int]:
+    """(connection potential, provinces with a palace, provinces of the largest group next
+    to province ``here``) of one seat's palaces (K7).
 
     ``future`` says per province whether it is still to be visited.
     """
     if not cities:
-        return 0, 0
+        return 0, 0, 0
     own = [False] * len(city_province)
     for city in cities:
         own[city] = True
@@ -184,7 +196,7 @@ def _connections(
     total = 0
     for size in best:
         total += size
-    return total, provinces
+    return total, provinces, best[here] if here >= 0 else 0
 
 
 def _provinces(
@@ -208,9 +220,79 @@ def estimated_scores(game: Playout, rows: tuple[tuple[float, ...], ...]) -> list
         return [float(s) for s in game.scores]
     row = rows[min(left, len(rows) - 1)]
     scores = game.scores
+    table = features(game, len(row) > BASE_FEATURES)  # v2's weights: its features only
     out = []
-    for seat, values in enumerate(features(game)):
+    for seat, values in enumerate(table):
         out.append(float(scores[seat]) + sum([row[i] * values[i] for i in range(len(values))]))
+    return out
+
+
+def _contests(game: Playout) -> list[list[float]]:
+    """Per seat, the prize-contest features but the last (``evaluation.CONTEST_FEATURES``).
+
+    Read at the start of a visit (the court full): the elephants and grand
+    moguls in hand, the influence and elephant symbols beyond the best rival's
+    (who can win which prize), the hand's size against the largest rival hand,
+    the current province tile's points for the seat (K5) alone and times its
+    elephant lead.  (The last, the provinces a palace here would connect, comes
+    from ``_connections``.)
+    """
+    t = game.tables
+    counts = t.symbol_counts
+    n = game.num_players
+    held: list[list[int]] = []
+    sizes: list[int] = []
+    for seat in range(n):
+        mine = [0, 0, 0, 0, 0, 0]
+        for kind in game.hands[seat]:
+            row = counts[kind]
+            for i in range(6):
+                mine[i] += row[i]
+        held.append(mine)
+        size = len(game.hands[seat])
+        sizes.append(size if size < HAND_CAP else HAND_CAP)
+    over = game.phase == OVER
+    tile = () if over or not game.court_tile else t.tile_commodities[game.visit - 1]
+    bonus_commodity = t.bonus_commodity
+    out = []
+    for seat in range(n):
+        mine = held[seat]
+        rival = [0, 0, 0, 0, 0, 0]
+        biggest = 0
+        for other in range(n):
+            if other != seat:
+                theirs = held[other]
+                for i in range(6):
+                    if theirs[i] > rival[i]:
+                        rival[i] = theirs[i]
+                if sizes[other] > biggest:
+                    biggest = sizes[other]
+        influence_lead = 0
+        for i in INFLUENCE_IDX:
+            if mine[i] > rival[i]:
+                influence_lead += mine[i] - rival[i]
+        elephant_lead = mine[ELEPHANT] - rival[ELEPHANT]
+        tile_points = 0
+        if tile:
+            owned = [0, 0, 0, 0]
+            for number in game.province_tiles[seat]:
+                for c in t.tile_commodities[number - 1]:
+                    owned[c] += 1
+            for b in game.commodity_tiles[seat]:
+                owned[bonus_commodity[b]] += 1
+            for c in tile:
+                tile_points += 1 + owned[c]
+        out.append(
+            [
+                float(mine[ELEPHANT]),
+                float(mine[GRAND_MOGUL]),
+                float(influence_lead),
+                float(elephant_lead if elephant_lead > 0 else 0),
+                float(sizes[seat] - biggest),
+                float(tile_points),
+                float(tile_points * (1 if elephant_lead > 0 else 0)),
+            ]
+        )
     return out
 
 

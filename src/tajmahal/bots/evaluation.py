@@ -25,12 +25,21 @@ the game:
 - palaces next to provinces still to come: for each such province, the
   provinces of the largest own palace group reaching one of its cities by a
   road (K7: a palace placed there would score them); the provinces holding
-  own palaces.
+  own palaces;
+- the prize contests of the visit about to be played (:data:`CONTEST_FEATURES`):
+  the elephants and grand moguls in hand, the influence and elephant symbols
+  held beyond the best rival's (who can still win which tile), the hand's size
+  against the largest rival hand, the province tile's points for the seat
+  (K5) alone and when it leads in elephants, and the provinces a palace in the
+  current province would connect (K7).
 
-The weights are fitted from self-play (``benchmarks/fit_evaluation.py``,
-numpy least squares of the points each seat still made on these features)
-and shipped as package data (``evaluation_weights.json``, read at import:
+The weights are fitted from self-play of strong bots (``benchmarks/fit_evaluation.py``,
+numpy ridge least squares of the points each seat still made on these
+features, pulled towards the ``ismcts-v2`` weights where the strong games are
+few) and shipped as package data (``evaluation_weights.json``, read at import:
 :data:`WEIGHTS`).  After the last visit the estimate is the final score itself.
+The second release's weights (:data:`FEATURES_V2` only, ``greedy`` self-play)
+stay as :data:`WEIGHTS_V2` for ``ismcts-v2``.
 
 **Reward**, one per seat: ``1 / (1 + exp(-(own estimate - best rival's
 estimate) / scale))``, a smooth probability of winning from the margin over
@@ -69,8 +78,11 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.playout import Playout
 
 __all__ = [
+    "CONTEST_FEATURES",
     "FEATURES",
+    "FEATURES_V2",
     "WEIGHTS",
+    "WEIGHTS_V2",
     "EvaluationWeights",
     "WeightsError",
     "estimated_scores",
@@ -81,8 +93,8 @@ __all__ = [
     "reward_scale",
 ]
 
-#: the evaluation's features, in the order of :func:`features` and of the weights
-FEATURES: tuple[str, ...] = (
+#: the ``ismcts-v2`` evaluation's features (:func:`features`' first columns)
+FEATURES_V2: tuple[str, ...] = (
     "bias",
     "hand",
     "white_and_special_cards",
@@ -96,8 +108,23 @@ FEATURES: tuple[str, ...] = (
     "connection_potential",
     "palace_provinces",
 )
+#: the prize contests of the visit about to be played (the last columns of :func:`features`)
+CONTEST_FEATURES: tuple[str, ...] = (
+    "elephant_symbols",
+    "grand_mogul_symbols",
+    "influence_lead",
+    "elephant_lead",
+    "hand_lead",
+    "province_tile_points",
+    "province_tile_if_elephant_lead",
+    "palace_links_here",
+)
+#: the evaluation's features, in the order of :func:`features` and of the weights
+FEATURES: tuple[str, ...] = FEATURES_V2 + CONTEST_FEATURES
 HAND_CAP = _core.HAND_CAP  #: cards in hand beyond this many count no more
 WEIGHTS_FORMAT = "tajmahal-evaluation-weights"
+WEIGHTS_FILE = "evaluation_weights.json"  #: the current weights (package data)
+WEIGHTS_V2_FILE = "evaluation_weights_v2.json"  #: the ``ismcts-v2`` weights, frozen
 
 
 class WeightsError(TajMahalError, ValueError):
@@ -115,8 +142,11 @@ class EvaluationWeights(NamedTuple):
     provenance: Mapping[str, Any]
 
 
-def load_weights(document: str | None = None) -> EvaluationWeights:
-    """Parse and check a weights document (JSON text); the shipped one when ``None``.
+def load_weights(document: str | None = None, name: str = WEIGHTS_FILE) -> EvaluationWeights:
+    """Parse and check a weights document (JSON text); the shipped file ``name`` when ``None``.
+
+    A document names all of :data:`FEATURES`, or only :data:`FEATURES_V2` (the
+    ``ismcts-v2`` weights, ``evaluation_weights_v2.json``).
 
     >>> w = load_weights()
     >>> len(w.weights[12]) == len(FEATURES), w.scales[0] > 0
@@ -127,7 +157,7 @@ def load_weights(document: str | None = None) -> EvaluationWeights:
     tajmahal.bots.evaluation.WeightsError: not an evaluation weights document (format 'other')
     """
     if document is None:
-        document = files("tajmahal.bots").joinpath("evaluation_weights.json").read_text("utf-8")
+        document = files("tajmahal.bots").joinpath(name).read_text("utf-8")
     try:
         data = json.loads(document)
     except ValueError as exc:
@@ -137,8 +167,11 @@ def load_weights(document: str | None = None) -> EvaluationWeights:
         raise WeightsError(f"not an evaluation weights document (format {found!r})")
     if data.get("version") != 1:
         raise WeightsError(f"unknown evaluation weights version {data.get('version')!r}")
-    if data.get("features") != list(FEATURES):
-        raise WeightsError(f"the features must be {list(FEATURES)}, got {data.get('features')!r}")
+    names = data.get("features")
+    if names != list(FEATURES) and names != list(FEATURES_V2):
+        raise WeightsError(f"the features must be {list(FEATURES)} (or the first "
+                           f"{len(FEATURES_V2)} of them), got {names!r}")  # fmt: skip
+    width = len(names)
     rows, scales = data.get("weights"), data.get("scales")
     if not isinstance(rows, list) or not rows or not isinstance(scales, list):
         raise WeightsError("weights and scales must be lists")
@@ -149,16 +182,16 @@ def load_weights(document: str | None = None) -> EvaluationWeights:
     for row in rows:
         if (
             not isinstance(row, list)
-            or len(row) != len(FEATURES)
+            or len(row) != width
             or not all(_finite(w) for w in row)
         ):
-            raise WeightsError(f"a weight row must be {len(FEATURES)} finite numbers, got {row!r}")
+            raise WeightsError(f"a weight row must be {width} finite numbers, got {row!r}")
     if not all(_finite(s) and 0 < s <= 1000 for s in scales):
         raise WeightsError(f"scales must be numbers above 0 and at most 1000, got {scales!r}")
     provenance = data.get("provenance", {})
     if not isinstance(provenance, dict):
         raise WeightsError("provenance must be an object")
-    weights = ((0.0,) * len(FEATURES), *(tuple(float(w) for w in row) for row in rows))
+    weights = ((0.0,) * width, *(tuple(float(w) for w in row) for row in rows))
     return EvaluationWeights(weights, tuple(float(s) for s in scales), provenance)
 
 
@@ -168,6 +201,8 @@ def _finite(value: object) -> bool:
 
 #: the shipped weights (package data ``evaluation_weights.json``)
 WEIGHTS = load_weights()
+#: the frozen ``ismcts-v2`` weights (package data ``evaluation_weights_v2.json``)
+WEIGHTS_V2 = load_weights(name=WEIGHTS_V2_FILE)
 
 
 def visits_left(game: Playout) -> int:
@@ -223,11 +258,13 @@ def evaluate(
 
     >>> import tajmahal as tm
     >>> game = Playout(tm.new_game(num_players=3, seed=1))
-    >>> game.scores[0] += 3  # three points ahead of both rivals, but a weaker hand
+    >>> game.scores[0] += 3  # three points ahead of both rivals
     >>> [round(v, 1) for v in estimated_scores(game)]
-    [49.7, 51.9, 46.5]
+    [41.6, 38.9, 38.3]
     >>> [round(r, 3) for r in evaluate(game, scale=3.0)]
-    [0.322, 0.678, 0.142]
+    [0.715, 0.285, 0.246]
+    >>> [round(v, 1) for v in estimated_scores(game, WEIGHTS_V2)]  # ismcts-v2: a weaker hand
+    [49.7, 51.9, 46.5]
     >>> est, rewards = estimated_scores(game), evaluate(game)  # the fitted estimates and scale
     >>> max(range(3), key=est.__getitem__) == max(range(3), key=rewards.__getitem__)
     True

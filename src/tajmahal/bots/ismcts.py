@@ -20,12 +20,17 @@ final policy), a tie going to the higher mean reward, then to the move tried fir
 
 **Levels for people**: ``ismcts:level=1`` to ``level=5`` are iteration
 budgets (``LEVELS``), each four times the one below; level 3 is the default
-budget.  Iteration budgets keep a game reproducible from its seed.
+budget (330: the CPU per decision of ``ismcts-v2``'s 400, whose evaluation is
+cheaper; ``ismcts-v1`` and ``ismcts-v2`` keep their levels, ``LEVELS_V2``).
+Iteration budgets keep a game reproducible from its seed.
 
 **ismcts-v1** (``IsmctsV1Bot``) is the first release's bot, kept for
 head-to-head benchmarks: the same search with the first release's
 evaluation, frozen in :mod:`tajmahal.bots.evaluation_v1` (a test pins its
-choices on a fixed seed).
+choices on a fixed seed).  **ismcts-v2** (``IsmctsV2Bot``) is the second
+release's default, frozen the same way: the same search with the second
+release's weights (``evaluation_weights_v2.json``, the twelve features of
+:data:`~tajmahal.bots.evaluation.FEATURES_V2`).
 """
 
 from __future__ import annotations
@@ -41,20 +46,30 @@ from typing import Any, ClassVar, NamedTuple
 from tajmahal.bots._evaluation_core import heuristic_pick
 from tajmahal.bots._search import Node, iterate
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
-from tajmahal.bots.evaluation import evaluate
+from tajmahal.bots.evaluation import WEIGHTS_V2, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import Picker, Playout, code_of, sampled
+from tajmahal.rules.snapshot import Phase
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["LEVELS", "IsmctsBot", "IsmctsV1Bot", "MoveStatistics"]
+__all__ = ["LEVELS", "LEVELS_V2", "IsmctsBot", "IsmctsV1Bot", "IsmctsV2Bot", "MoveStatistics"]
 
 ROLLOUTS = ("heuristic", "random")
 MAX_ITERATIONS = 10_000_000
 MAX_TIME_LIMIT = 3600.0
-DEFAULT_ITERATIONS = 400
+#: the default budget (``LEVELS[3]``): about the CPU per decision of ``ismcts-v2``'s 400
+#: (compiled build), whose evaluation costs less per iteration
+DEFAULT_ITERATIONS = 330
 MAX_JOBS = 32  #: the most search processes per decision (``jobs``)
 MAX_EXTEND = 10.0  #: the most ``extend`` may multiply a close decision's budget by
+MAX_FOCUS = 2.0  #: the most ``focus`` may multiply a play-or-withdraw decision's budget by
+#: the share of searched decisions that are play-or-withdraw decisions (greedy games, 3-5 seats:
+#: 548 of 1253; the others: 425 supply cards, 221 palaces, 59 crown palaces)
+PLAY_SHARE = 0.44
+#: ``focus`` by default: an even budget (1.5 measured no stronger: 102 games, -1.9 points a game,
+#: -6.2 to +2.4, against the same bot at 1; docs/performance.md)
+DEFAULT_FOCUS = 1.0
 DEFAULT_MARGIN = 0.1  #: close: the runner-up has at least 90% of the top move's visits
 DECISIONS_PER_VISIT = 4.5  #: decisions with a choice per seat and visit (greedy games, 3-5 seats)
 CLOCK_SHARE = 0.9  #: the share of the game clock the bot plans to use (the rest: the referee's)
@@ -62,8 +77,15 @@ GRACE = 0.01  #: with a time budget, the workers stop searching this many second
 GRACE_SHARE = 0.05  #: ... this share of the budget, before its end (at most half of it)
 STALL_SECONDS = 30.0  #: with an iteration budget, a worker's answer is awaited this long, plus
 STALL_FACTOR = 10.0  #: this many times what this process took for its own share
+#: the numbers of seats at which the evaluation reads the prize contests (the shipped weights);
+#: at the others it keeps ``ismcts-v2``'s weights: at 5 seats the contest weights measured
+#: weaker (3 deals, 60 games against four greedy: 36.3 points a game against v2's 45.1); there
+#: a level's (or the default) budget is v2's too (400 by default): ``ismcts-v2``'s play
+CONTEST_SEATS = frozenset({3, 4})
 #: ``level`` -> iterations per decision (level 3 is the default budget)
-LEVELS: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
+LEVELS: dict[int, int] = {1: 21, 2: 83, 3: DEFAULT_ITERATIONS, 4: 1320, 5: 5280}
+#: the levels and default budget of ``ismcts-v1`` and ``ismcts-v2``, frozen
+LEVELS_V2: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
 
 
 logger = logging.getLogger("tajmahal.bots")
@@ -263,8 +285,8 @@ class IsmctsBot:
 
     - ``level``: 1 (weakest, fastest) to 5, an iteration budget from ``LEVELS``
       (not with ``iterations``, ``time_limit`` or ``game_time``);
-    - ``iterations``: searches per decision (default 400 when neither ``time_limit``
-      nor ``game_time`` is given);
+    - ``iterations``: searches per decision (default 330 when neither ``time_limit``
+      nor ``game_time`` is given: ``ismcts-v2``'s CPU per decision at 400);
     - ``time_limit``: seconds per decision instead (or as well: whichever ends first);
     - ``game_time``: seconds for the whole game, spread over the decisions
       still to come (see :meth:`decision_seconds`); with ``time_limit``, each
@@ -273,6 +295,11 @@ class IsmctsBot:
       ``jobs=N`` runs ``N - 1`` worker processes beside this one, each growing
       its own tree from its own deals, and picks the move from the summed root
       statistics; an iteration budget is split between them;
+    - ``focus``: play-or-withdraw decisions (the prize contests) get ``focus`` times
+      the budget, the other decisions (supply cards, palaces) less, so that the
+      mean over a game's searched decisions stays the budget (``PLAY_SHARE`` of
+      them are play-or-withdraw decisions): default 1 (every decision alike; at
+      most 2; 1.5 measured no stronger);
     - ``extend``: when the two most searched moves are within ``margin`` of each
       other after the budget, search on for ``extend - 1`` times the budget
       (default 1: never; at most 10);
@@ -301,10 +328,15 @@ class IsmctsBot:
     ...
     ValueError: iterations must be an int from 1 to 10000000, got 0
     >>> IsmctsBot(level=5).iterations
-    6400
+    5280
     """
 
     name: ClassVar[str] = "ismcts"
+    default_focus: ClassVar[float] = DEFAULT_FOCUS
+    levels: ClassVar[dict[int, int]] = LEVELS
+    #: the numbers of seats at which the reward reads the prize contests; at the others the
+    #: v2 weights, with the v2 budget for a level (or the default): the same CPU per decision
+    contest_seats: ClassVar[frozenset[int]] = CONTEST_SEATS
 
     def __init__(
         self,
@@ -318,15 +350,18 @@ class IsmctsBot:
         extend: float = 1.0,
         margin: float = DEFAULT_MARGIN,
         game_time: float | None = None,
+        focus: float | None = None,
     ) -> None:
         if level is not None:
-            if isinstance(level, bool) or level not in LEVELS:
-                raise ValueError(f"level must be an int from 1 to {len(LEVELS)}, got {level!r}")
+            if isinstance(level, bool) or level not in self.levels:
+                raise ValueError(
+                    f"level must be an int from 1 to {len(self.levels)}, got {level!r}"
+                )
             if iterations is not None or time_limit is not None or game_time is not None:
                 raise ValueError(
                     "level sets the budget: give level, or iterations/time_limit/game_time"
                 )
-            iterations = LEVELS[level]
+            iterations = self.levels[level]
         if iterations is not None and (
             isinstance(iterations, bool)
             or not isinstance(iterations, int)
@@ -345,6 +380,10 @@ class IsmctsBot:
             raise ValueError(f"c must be a number from 0 to 100, got {c!r}")
         if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
             raise ValueError(f"jobs must be an int from 1 to {MAX_JOBS}, got {jobs!r}")
+        if focus is None:
+            focus = self.default_focus
+        if not _number_in(focus, 1, MAX_FOCUS):
+            raise ValueError(f"focus must be a number from 1 to {MAX_FOCUS}, got {focus!r}")
         if not _number_in(extend, 1, MAX_EXTEND):
             raise ValueError(f"extend must be a number from 1 to {MAX_EXTEND}, got {extend!r}")
         if not _number_in(margin, 0, 1) or margin == 1:
@@ -358,7 +397,10 @@ class IsmctsBot:
         self.seed = seed
         self.level = level
         timed = time_limit is not None or game_time is not None
-        self.iterations = iterations if iterations is not None or timed else DEFAULT_ITERATIONS
+        #: the budget comes from a level (or the default), so it follows the evaluation's cost
+        self._level_budget = iterations is None or level is not None
+        default = self.levels[3]  # level 3 is the default budget
+        self.iterations = iterations if iterations is not None or timed else default
         self.time_limit = None if time_limit is None else float(time_limit)
         self.game_time = None if game_time is None else float(game_time)
         self.c = float(c)
@@ -366,6 +408,7 @@ class IsmctsBot:
         self.jobs = jobs
         self.extend = float(extend)
         self.margin = float(margin)
+        self.focus = float(focus)
         self._pick: Picker | None
         if callable(rollout):
             self._pick = rollout
@@ -419,14 +462,20 @@ class IsmctsBot:
             self.last_iterations = self.last_shares = 0
             return legal_moves[0]
         seconds = self.decision_seconds(view)
+        share = self.budget_share(view)
+        if self._level_budget and view.num_players not in self.contest_seats:
+            share *= LEVELS_V2[3] / self.levels[3]  # the cheaper v2 evaluation: v2's budget
+        iterations = None if self.iterations is None else max(1, round(self.iterations * share))
+        if seconds is not None and self.time_limit is not None and self.game_time is None:
+            seconds *= share
         self._searched_in_visit += 1
         by_code = {code_of(view.components, move): move for move in legal_moves}
         allowed = frozenset(by_code) if self.search_offered_only else None
         deadline = None if seconds is None else started + seconds
         decision = _Decision(self, view, allowed)
-        decision.run(self.iterations, deadline)
+        decision.run(iterations, deadline)
         if self.extend > 1 and _close(decision.statistics(), self.margin):
-            more = None if self.iterations is None else round(self.iterations * (self.extend - 1))
+            more = None if iterations is None else round(iterations * (self.extend - 1))
             later = None if seconds is None else time.monotonic() + seconds * (self.extend - 1)
             if self.game_time is not None and later is not None:  # never half the clock left
                 later = min(later, started + max(0.0, self._clock_left()) / 2)
@@ -449,6 +498,23 @@ class IsmctsBot:
             for code, visits, total in [best, *ranked]
         )
         return by_code[best[0]]
+
+    def budget_share(self, view: PlayerView) -> float:
+        """This decision's share of the budget (``focus``): more for playing or withdrawing.
+
+        >>> import tajmahal as tm
+        >>> state = tm.new_game(num_players=3, seed=1)
+        >>> bot = IsmctsBot(focus=1.5)
+        >>> bot.budget_share(state.view(0))
+        1.5
+        >>> round(bot.budget_share(state.apply(tm.Withdraw()).view(0)), 3)  # taking a card
+        0.607
+        >>> IsmctsBot(focus=1).budget_share(state.view(0))
+        1.0
+        """
+        if view.phase is Phase.PLAY:
+            return self.focus
+        return max(0.1, (1 - PLAY_SHARE * self.focus) / (1 - PLAY_SHARE))
 
     def decision_seconds(self, view: PlayerView) -> float | None:
         """The seconds this decision may take: ``time_limit``, or its share of ``game_time``.
@@ -561,8 +627,13 @@ class IsmctsBot:
         >>> rewards = IsmctsBot(seed=1).reward(Playout(tm.new_game(num_players=3, seed=1)))
         >>> len(rewards), all(0 < r < 1 for r in rewards)
         (3, True)
+        >>> game = Playout(tm.new_game(num_players=5, seed=1))  # 5 seats: the v2 weights
+        >>> IsmctsBot().reward(game) == evaluate(game, weights=WEIGHTS_V2)
+        True
         """
-        return evaluate(game)
+        if game.num_players in self.contest_seats:
+            return evaluate(game)
+        return evaluate(game, weights=WEIGHTS_V2)
 
 
 class IsmctsV1Bot(IsmctsBot):
@@ -578,6 +649,9 @@ class IsmctsV1Bot(IsmctsBot):
     """
 
     name: ClassVar[str] = "ismcts-v1"
+    default_focus: ClassVar[float] = 1.0
+    levels: ClassVar[dict[int, int]] = LEVELS_V2
+    contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
     def reward(self, game: Playout) -> list[float]:
         """The first release's reward: the margin's logistic at a fixed scale.
@@ -589,3 +663,33 @@ class IsmctsV1Bot(IsmctsBot):
         True
         """
         return evaluate_v1(game)
+
+
+class IsmctsV2Bot(IsmctsBot):
+    """The second release's default ismcts, frozen for head-to-head benchmarks.
+
+    The same search and options, with the second release's evaluation: the
+    twelve features of :data:`~tajmahal.bots.evaluation.FEATURES_V2` and their
+    weights fitted to ``greedy`` self-play (``evaluation_weights_v2.json``).
+
+    >>> import tajmahal as tm
+    >>> isinstance(tm.bots.create("ismcts-v2:iterations=5"), IsmctsV2Bot)
+    True
+    """
+
+    name: ClassVar[str] = "ismcts-v2"
+    default_focus: ClassVar[float] = 1.0
+    levels: ClassVar[dict[int, int]] = LEVELS_V2
+    contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
+
+    def reward(self, game: Playout) -> list[float]:
+        """The second release's reward (its weights and scales).
+
+        >>> import tajmahal as tm
+        >>> from tajmahal.rules.playout import Playout
+        >>> from tajmahal.bots.evaluation import WEIGHTS_V2
+        >>> game = Playout(tm.new_game(num_players=3, seed=1))
+        >>> IsmctsV2Bot(seed=1).reward(game) == evaluate(game, weights=WEIGHTS_V2)
+        True
+        """
+        return evaluate(game, weights=WEIGHTS_V2)

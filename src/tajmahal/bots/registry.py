@@ -96,7 +96,7 @@ class PluginError(TajMahalError):
     ...
     tajmahal.bots.registry.PluginError: bot name 'twin' is registered twice: ...
     >>> sorted(registry.available())  # the other names still work
-    ['greedy', 'ismcts', 'ismcts-v1', 'random']
+    ['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'random']
     """
 
 
@@ -125,8 +125,9 @@ class UnknownBotError(SpecError, LookupError):
     >>> try:
     ...     Registry(entry_points=False).create('nobody')
     ... except LookupError as exc:
-    ...     print(type(exc).__name__, '-', exc)
-    UnknownBotError - no bot is called 'nobody'; available bots: greedy, ismcts, ismcts-v1, random
+    ...     print(type(exc).__name__, '-', exc)  # doctest: +NORMALIZE_WHITESPACE
+    UnknownBotError - no bot is called 'nobody'; available bots: greedy, ismcts, ismcts-v1,
+    ismcts-v2, random
     """
 
     def __str__(self) -> str:  # LookupError would quote the message like a key
@@ -161,7 +162,7 @@ class Registry:
 
     >>> registry = Registry(entry_points=False)
     >>> sorted(registry.available())
-    ['greedy', 'ismcts', 'ismcts-v1', 'random']
+    ['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'random']
     >>> registry.create('random', seed=3).name
     'random'
     """
@@ -196,7 +197,7 @@ class Registry:
         >>> registry = Registry(entry_points=False)
         >>> registry.register(MyPlugin(), name='mine', origin='my-package')
         >>> sorted(registry.available()), registry.bot_infos()['first'].origin
-        (['first', 'greedy', 'ismcts', 'ismcts-v1', 'random'], 'my-package')
+        (['first', 'greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'random'], 'my-package')
         >>> registry.register(MyPlugin(), name='mine')
         Traceback (most recent call last):
         ...
@@ -293,7 +294,7 @@ class Registry:
 
         >>> infos = Registry(entry_points=False).bot_infos()
         >>> list(infos), infos['greedy'].bot_class.__name__, infos['greedy'].plugin
-        (['greedy', 'ismcts', 'ismcts-v1', 'random'], 'GreedyBot', 'tajmahal')
+        (['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'random'], 'GreedyBot', 'tajmahal')
         """
         if self._infos is None:
             self._infos = self._collect()
@@ -303,8 +304,8 @@ class Registry:
         """Bot name -> bot class, sorted by name.
 
         >>> bots = Registry(entry_points=False).available()
-        >>> sorted((name, bot_class.__name__) for name, bot_class in bots.items())[1:3]
-        [('ismcts', 'IsmctsBot'), ('ismcts-v1', 'IsmctsV1Bot')]
+        >>> sorted((name, bot_class.__name__) for name, bot_class in bots.items())[1:4]
+        [('ismcts', 'IsmctsBot'), ('ismcts-v1', 'IsmctsV1Bot'), ('ismcts-v2', 'IsmctsV2Bot')]
         """
         return {name: info.bot_class for name, info in self.bot_infos().items()}
 
