@@ -50,9 +50,9 @@ def hint_for(view: PlayerView, legal: Sequence[Move], seed: int) -> dict[str, An
         if others:
             line += ", against " + ", ".join(f"{e.value:.0%} for {e.name}" for e in others)
         reasons.append(line + ".")
-    else:  # far behind: every move's chance rounds to 0%, points still tell them apart
-        scores = view.scores
-        behind = max(scores) - scores[view.seat]
+    scores = view.scores
+    behind = max(scores) - scores[view.seat]
+    if behind or len(reasons) == 1:  # behind, or every chance rounds to 0%: points tell more
         gains = {e.move: e.points for e in analysis.effects(view)}
         best = max(gains.values(), default=0)
         line = (f"You are {behind} point{'s' if behind != 1 else ''} behind the leader: "
