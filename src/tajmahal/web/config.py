@@ -189,7 +189,7 @@ class GameConfig:
         >>> config = GameConfig.parse({'seats': ['ismcts:iterations=50000', 'random', 'random']},
         ...                           stored=True)
         >>> print(config.refusal(ServerSettings()))
-        seat 0: this server allows at most 10000 iterations per decision, got 50000
+        seat 1: this server allows at most 10000 iterations per decision, got 50000
         """
         for name, value, most in (("time_limit", self.time_limit, settings.max_time_limit),
                                   ("game_time", self.game_time, settings.max_game_time)):
@@ -201,12 +201,12 @@ class GameConfig:
             spec = seat.spec if seat.spec is not None else parse_spec(seat.name)
             if (spec.is_command or spec.is_file) and not settings.allow_commands:
                 return (
-                    f"seat {number}: this server does not run programs ('cmd:' bots) or local "
+                    f"seat {number + 1}: this server does not run programs ('cmd:' bots) or local "
                     "Python files ('file:' bots); start it with --allow-commands to allow them"
                 )
             refused = _option_refusal(dict(spec.options), settings)
             if refused is not None:
-                return f"seat {number}: {refused}"
+                return f"seat {number + 1}: {refused}"
         return None
 
 
@@ -220,7 +220,7 @@ def check_bots(config: GameConfig, seconds: float = 10.0) -> None:
     >>> check_bots(GameConfig.parse({'seats': seats}))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tajmahal.web.config.ConfigError: seat 0: player spec 'ismcts:iterations=0': bad option ...
+    tajmahal.web.config.ConfigError: seat 1: player spec 'ismcts:iterations=0': bad option ...
     """
     from tajmahal.referee.seats import InProcessSeat
 
@@ -231,12 +231,12 @@ def check_bots(config: GameConfig, seconds: float = 10.0) -> None:
         try:
             built = InProcessSeat.build(spec, seed=1, limit=seconds)
         except TajMahalError as exc:
-            raise ConfigError(f"seat {number}: {exc}") from None
+            raise ConfigError(f"seat {number + 1}: {exc}") from None
         try:
             fault = built.setup_fault
             if fault is not None:
                 raise ConfigError(
-                    f"seat {number}: {spec.text[:80]!r} cannot be built: {fault.detail[:300]}"
+                    f"seat {number + 1}: {spec.text[:80]!r} cannot be built: {fault.detail[:300]}"
                 )
         finally:
             built.close()
@@ -273,30 +273,30 @@ def _seat(number: int, data: object, settings: ServerSettings, stored: bool) -> 
     if isinstance(data, str):
         data = {"human": False, "name": data}
     if not isinstance(data, Mapping) or type(data.get("human")) is not bool:
-        raise ConfigError(f"seat {number}: a player spec, or {{'human': true/false, 'name': ...}}")
+        raise ConfigError(f"seat {number + 1}: a player spec, or {{'human': true/false, 'name': ...}}")
     name = data.get("name")
     if data["human"]:
         name = f"player {number + 1}" if name in (None, "") else name
         if type(name) is not str or not name.isprintable() or len(name.strip()) == 0:
-            raise ConfigError(f"seat {number}: a human's name is printable text")
+            raise ConfigError(f"seat {number + 1}: a human's name is printable text")
         name = name.strip()
         if len(name) > MAX_NAME:
-            raise ConfigError(f"seat {number}: a name has at most {MAX_NAME} characters")
+            raise ConfigError(f"seat {number + 1}: a name has at most {MAX_NAME} characters")
         return SeatConfig(True, name)
     if type(name) is not str:
-        raise ConfigError(f"seat {number}: a bot is named by a player spec (text)")
+        raise ConfigError(f"seat {number + 1}: a bot is named by a player spec (text)")
     try:
         spec = parse_spec(name)  # parsed once, here: the seat keeps the PlayerSpec
         if (spec.is_command or spec.is_file) and not settings.allow_commands:
             if stored:  # never loaded (that runs a file's code): the game waits, refusal() says why
                 return SeatConfig(False, spec.text, spec)
             raise ConfigError(  # before a file is loaded: that runs its code
-                f"seat {number}: this server does not run programs ('cmd:' bots) or local "
+                f"seat {number + 1}: this server does not run programs ('cmd:' bots) or local "
                 "Python files ('file:' bots); start it with --allow-commands to allow them"
             )
         spec = check_spec(spec)
         if spec.is_command and not stored:
             check_command(spec)
     except SpecError as exc:
-        raise ConfigError(f"seat {number}: {exc}") from None
+        raise ConfigError(f"seat {number + 1}: {exc}") from None
     return SeatConfig(False, spec.text, spec)
