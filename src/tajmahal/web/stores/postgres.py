@@ -517,6 +517,20 @@ class PostgresStore:
 
         return self._run(work, "write")
 
+    def renew_all(self, holder: str, ttl: float) -> list[Lease]:
+        """Extend every lease ``holder`` holds by ``ttl`` seconds from now, in one statement
+        (a process's periodic renewal); the leases renewed (one missing was lost)."""
+
+        def work(db: _Connection) -> list[Lease]:
+            rows = db.execute(
+                "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s) "
+                "WHERE holder = %s RETURNING game_id, epoch, extract(epoch FROM expires)::float8",
+                (float(ttl), holder),
+            ).fetchall()
+            return [Lease(game_id, holder, epoch, expires) for game_id, epoch, expires in rows]
+
+        return self._run(work, "write")
+
     def release(self, lease: Lease) -> bool:
         """Give the game up at once (another process may take it); False if already lost."""
 

@@ -1,0 +1,181 @@
+"""Several ``tajmahal serve`` processes on one PostgreSQL database (issue 39), on the session's
+real cluster: real server processes on loopback ports, real WebSocket clients.
+
+A person on one process and a spectator on another see the same moves; a move sent to a
+process that does not hold the game is played by the one that does; ``kill -9`` of the
+holder while a person plays: another process takes the game over, the bots go on, and
+every acknowledged move is in the database. Short leases keep the tests short; the only
+timing bounds are generous ones.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import tajmahal as tm
+from postgres_cluster import Cluster
+from tajmahal.web.stores.postgres import PostgresStore
+from web_server import Client, Server, token_of
+
+WAIT = 120.0  # seconds for anything that should come within a few seconds on an idle machine
+TTL = "2"  # the processes' leases: a dead holder's games move on after about that
+SEATS = [{"human": True, "name": "Ann"}, "greedy", "random"]
+
+
+@pytest.fixture
+def database(postgres_cluster: Cluster) -> str:
+    return postgres_cluster.url(postgres_cluster.new_schema())
+
+
+@pytest.fixture
+def servers(database: str) -> Iterator[Callable[[int], list[Server]]]:
+    started: list[Server] = []
+
+    def start(count: int) -> list[Server]:
+        for _ in range(count):
+            started.append(Server(database, "--lease-ttl", TTL, "--bot-workers", "1",
+                                  "--time-limit", "5"))  # type: ignore[arg-type]  # fmt: skip
+        return started
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def holder_pid(database: str, game_id: str) -> int | None:
+    """The process id of the server process that holds the game now (None: nobody)."""
+    store = PostgresStore(database)
+    try:
+        lease = store.holder(game_id)
+    finally:
+        store.close()
+    return None if lease is None else int(lease.holder.split(":")[-2])
+
+
+def until(condition: Callable[[], Any], what: str, seconds: float = WAIT) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        found = condition()
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
+        time.sleep(0.1)
+
+
+def acks(client: Client) -> list[int]:
+    """The decisions the server acknowledged to this client (its moves stored)."""
+    messages = (json.loads(text) for text in client.received)
+    return [m["decision"] for m in messages if m["type"] == "ack" and "decision" in m]
+
+
+def reaches(client: Client, decision: int) -> dict[str, Any]:
+    """Read the client's messages until its state is at ``decision`` or later."""
+    if client.state is not None and client.state["decision"] >= decision:
+        return client.state
+    return client.until(lambda m: m["type"] == "state" and m["decision"] >= decision, WAIT)
+
+
+def stored_moves(database: str, game_id: str) -> dict[int, tuple[int, str]]:
+    store = PostgresStore(database)
+    try:
+        stored = store.load(game_id)
+    finally:
+        store.close()
+    assert stored is not None
+    return {m.number: (m.seat, m.move) for m in stored.moves}
+
+
+def test_a_person_on_one_process_and_a_spectator_on_another_see_the_same_moves(
+    database: str, servers: Callable[[int], list[Server]]
+) -> None:
+    first, second = servers(2)
+    created = first.create(SEATS)
+    game_id, token = created["id"], token_of(created["seats"][0]["link"])
+    holder = until(lambda: holder_pid(database, game_id), "a process to hold the game")
+    assert holder in (first.process.pid, second.process.pid)  # type: ignore[union-attr]
+    here, there = (first, second) if holder == first.process.pid else (second, first)  # type: ignore[union-attr]
+    person = here.client(token)
+    spectator = there.client(token_of(created["spectator"]))
+    try:
+        state = person.my_turn()
+        for _ in range(3):
+            if state["over"]:
+                break
+            state = person.move(choose=len(state["legal"]) - 1)
+            seen = reaches(spectator, state["decision"])
+            assert seen["decision"] >= state["decision"]
+            state = person.my_turn()
+            # the spectator sees every decision the person saw: the bots' moves too
+            assert reaches(spectator, state["decision"])["decision"] >= state["decision"]
+        # a move sent through the process that does not hold the game is played there
+        elsewhere = there.client(token)
+        try:
+            state = elsewhere.my_turn()
+            if not state["over"]:
+                before = state["decision"]
+                after = elsewhere.move(choose=0)
+                assert after["decision"] > before and before + 1 in acks(elsewhere)
+                assert reaches(person, before + 1)["decision"] > before  # the holder's person
+                assert stored_moves(database, game_id)[before + 1][0] == 0
+        finally:
+            elsewhere.close()
+        assert holder_pid(database, game_id) == holder  # played by one process throughout
+    finally:
+        person.close()
+        spectator.close()
+
+
+def test_a_killed_holders_game_goes_on_in_another_process_and_nothing_acknowledged_is_lost(
+    database: str, servers: Callable[[int], list[Server]]
+) -> None:
+    started = servers(3)
+    created = started[0].create(SEATS)
+    game_id, token = created["id"], token_of(created["seats"][0]["link"])
+    holder = until(lambda: holder_pid(database, game_id), "a process to hold the game")
+    doomed = next(s for s in started if s.process.pid == holder)  # type: ignore[union-attr]
+    others = [s for s in started if s is not doomed]
+    person = others[0].client(token)  # the person plays through a process that survives
+    spectator = others[1].client(token_of(created["spectator"]))
+    played: dict[int, str] = {}
+    try:
+        state = person.my_turn()
+        for _ in range(2):
+            decision = state["decision"] + 1
+            played[decision] = state["legal"][0]
+            state = person.move(choose=0)
+            state = person.my_turn()
+        doomed.stop(signal.SIGKILL)  # while it is the person's turn: the bots wait on them
+        killed = time.monotonic()
+        taken = until(lambda: (holder_pid(database, game_id) or holder) != holder
+                      and holder_pid(database, game_id), "another process to take it over")
+        took = time.monotonic() - killed
+        assert taken in [s.process.pid for s in others]  # type: ignore[union-attr]
+        print(f"taken over {took:.1f} s after kill -9 (leases of {TTL} s)")
+        assert took < WAIT
+        # the game goes on: the person's moves (handed on or played where they connect)
+        # and the bots' after them
+        while not state["over"]:
+            decision = state["decision"] + 1
+            played[decision] = state["legal"][len(state["legal"]) // 2]
+            state = person.move(choose=len(state["legal"]) // 2)
+            state = person.my_turn()
+        reaches(spectator, state["decision"])
+    finally:
+        person.close()
+        spectator.close()
+    stored = stored_moves(database, game_id)
+    acknowledged = acks(person)
+    assert set(played) <= set(acknowledged)
+    for number in acknowledged:  # every acknowledged move is stored, as it was sent
+        assert stored[number] == (0, played[number])
+    assert sorted(stored) == list(range(1, len(stored) + 1))
+    status, _, body = others[0].request("/record/" + token)
+    assert status == 200
+    record = tm.loads(body.decode())
+    assert tm.replay(record).scores == tuple(state["result"]["scores"])
