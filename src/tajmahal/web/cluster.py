@@ -58,7 +58,7 @@ log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
 UNDO = "!undo"  #: a handed "move" asking the holder for an undo (no move's text starts so)
 HAND_WAIT = 30.0  #: seconds a handed move waits for the holder's answer (at least 4 ttl)
-_EARLY = 1000  #: answers kept that came before their sender knew the handed move's id
+_EARLY = 1000  #: how many answers are kept that came before their handed move's id was known
 
 
 class LeasedStore:
@@ -295,7 +295,8 @@ class Cluster:
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-lease")
         self._pending: dict[int, _Pending] = {}
         self._waiting: list[_Pending] = []  # handed, id not known yet
-        self._early: dict[int, str | None] = {}
+        #: answers that came before their sender knew the handed move's id, by (game, id)
+        self._early: dict[tuple[str, int], str | None] = {}
         self._notices: asyncio.Queue[Notice | None] = asyncio.Queue()
         self._stop = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -388,7 +389,7 @@ class Cluster:
             if notice.game_id in self.leases:
                 await self._take_handed(notice.game_id)
         elif isinstance(notice, Answer):
-            self._answered(notice.id, notice.error)
+            self._answered(notice.game_id, notice.id, notice.error)
 
     # ------------------------------------------------------------------ handed moves
 
@@ -404,8 +405,9 @@ class Cluster:
                 self.store.hand_move, game_id, seat, number, text, self.name
             )
             self._pending[pending.id] = pending
-            if pending.id in self._early:
-                self._answered(pending.id, self._early.pop(pending.id))
+            early = (game_id, pending.id)
+            if early in self._early:
+                self._answered(game_id, pending.id, self._early.pop(early))
             try:
                 await asyncio.wait_for(asyncio.shield(done), max(HAND_WAIT, 4 * self.ttl))
             except TimeoutError:
@@ -424,10 +426,10 @@ class Cluster:
             ):  # fmt: skip
                 pending.ack()
 
-    def _answered(self, ident: int, error: str | None) -> None:
+    def _answered(self, game_id: str, ident: int, error: str | None) -> None:
         pending = self._pending.get(ident)
-        if pending is None:
-            self._early[ident] = error
+        if pending is None or pending.game_id != game_id:  # (ids are a database's, or schema's)
+            self._early[game_id, ident] = error
             while len(self._early) > _EARLY:
                 del self._early[next(iter(self._early))]
             return
