@@ -184,3 +184,36 @@ def test_a_killed_holders_game_goes_on_in_another_process_and_nothing_acknowledg
     assert status == 200
     record = tm.loads(body.decode())
     assert tm.replay(record).scores == tuple(state["result"]["scores"])
+
+
+def test_two_people_each_on_another_process_play_one_game(
+    database: str, servers: Callable[[int], list[Server]]
+) -> None:
+    first, second = servers(2)
+    created = first.create([{"human": True, "name": "Ann"}, {"human": True, "name": "Bob"},
+                            "random"])  # fmt: skip
+    ann = first.client(token_of(created["seats"][0]["link"]))
+    bob = second.client(token_of(created["seats"][1]["link"]))
+    people = {0: ann, 1: bob}
+    try:
+        moved = 0
+        while moved < 6:  # whoever's turn it is moves, through their own process
+            def settled(m: dict[str, Any]) -> bool:
+                return m["type"] == "state" and (m["over"] or m["turn"] in people)
+
+            state = ann.state if ann.state and settled(ann.state) else ann.until(settled)
+            if state["over"]:
+                break
+            mover = people[state["turn"]]
+            now = mover.my_turn()
+            after = mover.move(choose=len(now["legal"]) - 1)
+            moved += 1
+            assert now["decision"] + 1 in acks(mover)
+            for other in people.values():  # both pages see the move
+                assert reaches(other, after["decision"])["decision"] >= now["decision"] + 1
+        stored = stored_moves(database, created["id"])
+        humans = {seat for seat, _ in stored.values()} & {0, 1}
+        assert humans == {0, 1}  # both people's moves, each made through their own process
+    finally:
+        ann.close()
+        bob.close()
