@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import secrets
@@ -283,16 +284,20 @@ def process_name() -> str:
 class Cluster:
     """This process's part in the cluster: its leases, its listener, the moves it handed on."""
 
-    def __init__(self, server: ClusterServer, dsn: str, store: PostgresStore, ttl: float) -> None:
+    def __init__(self, server: ClusterServer, dsn: str, ttl: float) -> None:
         self.server = server
         self.dsn = dsn
-        self.store = store  # a connection of its own: leases never wait behind moves
+        #: connections of their own: the leases wait neither for moves nor for notices' work
+        self.store = PostgresStore(dsn)
+        self.leaser = PostgresStore(dsn)
         self.name = process_name()
         self.ttl = ttl
         self.leases: dict[str, Lease] = {}
         self._taking: set[str] = set()  # acquired, not yet in ``leases``
         self._damaged: set[str] = set()  # games that cannot be loaded: not taken again
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-lease")
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-notices")
+        self._leasing = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-lease")
+        self._chains: dict[str, asyncio.Task[None]] = {}  # per game: its notices, in order
         self._pending: dict[int, _Pending] = {}
         self._waiting: list[_Pending] = []  # handed, id not known yet
         #: answers that came before their sender knew the handed move's id, by (game, id)
@@ -304,6 +309,9 @@ class Cluster:
 
     async def stored(self, work: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
+
+    async def leasing(self, work: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._leasing, work, *args)
 
     def holds(self, game_id: str) -> bool:
         return game_id in self.leases
@@ -329,9 +337,11 @@ class Cluster:
         for lease in list(self.leases.values()):
             self.leases.pop(lease.game_id, None)
             with contextlib.suppress(StoreError):
-                await self.stored(self.store.release, lease)
-        self._thread.shutdown(wait=True)
+                await self.leasing(self.leaser.release, lease)
+        for pool in (self._thread, self._leasing):
+            pool.shutdown(wait=True)
         self.store.close()
+        self.leaser.close()
 
     # ------------------------------------------------------------------ notices
 
@@ -359,12 +369,31 @@ class Cluster:
                 listener.close()
 
     async def _hear(self) -> None:
+        """Each game's notices in order, the games' side by side; answers at once."""
+        loop = asyncio.get_running_loop()
         while True:
             notice = await self._notices.get()
-            try:
-                await self._heard(notice)
-            except Exception:  # a bug: logged, the notices go on
-                log.exception("cluster: a notice failed: %s", notice)
+            if isinstance(notice, Answer):
+                self._answered(notice.game_id, notice.id, notice.error)
+                continue
+            key = "" if notice is None else notice.game_id
+            before = self._chains.get(key)
+            task = loop.create_task(self._after(before, notice))
+            self._chains[key] = task
+            task.add_done_callback(functools.partial(self._chained, key))
+
+    def _chained(self, key: str, task: asyncio.Task[None]) -> None:
+        if self._chains.get(key) is task:
+            del self._chains[key]
+
+    async def _after(self, before: asyncio.Task[None] | None, notice: Notice | None) -> None:
+        if before is not None:
+            with contextlib.suppress(BaseException):
+                await before
+        try:
+            await self._heard(notice)
+        except Exception:  # a bug: logged, the notices go on
+            log.exception("cluster: a notice failed: %s", notice)
 
     async def _heard(self, notice: Notice | None) -> None:
         tables = self.server.tables
@@ -385,11 +414,8 @@ class Cluster:
                     await table.catch_up()
             else:
                 await table.catch_up()
-        elif isinstance(notice, Handed):
-            if notice.game_id in self.leases:
-                await self._take_handed(notice.game_id)
-        elif isinstance(notice, Answer):
-            self._answered(notice.game_id, notice.id, notice.error)
+        elif isinstance(notice, Handed) and notice.game_id in self.leases:
+            await self._take_handed(notice.game_id)
 
     # ------------------------------------------------------------------ handed moves
 
@@ -483,14 +509,14 @@ class Cluster:
             table = self.server.tables.get(game_id)
             if table is None or table.closed or table.finished_record is not None:
                 self.leases.pop(game_id, None)
-                await self.stored(self.store.release, lease)
+                await self.leasing(self.leaser.release, lease)
         if not self.leases:
             return
         renewed = {lease.game_id: lease for lease in
-                   await self.stored(self.store.renew_all, self.name, self.ttl)}  # fmt: skip
+                   await self.leasing(self.leaser.renew_all, self.name, self.ttl)}  # fmt: skip
         for game_id, stray in renewed.items():
             if game_id not in self.leases and game_id not in self._taking:  # its release failed
-                await self.stored(self.store.release, stray)
+                await self.leasing(self.leaser.release, stray)
         for game_id, lease in list(self.leases.items()):
             now = renewed.get(game_id)
             if now is None or now.epoch != lease.epoch:
@@ -499,7 +525,7 @@ class Cluster:
                 self.leases[game_id] = now
 
     async def _take_over(self) -> None:
-        for game_id in await self.stored(self.store.unheld):
+        for game_id in await self.leasing(self.leaser.unheld):
             if self._stop.is_set():
                 return
             if game_id in self._damaged:
@@ -511,13 +537,13 @@ class Cluster:
                 self._taking.discard(game_id)
 
     async def _take(self, game_id: str) -> None:
-        lease = await self.stored(self.store.acquire, game_id, self.name, self.ttl)
+        lease = await self.leasing(self.leaser.acquire, game_id, self.name, self.ttl)
         if lease is None:  # another process was quicker
             return
         table = self.server.tables.get(game_id) or await self.server.table(game_id)
         if not isinstance(table, ClusterTable) or table.closed:  # a damaged game: left alone
             self._damaged.add(game_id)
-            await self.stored(self.store.release, lease)
+            await self.leasing(self.leaser.release, lease)
             return
         await table.catch_up()  # the last holder is fenced now: the store has every move
         self.leases[game_id] = lease
@@ -556,7 +582,7 @@ class ClusterServer(GameServer):
     def __init__(self, dsn: str, settings: ServerSettings | None = None) -> None:
         settings = settings or ServerSettings()
         store = PostgresStore(dsn)
-        self.cluster = Cluster(self, dsn, PostgresStore(dsn), settings.lease_ttl)
+        self.cluster = Cluster(self, dsn, settings.lease_ttl)
         super().__init__(LeasedStore(store, self.cluster.leases), settings)
         cluster = self.cluster
 
@@ -572,8 +598,8 @@ class ClusterServer(GameServer):
 
     async def create(self, config: GameConfig, client: str = "") -> CreatedGame:
         created = await super().create(config, client)
-        lease = await self.cluster.stored(
-            self.cluster.store.acquire, created.id, self.cluster.name, self.cluster.ttl
+        lease = await self.cluster.leasing(
+            self.cluster.leaser.acquire, created.id, self.cluster.name, self.cluster.ttl
         )
         if lease is not None:  # else another process took it first: it plays it
             self.cluster.leases[created.id] = lease
