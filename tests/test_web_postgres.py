@@ -237,6 +237,31 @@ def test_a_holder_that_lost_its_game_can_no_longer_change_it(
     assert other.load("g1").record == "{}"
 
 
+def test_moves_of_several_games_commit_together_each_fenced_by_its_lease(
+    postgres_dsn: str, store: PostgresStore, other: PostgresStore
+) -> None:
+    for game in ("g1", "g2", "g3"):
+        new_game(store, game)
+    mine = {g: store.acquire(g, "web-1", ttl=30) for g in ("g1", "g2")}
+    assert other.acquire("g3", "web-2", ttl=30) is not None
+    leases = {g: lease for g, lease in mine.items() if lease is not None}
+    with Listener(postgres_dsn) as listener:
+        problems = store.add_moves([
+            ("g1", StoredMove(1, 0, "withdraw")), ("g2", StoredMove(1, 0, "withdraw")),
+            ("g1", StoredMove(1, 1, "pass")),  # a number taken
+            ("g3", StoredMove(1, 0, "withdraw")),  # another process's game
+            ("g2", StoredMove(2, 1, "pass")),
+        ], leases=leases)  # fmt: skip
+        told = hear(listener, 3)
+    assert [type(p).__name__ for p in problems] == [
+        "NoneType", "NoneType", "DuplicateMoveError", "LeaseLostError", "NoneType"]
+    assert {(d.game_id, d.number) for d in told if isinstance(d, Decision)} == {
+        ("g1", 1), ("g2", 1), ("g2", 2)}
+    assert [m.move for m in other.load("g1").moves] == ["withdraw"]
+    assert [m.number for m in other.load("g2").moves] == [1, 2]
+    assert other.load("g3").moves == ()
+
+
 def test_a_takeover_waits_for_the_holders_open_write_and_sees_it(
     postgres_dsn: str, store: PostgresStore, other: PostgresStore
 ) -> None:

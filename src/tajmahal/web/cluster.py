@@ -86,6 +86,10 @@ class LeasedStore:
     def add_move(self, game_id: str, move: StoredMove) -> None:
         self.store.add_move(game_id, move, lease=self._lease(game_id))
 
+    def add_moves(self, entries: Sequence[tuple[str, StoredMove]]) -> list[Exception | None]:
+        """Several games' moves in one transaction (group commit), each fenced by its lease."""
+        return self.store.add_moves(entries, leases=dict(self._leases))
+
     def remove_moves(self, game_id: str, first: int) -> None:
         self.store.remove_moves(game_id, first, lease=self._lease(game_id))
 

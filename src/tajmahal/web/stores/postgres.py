@@ -27,7 +27,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard, TypeVar
 
 import attrs
@@ -394,6 +394,45 @@ class PostgresStore:
 
         duplicate = DuplicateMoveError(f"game {game_id} already has move {move.number}")
         self._run(work, "write", duplicate)
+
+    def add_moves(
+        self, entries: Sequence[tuple[str, StoredMove]],
+        *, leases: Mapping[str, Lease] | None = None,
+    ) -> list[Exception | None]:  # fmt: skip
+        """Commit several games' moves in one transaction (one ``fsync``: group commit), each
+        fenced by its game's lease in ``leases`` when given, and tell every listener.
+
+        Each entry's outcome, in order: None, :class:`DuplicateMoveError` (its number is
+        taken) or :class:`LeaseLostError` (no lease, or no longer held); the others are
+        stored all the same."""
+
+        def work(db: _Connection) -> list[Exception | None]:
+            problems: list[Exception | None] = []
+            for game_id, move in entries:
+                fault = None if move.fault is None else json.dumps(move.fault)
+                try:
+                    with db.transaction():  # a savepoint: a failed entry is undone alone
+                        if leases is not None:
+                            lease = leases.get(game_id)
+                            if lease is None:
+                                raise LeaseLostError(f"no lease on game {game_id} is given")
+                            self._check(db, lease)
+                        db.execute(
+                            "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
+                            "VALUES (%s, %s, %s, %s, %s, %s)",
+                            (game_id, move.number, move.seat, move.move, move.elapsed, fault),
+                        )
+                        told = {"game": game_id, "change": "move", "number": move.number}
+                        _notify(db, DECISIONS, told)
+                    problems.append(None)
+                except psycopg.errors.UniqueViolation:
+                    problems.append(DuplicateMoveError(
+                        f"game {game_id} already has move {move.number}"))  # fmt: skip
+                except LeaseLostError as exc:
+                    problems.append(exc)
+            return problems
+
+        return self._run(work, "write")
 
     def remove_moves(self, game_id: str, first: int, *, lease: Lease | None = None) -> None:
         """Delete the moves numbered ``first`` and later (undo) and tell every listener."""
