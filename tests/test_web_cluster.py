@@ -217,3 +217,86 @@ def test_two_people_each_on_another_process_play_one_game(
     finally:
         ann.close()
         bob.close()
+
+
+def test_a_process_that_loses_a_lease_follows_the_game_and_its_moves_are_handed_on(
+    postgres_dsn: str,
+) -> None:
+    # in one interpreter, two cluster servers on one database (no HTTP): A's lease is taken
+    # from under it (as if A had been frozen past its expiry); A learns it at its next
+    # renewal, stops its bots and follows the game; a move given to the process that does
+    # not hold the game is handed on, played and acknowledged
+    import asyncio
+    import functools
+
+    import psycopg
+
+    from tajmahal.web import GameConfig, ServerSettings
+    from tajmahal.web.cluster import ClusterServer, ClusterTable
+
+    settings = ServerSettings(lease_ttl=1.0, bot_workers=1, default_time_limit=5.0)
+    config = GameConfig.parse({"seats": [{"human": True, "name": "Ann"}, "random", "random"]},
+                              settings)  # fmt: skip
+
+    async def wait(condition: Callable[[], object], what: str) -> None:
+        deadline = time.monotonic() + WAIT
+        while not condition():
+            assert time.monotonic() < deadline, f"waited {WAIT} s for {what}"
+            await asyncio.sleep(0.05)
+
+    def stored() -> list[str]:
+        store = PostgresStore(postgres_dsn)
+        try:
+            game = store.load(created.id)
+            assert game is not None
+            return [m.move for m in game.moves]
+        finally:
+            store.close()
+
+    async def scenario() -> None:
+        nonlocal created
+        a, b = ClusterServer(postgres_dsn, settings), ClusterServer(postgres_dsn, settings)
+        await a.start()
+        await b.start()
+        try:
+            created = await a.create(config)
+            mine = a.tables[created.id]
+            assert isinstance(mine, ClusterTable)
+            await wait(lambda: mine.held and mine.state.current_player == 0, "Ann's turn on A")
+            legal = [str(m) for m in mine.state.legal_moves()]
+            await mine.move(0, mine.decision + 1, legal[0])
+            with psycopg.connect(postgres_dsn, autocommit=True) as db:  # the lease is taken
+                db.execute("UPDATE leases SET holder = 'thief', epoch = epoch + 1 "
+                           "WHERE game_id = %s", (created.id,))  # fmt: skip
+            await wait(lambda: not mine.held, "A to learn that it lost the game")
+            with psycopg.connect(postgres_dsn, autocommit=True) as db:  # the thief lets go
+                db.execute("UPDATE leases SET holder = NULL WHERE game_id = %s", (created.id,))
+            await wait(lambda: created.id in a.cluster.leases or created.id in b.cluster.leases,
+                       "a process to take the game again")  # fmt: skip
+            theirs = await b.table(created.id)
+            assert isinstance(theirs, ClusterTable)
+            for _ in range(3):  # Ann's moves, given to the process that does not hold the game
+                def agreed() -> bool:
+                    return mine.state.is_over or (
+                        mine.state.current_player == 0 and theirs.decision == mine.decision
+                        and stored() == [m.move for m in mine.moves])  # fmt: skip
+
+                await wait(agreed, "Ann's turn, on both processes and in the database")
+                if mine.state.is_over:
+                    break
+                acked: list[int] = []
+                number = mine.decision + 1
+                legal = [str(m) for m in mine.state.legal_moves()]
+                giver = theirs if mine.held else mine  # the process that does not play it
+                assert not giver.held
+                await giver.move(0, number, legal[-1], functools.partial(acked.append, number))
+                assert acked == [number]
+                assert stored()[number - 1] == legal[-1]
+            await wait(lambda: theirs.decision == mine.decision == len(stored()), "agreement")
+            assert [m.move for m in theirs.moves] == [m.move for m in mine.moves] == stored()
+        finally:
+            await a.stop()
+            await b.stop()
+
+    created: Any = None
+    asyncio.run(scenario())

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 import attrs
 
 from tajmahal._escape import log_text
+from tajmahal.protocol import ProcessSeat
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import parse_move
 from tajmahal.web.config import GameConfig, ServerSettings
@@ -270,14 +271,17 @@ class ClusterTable(Table):
         if applied:
             self._changed()
 
-    def become_replica(self) -> None:
+    async def become_replica(self) -> None:
         """The lease is gone: stop the bots here (the holder plays them now)."""
         if self._driver is not None:
             self._driver.cancel()
             self._driver = None
         self._referee = None
-        self._seats = []
+        seats, self._seats = self._seats, []
         self.workers.pool.forget(self.id)
+        for seat in seats:
+            if isinstance(seat, ProcessSeat):
+                await self.workers.program(seat.close)
 
 
 def process_name() -> str:
@@ -565,7 +569,7 @@ class Cluster:
         log.info("game %s: now played by another process", game_id)
         table = self.server.tables.get(game_id)
         if isinstance(table, ClusterTable):
-            table.become_replica()
+            await table.become_replica()
             await table.catch_up()
 
     async def _forget_unwatched(self) -> None:
