@@ -336,7 +336,7 @@ class Cluster:
     def halt(self) -> None:
         """Stop listening, renewing and taking games (the leases are still held)."""
         self._stop.set()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._chains.values()]:
             task.cancel()
 
     async def stop(self) -> None:
@@ -396,8 +396,7 @@ class Cluster:
 
     async def _after(self, before: asyncio.Task[None] | None, notice: Notice | None) -> None:
         if before is not None:
-            with contextlib.suppress(BaseException):
-                await before
+            await asyncio.wait([before])  # its outcome is its own
         try:
             await self._heard(notice)
         except Exception:  # a bug: logged, the notices go on
