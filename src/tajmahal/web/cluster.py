@@ -54,7 +54,7 @@ from tajmahal.web.stores.postgres import (
 )
 from tajmahal.web.table import Rejected, Table, Workers
 
-__all__ = ["ClusterServer", "ClusterTable", "LeasedStore"]
+__all__ = ["Cluster", "ClusterServer", "ClusterTable", "LeasedStore", "process_name"]
 
 log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
