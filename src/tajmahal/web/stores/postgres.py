@@ -407,6 +407,11 @@ class PostgresStore:
         stored all the same."""
 
         def work(db: _Connection) -> list[Exception | None]:
+            if leases is not None:  # the leases' rows locked in one order: no deadlock with
+                db.execute(  # a renewal of several at once (renew_all: the same order)
+                    "SELECT 1 FROM leases WHERE game_id = ANY(%s) ORDER BY game_id FOR SHARE",
+                    (sorted({game_id for game_id, _ in entries}),),
+                )
             problems: list[Exception | None] = []
             for game_id, move in entries:
                 fault = None if move.fault is None else json.dumps(move.fault)
@@ -561,10 +566,12 @@ class PostgresStore:
         (a process's periodic renewal); the leases renewed (one missing was lost)."""
 
         def work(db: _Connection) -> list[Lease]:
-            rows = db.execute(
+            rows = db.execute(  # the rows locked in one order, as add_moves locks them
                 "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s) "
-                "WHERE holder = %s RETURNING game_id, epoch, extract(epoch FROM expires)::float8",
-                (float(ttl), holder),
+                "WHERE game_id IN (SELECT game_id FROM leases WHERE holder = %s "
+                "  ORDER BY game_id FOR UPDATE) AND holder = %s "
+                "RETURNING game_id, epoch, extract(epoch FROM expires)::float8",
+                (float(ttl), holder, holder),
             ).fetchall()
             return [Lease(game_id, holder, epoch, expires) for game_id, epoch, expires in rows]
 
