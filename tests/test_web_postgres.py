@@ -262,6 +262,36 @@ def test_moves_of_several_games_commit_together_each_fenced_by_its_lease(
     assert other.load("g3").moves == ()
 
 
+def test_a_batch_of_moves_and_a_renewal_of_the_same_leases_do_not_deadlock(
+    store: PostgresStore, other: PostgresStore
+) -> None:
+    # one process's group commit (its moves, each fenced by its lease) and its renewal of
+    # every lease it holds, on two connections at once: the rows are locked in one order
+    games = [f"g{n:02}" for n in range(12)]
+    leases = {}
+    for game in games:
+        new_game(store, game)
+        lease = store.acquire(game, "web-1", ttl=60)
+        assert lease is not None
+        leases[game] = lease
+    failures: list[BaseException] = []
+
+    def renewing() -> None:
+        try:
+            for _ in range(40):
+                assert len(other.renew_all("web-1", 60)) == len(games)
+        except BaseException as exc:
+            failures.append(exc)
+
+    renewer = threading.Thread(target=renewing)
+    renewer.start()
+    for number in range(1, 41):  # each batch in another order than the table's
+        batch = [(g, StoredMove(number, 0, "x")) for g in reversed(games)]
+        assert store.add_moves(batch, leases=leases) == [None] * len(games)
+    renewer.join()
+    assert failures == []
+
+
 def test_a_takeover_waits_for_the_holders_open_write_and_sees_it(
     postgres_dsn: str, store: PostgresStore, other: PostgresStore
 ) -> None:
