@@ -148,8 +148,32 @@ def test_p1_p7_the_summary_counts_each_seats_cards_and_leaders() -> None:
         assert prize.leaders == tuple(r.seat for r in table.seats if best and r.totals[i] == best)
     lines = table.lines(["you", "greedy", "random", "ismcts", "greedy"])
     assert lines[0].startswith(f"Visit {view.visit}, ")
-    assert len(lines) == 1 + 5 + 6
+    withdrawing = sum(1 for w, r in zip(table.withdrawals, table.seats, strict=True)
+                      if w is not None and r.cards)  # fmt: skip
+    owning = sum(1 for h in table.holdings if h.parts())
+    assert len(lines) == 1 + 5 + 6 + withdrawing + owning
+    assert lines[1].startswith("seat 0 (you): ")
+    assert any(line.startswith("seat 0 (you) withdrawing now wins") for line in lines)
     assert "_" not in " ".join(lines)  # plain names, no ids
+
+
+def test_holdings_are_what_each_seat_owns_in_its_view() -> None:
+    for seed in range(3):
+        state = tm.new_game(4, seed)
+        rng = random.Random(seed)
+        while not state.is_over and state.visit < 5:
+            state = state.apply(rng.choice(list(state.legal_moves())))
+        view = state.view(1)
+        for owned in summarize(view).holdings:
+            seat = owned.seat
+            assert owned.palaces == sum(1 for o in view.palaces.values() if o[0] == seat)
+            assert owned.influence_tiles == view.influence_tiles[seat]
+            assert owned.province_tiles == view.province_tiles[seat]
+            assert owned.specials == tuple(
+                s for s, holder in view.special_holder.items() if holder == seat)
+            assert summarize(state.view(0)).holdings[seat] == owned  # public: any seat's view
+            data = owned.as_dict()
+            assert data["palaces"] == owned.palaces and isinstance(data["text"], list)
 
 
 def test_p6_playing_the_points_card_says_plus_two() -> None:

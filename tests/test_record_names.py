@@ -36,7 +36,7 @@ from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.store import SQLiteStore, StoredGame
 
 ROOT = Path(__file__).resolve().parent.parent
-PALACE = ROOT / "examples" / "bots" / "palace_lover.py"
+PALACE = ROOT / "src" / "tajmahal" / "examples" / "palace_lover.py"
 DATA = Path(__file__).resolve().parent / "data"
 FEW = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

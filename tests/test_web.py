@@ -55,8 +55,23 @@ def test_the_lobby_creates_a_game_with_one_link_per_person(server: Server) -> No
     listed = json.loads(server.request("/api/games")[2])["games"]
     mine = next(g for g in listed if g["id"] == created["id"])
     assert mine["players"] == ["Ann", "greedy", "Bo", "random"] and mine["humans"] == [0, 2]
+    assert mine["watch"] == created["spectator"]  # public: any lobby offers to watch
     text = json.dumps(listed)
-    assert token_of(links[0]) not in text and "seed" not in text
+    assert token_of(links[0]) not in text and token_of(links[2]) not in text
+    assert "seed" not in text
+
+
+def test_the_lobby_lists_only_a_well_formed_watch_link() -> None:
+    from tajmahal.web.server import _listed
+    from tajmahal.web.store import StoredGame
+
+    seats = {"seats": [{"human": True, "name": "Ann"}] + [{"human": False, "name": "random"}] * 2}
+    games = [StoredGame(str(n), {**seats, "watch": watch}, 1, 0.0)
+             for n, watch in enumerate(["/watch/" + "a" * 22, "javascript:alert(1)",
+                                        "/watch/../api", 5, None])]  # fmt: skip
+    listed = _listed(games)
+    assert [g["watch"] for g in listed] == ["/watch/" + "a" * 22, None, None, None, None]
+    assert _listed([StoredGame("x", seats, 1, 0.0)])[0]["watch"] is None  # an older game
 
 
 @pytest.mark.parametrize(
@@ -417,7 +432,8 @@ def test_the_analysis_page_rates_the_persons_decisions_once_the_game_is_over(
         state = client.my_turn()
     client.close()
     status, _, page = server.request("/analysis/" + token)
-    assert status == 200 and b"Ann" in page and b"<pre>" in page
+    assert status == 200 and b"Ann" in page
+    assert b'id="strip"' in page and b'"analysis":{"seats"' in page  # the loss strip
 
 
 # ---------------------------------------------------------------------------- bots
@@ -435,10 +451,16 @@ def test_a_stuck_bot_delays_no_other_game_and_faults_are_recorded(tmp_path: Path
         crashing = server.create([bot_program("crash-mid"), "random", "random"], time_limit=10)
         playing = server.create([HUMAN, "random", "random"])
         watcher = server.client(token_of(stuck["spectator"]))
-        waiting = watcher.until(  # the program hangs when asked for its third decision
-            lambda m: m["type"] == "state" and m["turn"] == 0
-            and sum(1 for event in m["events"] if event["seat"] == 0) == 2
-        )
+        movers: dict[int, int | None] = {}  # each decision's mover, as a page gathers them
+
+        def stuck_now(message: dict[str, object]) -> bool:
+            if message["type"] != "state":
+                return False
+            assert isinstance(message["events"], list)
+            movers.update((event["decision"], event["seat"]) for event in message["events"])
+            return message["turn"] == 0 and list(movers.values()).count(0) == 2
+
+        waiting = watcher.until(stuck_now)  # the program hangs when asked for its third decision
         client = server.client(token_of(playing["seats"][0]["link"]))
         moved = play_moves(client, 10)  # while the stuck bot thinks (up to 120 s)
         client.close()
@@ -526,3 +548,19 @@ def test_a_game_that_ended_as_the_server_stopped_gets_its_record_at_the_next_sta
         assert record.seed == kept.seed
     finally:
         server.stop()
+
+
+def test_the_board_goes_once_per_connection_then_what_changed(server: Server) -> None:
+    created = server.create([HUMAN, "random", "random"])
+    client = server.client(token_of(created["seats"][0]["link"]))
+    first = client.until(lambda m: m["type"] == "state")
+    assert first["full"] and first["board"]["svg"].startswith("<svg")
+    assert set(first["board"]["cities"]) >= {city for city, _, _ in first["shown"]["palaces"]}
+    state = client.move()
+    assert not state["full"] and "board" not in state and state["events"]
+    assert all(e["decision"] > first["decision"] for e in state["events"])  # only the new ones
+    assert len(client.received[-1].encode()) < len(client.received[0].encode()) / 4
+    client.send({"type": "state"})  # asked for: the whole state again
+    again = client.until(lambda m: m["type"] == "state")
+    assert again["full"] and again["board"] == first["board"]
+    client.close()

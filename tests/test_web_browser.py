@@ -5,7 +5,8 @@ WebSocket frame and HTTP response each person's page receives is collected
 and checked against that seat's view afterwards: each state message must be
 exactly what the seat's view gives (and what the view of a state with the
 other hands and the deck re-dealt gives), and nothing may hold the seed.
-Set ``TAJMAHAL_DOCS_SCREENSHOTS=1`` to refresh the docs' screenshots.
+Set ``TAJMAHAL_REFRESH_SCREENSHOTS=1`` to refresh the docs' screenshots (docs/images):
+without it the suite writes nothing into the tree.
 """
 
 from __future__ import annotations
@@ -23,13 +24,22 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 import tajmahal as tm
-from tajmahal.web._advice import table_lines
-from tajmahal.web.frames import board_svg, decision_lines, opening_lines, seat_document
+from tajmahal.web._advice import table_data
+from tajmahal.web.frames import (
+    board_state,
+    decision_lines,
+    live_board,
+    move_labels,
+    opening_lines,
+    public_document,
+    seat_document,
+)
 from test_views import with_hidden_changes
 from web_server import Server, token_of
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
-SCREENSHOTS = bool(os.environ.get("TAJMAHAL_DOCS_SCREENSHOTS"))
+SCREENSHOTS = bool(os.environ.get("TAJMAHAL_REFRESH_SCREENSHOTS")
+                   or os.environ.get("TAJMAHAL_DOCS_SCREENSHOTS"))
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +52,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 class Person:
     """One browser context at one seat, recording everything it receives."""
 
-    def __init__(self, browser: Browser, server: Server, link: str, width: int = 1440) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": 1000})
+    def __init__(self, browser: Browser, server: Server, link: str, width: int = 1440,
+                 height: int = 1000) -> None:  # fmt: skip
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.width, self.height = width, height
         origin = re.escape(server.url)
         self.frames: list[str] = []
         self.bodies: list[tuple[str, bytes]] = []  # every HTTP response from the server
@@ -77,23 +89,33 @@ class Person:
         return data[0] == "yes", int(data[1]), data[2] == "yes"
 
     def click_a_move(self, rng: random.Random) -> None:
-        """Click one legal move: on the board or the hand when it can, else its button."""
+        """Click one legal move: a city on the board, a card of the hand or a move's button,
+        then the confirm button where the page asks for it (no undo: other people play)."""
         decision = self.status()[1]
         page = self.page
         cities = page.locator("#board g.city.playable")
-        if cities.count() and rng.random() < 0.5:
+        cards = page.locator("#hand button.card:visible")  # hidden in a palace choice on a phone
+        if cities.count() and rng.random() < 0.6:
+            page.evaluate("window.scrollTo(0, 0)")  # the board above the sticky action bar
             cities.nth(rng.randrange(cities.count())).click(force=True)  # palaces lie on top
-            choices = page.locator("#moves button.lit:enabled")  # none once a move was sent
-            if choices.count():  # a palace and a crown both fit this city: pick one
-                choices.first.click()
+        elif cards.count() and rng.random() < 0.3:
+            cards.nth(rng.randrange(cards.count())).click()
+            enabled = page.locator("#moves button:enabled")  # none once a move was sent
+            if page.locator("#confirm:not([hidden])").count() == 0 and enabled.count():
+                lit = page.locator("#moves button.lit:enabled")
+                (lit.first if lit.count() else enabled.first).click()
         else:
             buttons = page.locator("#moves button")
             choice = rng.randrange(buttons.count())
-            if rng.random() < 0.3 and buttons.nth(choice).inner_text() != "withdraw":
+            if rng.random() < 0.3 and buttons.nth(choice).get_attribute("data-move") != "withdraw":
                 buttons.nth(choice).click()
             else:  # withdrawing ends the visit sooner: games stay short
                 withdraw = page.locator("#moves button[data-move=withdraw]")
                 (withdraw if withdraw.count() else buttons.nth(choice)).click()
+        confirm = page.locator("#confirm:not([hidden]) #confirm-yes")
+        if confirm.count():
+            assert self.status()[1] == decision  # nothing sent before the confirm tap
+            confirm.click()
         page.wait_for_selector(f"body:not([data-decision='{decision}'])")
 
     def close(self) -> None:
@@ -125,29 +147,50 @@ def create_in_lobby(browser: Browser, server: Server, width: int, name: str) -> 
     assert [link.replace(server.url, "") for link in links] == [
         seat["link"] for seat in reply["seats"] if seat["human"]
     ]
+    page.reload()  # the links stay: "Your games", kept by this browser
+    page.wait_for_selector(f"#your-games li[data-game='{reply['id']}'] a.seat-link")
+    kept = page.locator(f"#your-games li[data-game='{reply['id']}']")
+    assert [a.get_attribute("href") for a in kept.locator("a.seat-link").all()] == [
+        seat["link"] for seat in reply["seats"] if seat["human"]
+    ]
+    assert kept.locator("button.copy").count() == 4  # three seats and the spectators' link
+    row = page.locator(f"#games tr[data-game='{reply['id']}']")
+    assert row.locator("a.watch-link").get_attribute("href") == reply["spectator"]
+    options = page.locator("#seats .seat-row select").first.locator("option").all_inner_texts()
+    assert not [o for o in options if "v1" in o] and any(o.startswith("level 5") for o in options)
     context.close()
     return reply
 
 
 def expected_frame(frame: dict[str, Any], states: list[tm.GameState], record: tm.GameRecord,
-                   seat: int) -> dict[str, Any]:  # fmt: skip
+                   seat: int | None) -> dict[str, Any]:  # fmt: skip
     """What the server may send ``seat`` at the frame's decision: built from its views only."""
     state = states[frame["decision"]]
-    view = state.view(seat)
+    looker = 0 if seat is None else seat
+    view = state.view(looker)
     players = record.players
     events = []
     for event in frame["events"]:
         number = event["decision"]
         if number == 0:
-            lines = opening_lines(states[0].view(seat), players)
+            lines = opening_lines(states[0].view(looker), players)
         else:
-            lines = decision_lines(states[number - 1].view(seat), record.moves[number - 1],
-                                   states[number].view(seat), players, private=True)  # fmt: skip
+            lines = decision_lines(states[number - 1].view(looker), record.moves[number - 1],
+                                   states[number].view(looker), players,
+                                   private=seat is not None)  # fmt: skip
         events.append({**event, "lines": lines})
-    legal = [str(m) for m in state.legal_moves()] if state.current_player == seat else []
-    board = board_svg(view, players, states[0].view(seat))
-    return {**frame, "view": seat_document(view), "board": board, "legal": legal,
-            "events": events, "table": table_lines(view, players)}  # fmt: skip
+    legal = list(state.legal_moves()) if seat is not None and state.current_player == seat else []
+    expected = {**frame, "view": seat_document(view) if seat is not None else public_document(view),
+                "legal": [str(m) for m in legal], "labels": move_labels(view, legal),
+                "shown": board_state(view), "events": events,
+                "table": table_data(view, seat)}  # fmt: skip
+    if frame["full"]:
+        expected["board"] = live_board(states[0].view(0))
+    return expected
+
+
+def message_sizes(person: Person) -> list[int]:
+    return [len(text.encode()) for text in person.frames if '"type":"state"' in text]
 
 
 def check_everything_received(
@@ -169,35 +212,83 @@ def check_everything_received(
         state = states[message["decision"]]
         other = with_hidden_changes(state, seat, rng)  # the other hands and the deck re-dealt
         if other is not None:
-            assert seat_document(other.view(seat)) == message["view"]
-            start = with_hidden_changes(states[0], seat, rng) or states[0]
-            board = board_svg(other.view(seat), record.players, start.view(seat))
-            assert board == message["board"]
+            view = other.view(seat)
+            assert seat_document(view) == message["view"]
+            assert board_state(view) == message["shown"]
+            assert table_data(view, seat) == message["table"]
+            if message["full"]:
+                start = with_hidden_changes(states[0], seat, rng) or states[0]
+                assert live_board(start.view(seat)) == message["board"]
             if state.current_player == seat:
-                assert [str(m) for m in other.legal_moves()] == message["legal"]
+                legal = other.legal_moves()
+                assert [str(m) for m in legal] == message["legal"]
+                assert move_labels(view, legal) == message["labels"]
         checked += 1
     assert len(person.bodies) >= 3  # the page, its script and its style at least
     for url, body in person.bodies:
-        if not url.startswith((server_url + "/record/", server_url + "/replay/")):  # game over
+        if not url.startswith((server_url + "/record/", server_url + "/replay/",
+                               server_url + "/analysis/")):  # game over
             assert seed.encode() not in body, url
     return checked
+
+
+_ID_STYLE = re.compile(r"[a-z]_[a-z]|\b(red|yellow|green|violet|white|special):")
+
+
+def check_the_turn(page: Page, width: int) -> None:
+    """What a person sees on their turn: the withdraw line, human labels, lit cities that
+    are big enough to tap."""
+    labels = page.locator("#moves button .label").all_inner_texts()
+    assert labels and not [text for text in labels if _ID_STYLE.search(text)], labels
+    for text in page.locator("#hand .card, #events li, #table-panel").all_inner_texts():
+        assert not _ID_STYLE.search(text), text
+    if page.locator("#moves button[data-move=withdraw]").count():
+        assert page.inner_text("#withdraw-line").startswith("Withdrawing now ")
+        mine = page.locator("#table-panel .withdraw.mine")
+        assert mine.count() == 1 and "If you withdraw now" in mine.inner_text()
+    cities = page.locator("#board g.city.playable")
+    if cities.count():
+        marker = cities.first.locator("circle, polygon").first
+        stroke = marker.evaluate("node => getComputedStyle(node).stroke")
+        assert stroke == "rgb(221, 17, 17)", stroke
+        hit = page.locator("#hits .hit.playable").first.bounding_box()
+        assert hit is not None and hit["width"] >= 40 and hit["height"] >= 40, (width, hit)
+    scores = page.locator("#scores tr").all_inner_texts()
+    assert scores[0].startswith("■\tseat 1 ") or "seat 1 " in scores[0], scores
+
+
+def screenshot(page: Page, name: str, full: bool = False) -> None:
+    if SCREENSHOTS:
+        page.screenshot(path=str(IMAGES / name), full_page=full)
 
 
 def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
     browser: Browser, server: Server
 ) -> None:
     created = create_in_lobby(browser, server, 1440, "web-lobby-1440.png")
-    people = [Person(browser, server, created["seats"][n]["link"]) for n in range(3)]
+    people = [Person(browser, server, created["seats"][n]["link"], height=900) for n in range(3)]
     rng = random.Random(1)
     start = time.monotonic()
     clicks = 0
-    reconnected = False
+    reconnected = watched = palace_shot = game_shot = False
     while True:
         statuses = [person.status() for person in people]
         if all(over for _, _, over in statuses):
             break
         for number, (turn, _, over) in enumerate(statuses):
             if turn and not over:
+                page = people[number].page
+                palace = page.locator("#moves .group[data-group=palace]").count() > 0
+                if clicks % 4 == 0 or palace:
+                    check_the_turn(page, 1440)
+                if palace and not palace_shot:
+                    palace_shot = True
+                    screenshot(page, "web-palace-1440.png")
+                if not game_shot and clicks >= 8 and page.locator(".seat-box .chip").count() > 3:
+                    line = page.locator("#withdraw-line").inner_text()
+                    game_shot = bool(line) and "wins nothing" not in line
+                    if game_shot:  # a turn with the table and what withdrawing now wins
+                        screenshot(page, "web-game-1440.png", full=True)
                 people[number].click_a_move(rng)
                 clicks += 1
         if clicks == 25 and not reconnected:  # a tab closed mid-game and opened again
@@ -210,11 +301,14 @@ def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
             if person.status()[1] == decision:
                 assert person.page.locator("#hand .card").all_inner_texts() == hand
             assert "Bo" in person.page.inner_text("#scores tr[data-seat='1']")
-        if SCREENSHOTS and clicks == 60:
-            people[0].page.screenshot(path=str(IMAGES / "web-game-1440.png"))
-            phone = Person(browser, server, created["seats"][0]["link"], width=390)
-            phone.page.screenshot(path=str(IMAGES / "web-game-390.png"), full_page=True)
-            phone.close()
+        if clicks >= 30 and not watched:  # the spectator's table: public facts only
+            watched = True
+            watcher = Person(browser, server, created["spectator"])
+            panel = watcher.page.locator("#table-panel .seat-box")
+            assert panel.count() == 4 and watcher.page.locator(".withdraw.mine").count() == 0
+            assert watcher.page.locator("#actions").is_hidden()
+            watcher_frames = list(watcher.frames)
+            watcher.close()
     print(f"{clicks} moves clicked in {time.monotonic() - start:.0f} s")
     record = tm.loads(server.request("/record/" + people[0].token)[2].decode())
     final = tm.replay(record).scores
@@ -230,7 +324,22 @@ def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
     assert record.players == ("Ann", "Bo", "Cy", "greedy")
     for seat, person in enumerate(people):
         assert check_everything_received(person, seat, record, server.url) > 10
+        sizes = message_sizes(person)
+        assert sum(sizes) / len(sizes) <= 8000, (seat, sum(sizes) / len(sizes))
+    states = list(tm.Game.from_record(record).states)
+    for text in watcher_frames:
+        message = json.loads(text)
+        if message["type"] == "state":
+            assert message == expected_frame(message, states, record, None)
     page = people[0].page
+    box = page.locator("#result").bounding_box()
+    assert box is not None and box["y"] < 900  # the result above the fold
+    assert page.locator("#final-scores li").first.inner_text().count("=") == 1  # the breakdown
+    screenshot(page, "web-end-1440.png")
+    rule = page.locator("#events a.rule").first  # rule codes link to the how-to-play page
+    assert (rule.get_attribute("href") or "").startswith("/how-to-play#")
+    code = rule.inner_text().split("-")[0]
+    assert (rule.get_attribute("title") or "").startswith(code + ": ")
     with page.expect_download() as download:
         page.click("#link-download")
     assert tm.loads(Path(download.value.path()).read_text(encoding="utf-8")) == record
@@ -241,15 +350,95 @@ def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
         person.close()
 
 
-def test_a_phone_sized_page_plays_too(browser: Browser, server: Server) -> None:
+def test_a_phone_sized_page_plays_a_whole_game_with_hints(browser: Browser, server: Server) -> None:
     if SCREENSHOTS:
         create_in_lobby(browser, server, 390, "web-lobby-390.png")
-    created = server.create([{"human": True, "name": "Ann"}, "random", "random"], hints=True)
-    person = Person(browser, server, created["seats"][0]["link"], width=390)
+    created = server.create([{"human": True, "name": "Ann"}, "random", "greedy"], hints=True)
+    person = Person(browser, server, created["seats"][0]["link"], width=390, height=844)
     page = person.page
-    page.wait_for_selector("body[data-turn=yes]")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390  # nothing sticks out sideways
-    person.click_a_move(random.Random(2))
-    assert page.locator("#events li").count() > 1
+    rng = random.Random(2)
+    turns = palaces = hinted = 0
+    while True:
+        page.wait_for_selector("body[data-turn=yes], body[data-over=yes]")
+        if person.status()[2]:
+            break
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing sideways
+        palace = page.locator("#moves .group[data-group=palace]").count() > 0
+        if turns % 3 == 0 or palace:
+            check_the_turn(page, 390)
+        if palace:
+            palaces += 1
+            if palaces == 1:
+                page.evaluate("window.scrollTo(0, 0)")
+                screenshot(page, "web-palace-390.png")
+        if turns >= 2 and not hinted and not palace:  # the moves in reach, the board in sight
+            assert page.evaluate("getComputedStyle(document.getElementById('actions')).position"
+                                 ) == "sticky"  # fmt: skip
+            page.evaluate("window.scrollTo(0, 0)")
+            board = page.locator("#board").bounding_box()
+            moves = page.locator("#moves button").first.bounding_box()
+            assert board is not None and moves is not None
+            assert board["y"] + board["height"] / 2 < 844 and moves["y"] < 844
+            page.wait_for_selector("#hint-text:has-text('Hint:')")  # hints come by themselves
+            assert page.locator("#moves button.hinted").count() == 1
+            hinted += 1
+            screenshot(page, "web-game-390.png")
+            page.keyboard.press("?")
+            assert page.locator("dialog#keys").is_visible()
+            page.keyboard.press("Escape")
+            page.evaluate("window.scrollTo(0, 0)")
+            page.locator("#board g.bonus:visible").first.click(force=True)  # a tile explained
+            note = page.inner_text("#board-note")
+            assert re.search(r"\(K\d", note), note
+            page.click("#zoom-in")  # pan and zoom: the board zooms in, and back
+            zoomed = page.evaluate("document.querySelector('#board svg').getAttribute('viewBox')")
+            page.click("#zoom-fit")
+            assert zoomed != page.evaluate(
+                "document.querySelector('#board svg').getAttribute('viewBox')")
+        person.click_a_move(rng)
+        turns += 1
+    assert hinted and palaces, (hinted, palaces)
+    box = page.locator("#result").bounding_box()
+    assert box is not None and box["y"] < 844  # the result above the fold
+    screenshot(page, "web-end-390.png")
+    sizes = message_sizes(person)
+    assert sum(sizes) / len(sizes) <= 8000, sum(sizes) / len(sizes)
+    page.click("#link-analysis")  # the analyse --html page: the board and the loss strip
+    page.wait_for_selector("#strip .mark", timeout=300_000)
+    row = page.locator("#strip .strip-row").first
+    assert row.locator(".strip-name").inner_text().startswith("seat 1 (Ann): ")  # from 1
+    said = int(row.locator(".strip-name").inner_text().split(": ")[1].split(" ")[0])
+    assert said == row.locator(".mark.mistake").count()  # the counts agree
+    screenshot(page, "web-analysis-390.png")
+    if SCREENSHOTS:
+        wide = browser.new_page(viewport={"width": 1440, "height": 900})
+        wide.goto(page.url)
+        wide.wait_for_selector("#strip .mark")
+        screenshot(wide, "web-analysis-1440.png")
+        wide.close()
     person.close()
+
+
+def test_a_lost_connection_turns_the_moves_off_and_says_so(
+    browser: Browser, tmp_path: Path
+) -> None:
+    own = Server(tmp_path / "games.sqlite3")
+    try:
+        long = "Annabelle-Maximiliane von Hohenzollerns"  # 40 characters, the most
+        created = own.create([{"human": True, "name": long}, "random", "random"])
+        person = Person(browser, own, created["seats"][0]["link"], width=390, height=844)
+        page = person.page
+        page.wait_for_selector("body[data-turn=yes] #moves button:enabled")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no overprint
+        rules = person.context.new_page()
+        rules.goto(own.url + "/how-to-play#W4")
+        rules.wait_for_selector("#W4")
+        assert rules.inner_text("#W4") == "W4 A tie wins nothing."
+        rules.close()
+        own.stop()
+        page.wait_for_selector("body[data-connected=no]")
+        assert "connection lost" in page.inner_text("#connection")
+        assert page.locator("#moves button:enabled, #hand button:enabled").count() == 0
+        person.close()
+    finally:
+        own.stop()

@@ -5,7 +5,9 @@ seat may know), so it never reveals a hidden card:
 
 - :func:`summarize` -- the table this visit: each seat's cards and symbol
   totals (special cards included), who leads or ties each prize, who has
-  withdrawn, and what withdrawing now would win (:func:`withdrawal`);
+  withdrawn, what withdrawing now would win (:func:`withdrawal`) and what
+  each seat owns (:func:`holdings`): the one table panel of the terminal, the
+  replay page and the web page;
 - :func:`effect` / :func:`effects` -- each legal move's immediate effect in
   plain words; :func:`city_options` -- what each city gives a palace;
 - :func:`hint` -- a bot's move with its reasons (a search bot adds its estimates);
@@ -49,11 +51,13 @@ from tajmahal.analysis._review import (
 )
 from tajmahal.analysis._scoring import SOURCES, ScoreBreakdown, score_breakdown
 from tajmahal.analysis._table import (
+    Holdings,
     PrizeStanding,
     SeatTable,
     TableSummary,
     Withdrawal,
     connected_provinces,
+    holdings,
     summarize,
     withdrawal,
 )
@@ -68,6 +72,7 @@ __all__ = [
     "Estimate",
     "GameAnalysis",
     "Hint",
+    "Holdings",
     "MoveEffect",
     "MoveRating",
     "PrizeStanding",
@@ -84,6 +89,7 @@ __all__ = [
     "effect",
     "effects",
     "hint",
+    "holdings",
     "load_analysis",
     "move_name",
     "plain_text",

@@ -24,12 +24,14 @@ from tajmahal.rules.components import (
     Color,
     Commodity,
     ProvinceTile,
+    Special,
     Symbol,
 )
 from tajmahal.rules.snapshot import Phase
 from tajmahal.rules.views import PlayerView
 
 __all__ = [
+    "Holdings",
     "PrizeStanding",
     "SeatTable",
     "TableSummary",
@@ -42,6 +44,86 @@ __all__ = [
 
 def _seat_label(seat: int, players: Sequence[str]) -> str:
     return f"seat {seat} ({players[seat]})" if seat < len(players) else f"seat {seat}"
+
+
+@attrs.frozen
+class Holdings:
+    """What one seat owns, all public (I1): palaces, tiles, commodities, special cards."""
+
+    seat: int
+    palaces: int  #: normal palaces on the board (W5)
+    crown_palaces: int  #: crown palaces on the board (W7)
+    influence_tiles: tuple[Symbol, ...]  #: W6
+    province_tiles: tuple[ProvinceTile, ...]  #: W9
+    commodity_tiles: tuple[Commodity, ...]  #: commodity bonus tiles (K4)
+    commodities: tuple[tuple[Commodity, int], ...]  #: owned, on both kinds of tile (K5)
+    specials: tuple[Special, ...]  #: special cards in hand (F2)
+    #: provinces its palaces link to the visited province, that one included (K6, K7); 0: none
+    connection: int
+
+    def parts(self) -> list[str]:
+        """Everything owned in words, one item each (empty: nothing yet).
+
+        >>> import tajmahal as tm
+        >>> summarize(tm.new_game(3, seed=1).view(0)).holdings[0].parts()
+        []
+        """
+        out = []
+        if self.palaces:
+            out.append(f"{self.palaces} palace{'s' if self.palaces != 1 else ''}")
+        if self.crown_palaces:
+            out.append(f"{self.crown_palaces} crown palace{'s' if self.crown_palaces != 1 else ''}")
+        if self.connection == 1:
+            out.append("a palace in this province")
+        elif self.connection:
+            others = self.connection - 1
+            out.append(f"palaces here linked to {others} other province{'s' if others > 1 else ''}")
+        influence = Counter(self.influence_tiles)
+        out += [f"{symbol_name(s)} tile" + (f" x{n}" if n > 1 else "")
+                for s, n in influence.items()]
+        out += [province_tile_name(tile) for tile in self.province_tiles]
+        out += [f"{c.value} tile" for c in self.commodity_tiles]
+        out += [f"{s.value.replace('_', ' ')} card" for s in self.specials]
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "seat": self.seat,
+            "palaces": self.palaces,
+            "crown_palaces": self.crown_palaces,
+            "influence_tiles": [s.value for s in self.influence_tiles],
+            "province_tiles": [t.number for t in self.province_tiles],
+            "commodity_tiles": [c.value for c in self.commodity_tiles],
+            "commodities": {c.value: n for c, n in self.commodities},
+            "specials": [s.value for s in self.specials],
+            "connection": self.connection,
+            "text": self.parts(),
+        }
+
+
+def holdings(view: PlayerView, seat: int) -> Holdings:
+    """What ``seat`` owns, from any seat's view (it is all public).
+
+    >>> import tajmahal as tm
+    >>> holdings(tm.new_game(3, seed=1).view(0), 2).palaces
+    0
+    """
+    palaces = sum(1 for owners in view.palaces.values() if owners[0] == seat)
+    crowns = sum(1 for owners in view.palaces.values() if owners[1] == seat)
+    owned = owned_commodities(view, seat)
+    linked = connected_provinces(view, seat) if view.province else None
+    return Holdings(
+        seat=seat,
+        palaces=palaces,
+        crown_palaces=crowns,
+        influence_tiles=tuple(view.influence_tiles[seat]),
+        province_tiles=tuple(view.province_tiles[seat]),
+        commodity_tiles=tuple(view.commodity_tiles[seat]),
+        commodities=tuple((c, owned[c]) for c in Commodity if owned[c]),
+        specials=tuple(s for s, holder in view.special_holder.items() if holder == seat),
+        connection=0 if linked is None else 1 + len(linked),
+    )
 
 
 @attrs.frozen
@@ -132,6 +214,8 @@ class TableSummary:
     prizes: tuple[PrizeStanding, ...]  #: one per Symbol, in ``tm.Symbol`` order
     #: per seat, what withdrawing now would win (None: withdrawn, or not the play phase)
     withdrawals: tuple[Withdrawal | None, ...]
+    #: per seat, what it owns (palaces, tiles, commodities, special cards, its connection)
+    holdings: tuple[Holdings, ...] = ()
 
     def lines(self, players: Sequence[str] = ()) -> list[str]:
         """The summary in plain text, one line per seat and per prize race.
@@ -147,6 +231,13 @@ class TableSummary:
             out.append(_seat_line(row, players))
         for prize in self.prizes:
             out.append(_prize_line(prize, players))
+        for seat, gain in enumerate(self.withdrawals):
+            if gain is not None and self.seats[seat].cards:
+                out.append(f"{_seat_label(seat, players)} withdrawing now {gain.text}")
+        for owned in self.holdings:
+            parts = owned.parts()
+            if parts:
+                out.append(f"{_seat_label(owned.seat, players)} owns {', '.join(parts)}")
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -183,6 +274,7 @@ class TableSummary:
                 for p in self.prizes
             ],
             "withdrawals": [None if w is None else w.as_dict() for w in self.withdrawals],
+            "holdings": [h.as_dict() for h in self.holdings],
         }
 
 
@@ -200,13 +292,15 @@ def _seat_line(row: SeatTable, players: Sequence[str]) -> str:
 
 
 def _prize_line(prize: PrizeStanding, players: Sequence[str]) -> str:
-    gone = "" if prize.available else " (already taken)"
     name = symbol_name(prize.symbol)
+    if not prize.available:
+        return f"{name}: {prize.prize} is already taken this visit (W3)"
     if not prize.leaders:
-        return f"{name}, for {prize.prize}{gone}: nobody yet"
+        return f"{name}, for {prize.prize}: nobody yet"
     who = and_list([_seat_label(s, players) for s in prize.leaders])
-    verb = "tie" if prize.tied else "leads"
-    return f"{name}, for {prize.prize}{gone}: {who} {verb} with {prize.best}"
+    if prize.tied:
+        return f"{name}, for {prize.prize}: {who} tie with {prize.best} (a tie wins nothing, W4)"
+    return f"{name}, for {prize.prize}: {who} leads with {prize.best}"
 
 
 def _totals(cards: Iterable[Card]) -> tuple[int, ...]:
@@ -270,6 +364,7 @@ def summarize(view: PlayerView) -> TableSummary:
         seats=rows,
         prizes=tuple(prizes),
         withdrawals=withdrawals,
+        holdings=tuple(holdings(view, seat) for seat in range(view.num_players)),
     )
 
 

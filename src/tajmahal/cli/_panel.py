@@ -100,14 +100,19 @@ def _cards_line(cards: Sequence[Card]) -> str:
 
 
 def panel_lines(
-    view: PlayerView, players: Sequence[str], table: TableSummary | None = None
+    view: PlayerView,
+    players: Sequence[str],
+    table: TableSummary | None = None,
+    *,
+    owned: bool = False,
 ) -> list[Text]:
     """The table as ``view.seat`` sees it, in rich markup, each line at most 80 columns wide.
 
     A header (visit, province, the prizes still in the court), one row per
     seat (score, cards in hand, its symbol totals with the leader marked
-    ``*`` and a tie ``=``, and its cards on the table), the supply, the
-    seat's hand, and what withdrawing now would win.
+    ``*`` and a tie ``=``, and its cards on the table), with ``owned`` what
+    each seat owns (the summary's holdings), the supply, the seat's hand, and
+    what withdrawing now would win.
 
     >>> import tajmahal as tm
     >>> lines = panel_lines(tm.new_game(5, seed=1).view(0), ['you', 'a', 'b', 'c', 'd'])
@@ -150,6 +155,13 @@ def panel_lines(
             cells.append(f"[bold]{cell}[/]" if lead and not prize.tied else cell)
         played = _cards_line(row.cards) if row.cards else "[dim]-[/]"
         lines.extend(_wrap(start + " ".join(cells) + " ", played))
+    owners = [
+        f"{escape(_seat_name(h.seat, players, view.seat))}: {escape(', '.join(h.parts()))}"
+        for h in table.holdings
+        if h.parts()
+    ]
+    if owned:
+        lines.extend(_wrap("Owned: ", "; ".join(owners) or "nothing yet"))
     supply = _cards_line(sorted(view.supply, key=lambda c: c.sort_key)) or "-"
     lines.extend(_wrap("Supply: ", supply))
     lines.extend(_wrap(f"Hand ({len(view.hand)}): ", _cards_line(view.hand) or "-"))

@@ -63,7 +63,7 @@ completes it), or:
   details       the whole view: cities, court, tiles owned, cards known
   board FILE    write a picture of the board (SVG) to FILE
   save FILE     write the game so far to FILE (tajmahal replay / play --load)
-  show          show the table again
+  show          show the table again, with what each seat owns
   help          this text
   quit          stop playing
 Table: {", ".join(f"{short} {symbol.value.replace('_', ' ')}" for symbol, short in SHORT.items())};
@@ -194,12 +194,13 @@ class Session:
         for line in lines:
             self.write(line)
 
-    def table_lines(self) -> list[Text]:
-        """The panel and the numbered moves (a palace choice: what each city gives)."""
+    def table_lines(self, owned: bool = False) -> list[Text]:
+        """The panel and the numbered moves (a palace choice: what each city gives);
+        ``owned``: with what each seat owns (``show``)."""
         state = self.game.state
         view = state.view(self.seat)
         legal = state.legal_moves()
-        lines = panel_lines(view, self.players)
+        lines = panel_lines(view, self.players, owned=owned)
         if isinstance(legal[0], PlacePalace | PlaceCrownPalace):
             what = "crown palace" if isinstance(legal[0], PlaceCrownPalace) else "palace"
             lines.append(Text(f"Place your {what}:", style="bold"))
@@ -211,7 +212,7 @@ class Session:
         return lines
 
     def show(self) -> None:
-        for line in self.table_lines():
+        for line in self.table_lines(owned=True):
             self.write(line)
 
     def turn(self) -> None:

@@ -33,6 +33,7 @@ from tajmahal.render._draw import (
     _draw_city_markers,
     _draw_city_names,
     _draw_legend,
+    _draw_outlines,
     _draw_palaces,
     _draw_province_label,
     _draw_regions,
@@ -108,10 +109,17 @@ def board_elements(
     layout_tiles: Tiles | None = None,
     *,
     hand: bool = False,
+    live: bool = False,
 ) -> list[str]:
     """:func:`render_board`'s document as a list of its elements (one string each, in order).
 
     ``hand``: the key also shows the view's own hand (``state`` a PlayerView).
+
+    ``live``: the board a page keeps and updates itself (the web game): no key
+    and no palaces; every province's outline (``province-outline``, hidden)
+    and every tile of ``layout_tiles`` drawn, so that the page shows the visited
+    province and hides the tiles taken; an empty ``<g id="palaces">`` layer
+    under the city names for the page to draw palaces in.
 
     ``layout_tiles`` (a superset of the tiles shown) fixes where labels go, so that the
     pictures of one game's steps keep every label in place and share most elements.
@@ -122,9 +130,11 @@ def board_elements(
     if not isinstance(view, PlayerView):
         view = None  # an object with only ``palaces``: drawn as they are
     tiles = state_tiles(comps, view) if view is not None else placement_tiles(comps, placement)
+    if live and layout_tiles is not None:
+        tiles = layout_tiles
     layout = _layout(comps, layout_tiles or tiles)
     x0, y0, x1, y1 = layout.view
-    if view is not None:  # the key to the right of the map
+    if view is not None and not live:  # the key to the right of the map
         hand = hand and isinstance(state, PlayerView)
         panel = (x1 + 4, y0 + 6, x1 + 4 + PANEL_WIDTH, y0 + 6 + panel_height(view, hand))
         x1, y1 = panel[2] + 10, max(y1, panel[3] + 10)
@@ -144,8 +154,10 @@ def board_elements(
     ]
     # what depends only on the layout (and the tiles shown) is drawn once per layout
     drawn, boxes = layout.drawn, layout.boxes
-    current = view.province if view is not None and not view.is_over else None
+    current = view.province if view is not None and not view.is_over and not live else None
     out += drawn(("regions", current), lambda: _draw_regions(layout, board, current))
+    if live:
+        out += drawn("outlines", lambda: _draw_outlines(layout, board))
     out += drawn("roads", lambda: _draw_roads(board))
     for p in board.provinces:
         tile = tiles.province.get(p.id)
@@ -159,7 +171,9 @@ def board_elements(
             )
     out += drawn("markers", lambda: _draw_city_markers(board))
     palaces = getattr(view if view is not None else state, "palaces", None)
-    if isinstance(palaces, Mapping):
+    if live:
+        out.append('<g id="palaces"></g>')
+    elif isinstance(palaces, Mapping):
         for city_id, owners in sorted(palaces.items(), key=lambda item: str(item[0])):
             if owners != (None, None):
                 one = {city_id: owners}
@@ -167,7 +181,7 @@ def board_elements(
                 out += drawn(("palaces", city_id, owners, tuple(players)), draw)
     out += drawn("names", lambda: _draw_city_names(board, boxes))
     out += drawn(("legend", tiles.explained), lambda: _draw_legend(boxes["legend"], comps, tiles))
-    if view is not None:
+    if view is not None and not live:
         out += draw_panel(panel, view, players, hand)
     out.append("</svg>")
     return out

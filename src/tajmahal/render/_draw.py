@@ -135,6 +135,17 @@ def _draw_regions(layout: _Layout, board: Board, current: str | None = None) -> 
     return out
 
 
+def _draw_outlines(layout: _Layout, board: Board) -> list[str]:
+    """Every province's outline, hidden: a live page shows the visited one."""
+    style = {"fill": "none", "stroke": HIGHLIGHT, "stroke-width": "5", "visibility": "hidden"}
+    style |= {"stroke-linecap": "round", "stroke-opacity": "0.9", "pointer-events": "none"}
+    return [
+        _el("path", {"class": "province-outline", "data-province": p.id,
+                     "d": _province_outline(layout, board, p.id), **style})
+        for p in board.provinces
+    ]  # fmt: skip
+
+
 def _province_outline(layout: _Layout, board: Board, province_id: str) -> str:
     """The province's whole outline: its region's edge and its borders with other provinces."""
     province_of = {c.id: c.province for c in board.cities}

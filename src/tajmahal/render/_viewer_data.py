@@ -3,14 +3,13 @@ every seat's final scoring and a saved analysis, as JSON-ready data."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from tajmahal.analysis import (
     GameAnalysis,
     ScoreBreakdown,
     card_name,
-    province_tile_name,
+    holdings,
     summarize,
     symbol_name,
 )
@@ -62,24 +61,7 @@ def owned_data(view: PlayerView) -> list[list[str]]:
     >>> owned_data(tm.new_game(3, seed=1).view(0))
     [[], [], []]
     """
-    out = []
-    for seat in range(view.num_players):
-        parts = []
-        palaces = sum(1 for owners in view.palaces.values() if owners[0] == seat)
-        crowns = sum(1 for owners in view.palaces.values() if owners[1] == seat)
-        if palaces or crowns:
-            parts.append(f"{palaces} palaces" + (f", {crowns} crown palaces" if crowns else ""))
-        influence = Counter(symbol_name(s) for s in view.influence_tiles[seat])
-        parts += [f"{name} tile" + (f" x{n}" if n > 1 else "") for name, n in influence.items()]
-        parts += [province_tile_name(tile) for tile in view.province_tiles[seat]]
-        parts += [f"{c.value} tile" for c in view.commodity_tiles[seat]]
-        parts += [
-            f"{special.value.replace('_', ' ')} card"
-            for special, holder in view.special_holder.items()
-            if holder == seat
-        ]
-        out.append(parts)
-    return out
+    return [holdings(view, seat).parts() for seat in range(view.num_players)]
 
 
 def breakdown_data(rows: tuple[ScoreBreakdown, ...]) -> dict[str, Any]:

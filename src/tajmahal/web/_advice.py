@@ -7,7 +7,6 @@ a hidden card; the analysis reads the record, given out once the game is over.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 from typing import Any
 
 from tajmahal import analysis
@@ -16,32 +15,72 @@ from tajmahal.game import GameRecord
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["HINT_ITERATIONS", "analysis_html", "hint_for", "table_lines"]
+__all__ = ["HINT_ITERATIONS", "analysis_html", "hint_for", "replay_page", "table_data"]
 
 HINT_ITERATIONS = 300  #: the search bot's iterations for one hint
 ANALYSIS_ITERATIONS = 100  #: ... and for each decision of a game's analysis
 
 
-def table_lines(view: PlayerView, players: Sequence[str]) -> list[str]:
-    """The table this visit in plain lines (cards, prizes, what withdrawing would win)."""
-    return analysis.summarize(view).lines(players)
+def table_data(view: PlayerView, seat: int | None = None) -> dict[str, Any]:
+    """The table panel as data (:meth:`tajmahal.analysis.TableSummary.as_dict`): every seat's
+    cards, the prizes' leaders, what withdrawing wins, what each seat owns; public facts
+    only (``seat`` None: the spectator's, whichever view it is built from)."""
+    data = analysis.summarize(view).as_dict()
+    data["seat"] = seat
+    for row in data["seats"]:
+        del row["cards"]  # card_names says it for people
+    # what the page shows of them (the rest is in the view document): a small message
+    data["withdrawals"] = [None if w is None else {"text": w["text"], "points": w["points"]}
+                           for w in data["withdrawals"]]  # fmt: skip
+    data["holdings"] = [{"text": h["text"], "palaces": h["palaces"],
+                         "connection": h["connection"]} for h in data["holdings"]]  # fmt: skip
+    return data
 
 
 def hint_for(view: PlayerView, legal: Sequence[Move], seed: int) -> dict[str, Any]:
     """A search bot's move for the seat of ``view``, with its reasons (JSON-ready)."""
+    from tajmahal.web.frames import for_people, move_label
+
     advice = analysis.hint(IsmctsBot(seed=seed, iterations=HINT_ITERATIONS), view, tuple(legal))
-    return {"type": "hint", "move": str(advice.move), "reasons": [advice.text]}
+    reasons = [advice.effect.text[:1].upper() + advice.effect.text[1:] + "."]
+    mine = next((e for e in advice.estimates if e.move == advice.move), None)
+    others = [e for e in advice.estimates if e.move != advice.move]
+    if mine is not None and max(e.value for e in advice.estimates) >= 0.05:
+        line = f"The search gives it {mine.value:.0%} to win"
+        if others:
+            line += ", against " + ", ".join(f"{e.value:.0%} for {e.name}" for e in others)
+        reasons.append(line + ".")
+    else:  # far behind: every move's chance rounds to 0%, points still tell them apart
+        scores = view.scores
+        behind = max(scores) - scores[view.seat]
+        gains = {e.move: e.points for e in analysis.effects(view)}
+        best = max(gains.values(), default=0)
+        line = (f"You are {behind} point{'s' if behind != 1 else ''} behind the leader: "
+                if behind else "")  # fmt: skip
+        line += f"this move scores +{gains.get(advice.move, 0)} now"
+        if best > gains.get(advice.move, 0):
+            line += f" (the most any move scores now: +{best}; the search expects more later)"
+        reasons.append(line + ".")
+    label = move_label(advice.move, view.components)[0]
+    told = [for_people(reason) for reason in reasons]
+    return {"type": "hint", "move": str(advice.move), "label": label, "reasons": told}
 
 
 def analysis_html(record: GameRecord, seats: Sequence[int]) -> str:
-    """A plain page rating every decision of ``seats`` (the people) in a finished game."""
+    """The page ``tajmahal analyse --html`` writes, for every decision of ``seats`` (the people):
+    the replay with its board, the loss strip (a click jumps to the decision), the mistakes;
+    seats counted from 1, as on the game page."""
+    from tajmahal.render.viewer import replay_html
+    from tajmahal.web.frames import seats_from_one
+
     title = f"Taj Mahal: analysis of {', '.join(record.players)}"
     result = analysis.analyse_game(record, seats=seats, iterations=ANALYSIS_ITERATIONS)
-    body = "<pre>" + escape("\n".join(result.lines())) + "</pre>"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/style.css">'
-        f'</head><body><header><h1><a href="/">Taj Mahal</a></h1></header><main>'
-        f"<h2>{escape(title)}</h2>{body}</main></body></html>\n"
-    )
+    return seats_from_one(replay_html(record, title=title, analysis=result))
+
+
+def replay_page(record: GameRecord) -> str:
+    """The replay page of a finished game, seats counted from 1 as on the game page."""
+    from tajmahal.render.viewer import replay_html
+    from tajmahal.web.frames import seats_from_one
+
+    return seats_from_one(replay_html(record))

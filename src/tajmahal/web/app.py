@@ -1,6 +1,6 @@
 """HTTP and WebSocket in front of a :class:`~tajmahal.web.server.GameServer` (Starlette).
 
-Pages: ``/`` (the lobby), ``/play/TOKEN`` (a seat), ``/watch/TOKEN`` (the
+Pages: ``/`` (the lobby), ``/how-to-play``, ``/play/TOKEN`` (a seat), ``/watch/TOKEN`` (the
 spectator), ``/record/TOKEN`` and ``/replay/TOKEN`` (once the game is over).
 The game page talks over ``/ws/TOKEN``; every message it sends carries the
 token again, and a message whose token is not the connection's is refused.
@@ -92,6 +92,9 @@ def create_app(server: GameServer) -> Starlette:
 
     async def lobby(request: Request) -> Response:
         return _page("lobby.html")
+
+    async def how_to_play(request: Request) -> Response:
+        return _page("how-to-play.html")
 
     async def seat_page(request: Request) -> Response:
         opened = await server.open(request.path_params["token"])
@@ -323,6 +326,7 @@ def create_app(server: GameServer) -> Starlette:
     static = StaticFiles(packages=[("tajmahal.web", "static")])
     routes = [
         Route("/", lobby),
+        Route("/how-to-play", how_to_play),
         Route("/play/{token}", seat_page),
         Route("/watch/{token}", watch_page),
         Route("/record/{token}", record),
@@ -343,12 +347,13 @@ def create_app(server: GameServer) -> Starlette:
 
 
 def _replay_page(text: str) -> str:
-    """Runs in a worker thread: the replay page of a finished game's record."""
-    from tajmahal.render.viewer import replay_html
+    """Runs in a worker thread: the replay page of a finished game's record (seats counted
+    from 1, as on the game page)."""
+    from tajmahal.web._advice import replay_page
 
     record = loads(text)
     assert isinstance(record, GameRecord)
-    return replay_html(record)
+    return replay_page(record)
 
 
 def _analysis_page(text: str, humans: tuple[int, ...]) -> str:
@@ -373,20 +378,25 @@ async def _refuse(socket: WebSocket, message: str, code: int) -> None:
 
 async def _send(socket: WebSocket, table: Table, listener: Listener) -> None:
     """Send the connection's messages: replies as they come, the state when it changed."""
-    last = ""
     try:
         while socket.application_state == WebSocketState.CONNECTED:
             item = await listener.next()
             if item is Listener.CHANGED or item is Listener.RESEND:
+                sent, version = listener.sent, table.version
+                if item is Listener.RESEND or sent is None or sent[0] < table.rewound:
+                    since = None  # the whole state, the board included
+                elif sent[0] == version:
+                    continue  # unasked, the same state once
+                else:
+                    since = sent[1]
                 try:
-                    text = await table.frame(listener.seat)
+                    decision, text = await table.frame(listener.seat, since)
                 except Exception:  # a bug: logged; the connection and the game go on
                     log.exception("game %s: cannot build the state message", table.id)
                     await socket.send_text(json.dumps(_err("internal error (logged)")))
                     continue
-                if text != last or item is Listener.RESEND:  # unasked, the same state once
-                    await socket.send_text(text)
-                    last = text
+                await socket.send_text(text)
+                listener.sent = (version, decision)
             else:
                 await socket.send_text(json.dumps(item, separators=(",", ":")))
     except (WebSocketDisconnect, RuntimeError, OSError):

@@ -10,17 +10,38 @@ view is public (I1).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from tajmahal.analysis import (
+    card_name,
+    city_options,
+    display_name,
+    move_name,
+    plain_text,
+    symbol_name,
+)
 from tajmahal.events import EventKind, explain_views, opening
 from tajmahal.render import board_elements
 from tajmahal.render._panel import state_tiles
-from tajmahal.rules.moves import Move
+from tajmahal.render._svg import seat_color
+from tajmahal.rules.components import Card, Components
+from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps
 
-__all__ = ["board_svg", "decision_lines", "public_document", "seat_document", "state_frame"]
+__all__ = [
+    "board_state",
+    "board_svg",
+    "decision_lines",
+    "live_board",
+    "move_label",
+    "move_labels",
+    "public_document",
+    "seat_document",
+    "state_frame",
+]
 
 _HIDDEN = frozenset({EventKind.VISIT_END})
 MAX_EVENTS = 40  #: the decisions whose events a state message repeats
@@ -62,17 +83,117 @@ def board_svg(view: PlayerView, players: Sequence[str], start: PlayerView) -> st
     return "\n".join(board_elements(view.components, None, view, players, layout_tiles)) + "\n"
 
 
+def live_board(start: PlayerView) -> dict[str, Any]:
+    """The board a page receives once per connection (public facts only).
+
+    ``svg``: the board with every tile of the game's start and no palace,
+    every province outline hidden (``render.board_elements(..., live=True)``);
+    the page shows on it what :func:`board_state` says.  ``cities``: id ->
+    [x, y, plain name]; ``colors``: the seats' palace colours.
+    """
+    comps = start.components
+    tiles = state_tiles(comps, start)
+    svg = "\n".join(board_elements(comps, None, start, (), tiles, live=True)) + "\n"
+    cities = {c.id: [c.x, c.y, display_name(c.id, comps)] for c in comps.board.cities}
+    colors = [seat_color(seat) for seat in range(start.num_players)]
+    return {"svg": svg, "cities": cities, "colors": colors}
+
+
+def board_state(view: PlayerView) -> dict[str, Any]:
+    """What changes on the board (public facts only): the page updates its board from it.
+
+    >>> import tajmahal as tm
+    >>> shown = board_state(tm.new_game(3, seed=1).view(0))
+    >>> shown['province'], shown['palaces'], len(shown['tiles'])
+    ('thatta', [], 11)
+    """
+    tiles = state_tiles(view.components, view)
+    return {
+        "province": None if view.is_over else view.province,
+        "palaces": [
+            [city, owners[0], owners[1]]
+            for city, owners in sorted(view.palaces.items())
+            if owners != (None, None)
+        ],
+        "tiles": sorted(tiles.province),
+        "bonus": sorted(tiles.bonus),
+    }
+
+
+def _card_label(card: Card) -> str:
+    if card.special is not None:
+        return card_name(card).replace(" card", "").title() + " card"
+    return f"{card.color.value} " + " + ".join(symbol_name(s).title() for s in card.symbols)
+
+
+def move_label(move: Move, components: Components | None = None) -> list[Any]:
+    """A legal move for people: [label, group, with what, kind].
+
+    ``group``: the colored card's color (plays), else the move's kind;
+    ``with``: the white or special card played with it, in words (or None).
+
+    >>> import tajmahal as tm
+    >>> move_label(tm.PlayCards(tm.Card.parse('red:vizier+general'),
+    ...                         tm.Card.parse('special:grand_mogul')))
+    ['red Vizier + General, with Grand Mogul card', 'red', 'Grand Mogul card', 'play']
+    >>> move_label(tm.PlacePalace('dera_ismail_khan'))[0]
+    'Palace in Dera Ismail Khan'
+    """
+    if isinstance(move, PlayCards):
+        extra = None if move.extra is None else _card_label(move.extra)
+        label = _card_label(move.colored) + ("" if extra is None else f", with {extra}")
+        return [label, move.colored.color.value, extra, "play"]
+    if isinstance(move, TakeCard):
+        return [f"Take {_card_label(move.card)}", "take", None, "take"]
+    if isinstance(move, PlacePalace | PlaceCrownPalace):
+        name = move_name(move, components)
+        return [name[:1].upper() + name[1:], "palace", None, "palace"]
+    return ["Withdraw", "withdraw", None, "withdraw"]
+
+
+def move_labels(view: PlayerView, legal: Sequence[Move]) -> list[list[Any]]:
+    """Each legal move's :func:`move_label`, a palace choice with what each city gives."""
+    options = {o.city: o.text for o in city_options(view)}
+    labels = []
+    for move in legal:
+        label = move_label(move, view.components)
+        city = getattr(move, "city", None)
+        labels.append([*label, options.get(city) if isinstance(city, str) else None])
+    return labels
+
+
+_SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+def seats_from_one(text: str) -> str:
+    """``text`` (a line, a page) with every "seat N" counted from 1, as people count seats.
+
+    >>> seats_from_one('seat 0 (Ann) ties with seat 2')
+    'seat 1 (Ann) ties with seat 3'
+    """
+    return _SEAT.sub(lambda m: f"seat {int(m.group(1)) + 1}", text)
+
+
+def for_people(line: str) -> str:
+    """An event line as people read it: seats counted from 1, cards in words.
+
+    >>> for_people('seat 0 (Ann) plays red:monk+grand_mogul')
+    'seat 1 (Ann) plays red monk+grand mogul'
+    """
+    return plain_text(seats_from_one(line))
+
+
 def decision_lines(
     before: PlayerView, move: Move, after: PlayerView, players: Sequence[str], *, private: bool
 ) -> list[str]:
     """One decision's events in plain words, as the seat of the views (or nobody) knows them."""
     decision = explain_views(before, move, after, private=private)
-    return [e.sentence(players) for e in decision.events if e.kind not in _HIDDEN]
+    return [for_people(e.sentence(players)) for e in decision.events if e.kind not in _HIDDEN]
 
 
 def opening_lines(view: PlayerView, players: Sequence[str]) -> list[str]:
     """The first visit's scene: province, tile, supply (public)."""
-    return [event.sentence(players) for event in opening(view)]
+    return [for_people(event.sentence(players)) for event in opening(view)]
 
 
 def state_frame(
@@ -83,33 +204,39 @@ def state_frame(
     players: Sequence[str],
     humans: Sequence[int],
     seat: int | None,
-    board: str,
     legal: Sequence[str],
+    labels: Sequence[Sequence[Any]] = (),
     events: Sequence[tuple[int, int | None, list[str]]],
     hints: bool,
     undo: bool,
     table: object = None,
     result: dict[str, Any] | None = None,
     delayed: bool = False,
+    board: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``state`` message for one seat (``seat`` None: the spectator).
 
     ``view`` is that seat's view (any seat's, for the spectator: only its
-    public part is sent); ``board`` is :func:`board_svg` of it; ``legal`` the
-    texts of the seat's legal moves when it is to move; ``events`` the latest
-    decisions as (number, mover, lines) for this seat.
+    public part is sent); ``board`` the :func:`live_board`, given in a full
+    message only (the first on a connection, one asked for, one after an
+    undo): ``full`` says which.  ``shown`` is :func:`board_state` of the view;
+    ``legal`` the texts of the seat's legal moves when it is to move and
+    ``labels`` their :func:`move_labels`; ``events`` the decisions as
+    (number, mover, lines) for this seat that the page has not had yet.
     """
-    return {
+    frame = {
         "type": "state",
         "game": game_id,
         "seat": seat,
         "decision": decision,
+        "full": board is not None,
         "players": list(players),
         "humans": list(humans),
         "view": public_document(view) if seat is None else seat_document(view),
-        "board": board,
+        "shown": board_state(view),
         "turn": view.current_player,
         "legal": list(legal),
+        "labels": [list(label) for label in labels],
         "events": [
             {"decision": number, "seat": mover, "lines": lines}
             for number, mover, lines in events[-MAX_EVENTS:]
@@ -121,3 +248,6 @@ def state_frame(
         "result": result,
         "delayed": delayed,
     }
+    if board is not None:
+        frame["board"] = board
+    return frame

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
 import uuid
@@ -136,7 +137,9 @@ class GameServer:
                     stored = await self.workers.stored(self.store.load, game_id)
                     if stored is None:
                         return None
-                    config = GameConfig.parse(stored.config, self.settings, stored=True)
+                    config = GameConfig.parse(
+                        _settings_of(stored), self.settings, stored=True
+                    )
                     table = await self.workers.drawn(
                         self.make_table, stored, config, self.settings, self.workers
                     )
@@ -202,7 +205,9 @@ class GameServer:
         spectator = new_token()
         tokens: list[tuple[str, int | None]] = [(spectator, None)]
         tokens += [(token, n) for n, token in enumerate(seats) if token is not None]
-        stored = StoredGame(game_id, config.as_json(), secrets.randbits(63), time.time())
+        # the spectator's link is public (the lobby lists it): kept beside the settings
+        settings = {**config.as_json(), WATCH_KEY: f"/watch/{spectator}"}
+        stored = StoredGame(game_id, settings, secrets.randbits(63), time.time())
         await self.workers.stored(self.store.create_game, stored, tokens)
         self._owners[game_id] = client
         self._generation += 1
@@ -213,7 +218,8 @@ class GameServer:
         return CreatedGame(game_id, seats, spectator)
 
     async def games(self, limit: int = 100) -> list[dict[str, Any]]:
-        """The newest games, for the lobby's list (no token, no seed).
+        """The newest games, for the lobby's list: no seat's token, no seed; the spectator's
+        link (public) of the games that kept it.
 
         Read and built in worker threads, once a second at most however many ask (and again
         when a game was created or expired).
@@ -234,8 +240,21 @@ class GameServer:
         return await self.workers.drawn(_listed, stored)
 
 
+WATCH_KEY = "watch"  #: the stored settings' key of the spectator's link (games since 0.2.0)
+_WATCH_LINK = re.compile(r"/watch/[A-Za-z0-9_-]{16,64}")
+
+
+def _settings_of(stored: StoredGame) -> object:
+    """The lobby's settings of a stored game, without the spectator's link kept beside them."""
+    config = stored.config
+    if isinstance(config, dict) and WATCH_KEY in config:
+        return {key: value for key, value in config.items() if key != WATCH_KEY}
+    return config
+
+
 def _listed(games: list[StoredGame]) -> list[dict[str, Any]]:
-    """Runs in a worker thread: the lobby's entries of ``games`` (a damaged one left out)."""
+    """Runs in a worker thread: the lobby's entries of ``games`` (a damaged one left out),
+    each with its spectator's link where it was kept (the seats' links are never kept)."""
     listed = []
     for stored in games:
         try:
@@ -244,9 +263,12 @@ def _listed(games: list[StoredGame]) -> list[dict[str, Any]]:
             humans = [n for n, seat in enumerate(seats) if seat["human"] is True]
         except (TypeError, KeyError):
             continue
+        watch = stored.config.get(WATCH_KEY)
         listed.append({"id": stored.id, "created": stored.created, "players": players,
                        "humans": humans, "over": stored.record is not None,
-                       "waiting": None})  # fmt: skip
+                       "waiting": None,
+                       "watch": watch if isinstance(watch, str)
+                       and _WATCH_LINK.fullmatch(watch) else None})  # fmt: skip
     return listed
 
 

@@ -30,12 +30,13 @@ from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
 from tajmahal.serialize import dumps
-from tajmahal.web._advice import hint_for, table_lines
+from tajmahal.web._advice import hint_for, table_data
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.frames import (
     MAX_EVENTS,
-    board_svg,
     decision_lines,
+    live_board,
+    move_labels,
     opening_lines,
     state_frame,
 )
@@ -61,6 +62,8 @@ class Listener:
         self.seat = seat
         self.queue: asyncio.Queue[object] = asyncio.Queue(limit)
         self._pending = False
+        #: the table's version and the decision of the last state sent (None: send it all)
+        self.sent: tuple[int, int] | None = None
 
     def changed(self) -> None:
         if not self._pending:
@@ -125,9 +128,11 @@ class Table:
         self._referee: _Referee | None = None
         self._seats: list[SeatPlayer] = []
         self._driver: asyncio.Task[None] | None = None
-        self._frames: dict[tuple[int, int | None], str] = {}
-        #: the board by decision: it shows public facts only, so every seat's is the same
-        self._boards: dict[int, tuple[GameState, str]] = {}
+        #: each message built once per version, seat and what the page already has
+        self._frames: dict[tuple[int, int | None, int | None], tuple[int, str]] = {}
+        self._board: dict[str, Any] | None = None  #: the live board, the same for every seat
+        self.rewound = 0  #: the version of the last undo: pages get the whole state again
+        self._breakdown: dict[str, Any] | None = None  #: where the points came from, at the end
         self._events: dict[int | None, list[tuple[int, int | None, list[str]]]] = {}
         self.closed = False
         self.finished_record: str | None = stored.record
@@ -172,40 +177,56 @@ class Table:
         visit = states[-1].visit
         return next(k for k, s in enumerate(states) if s.visit == visit)
 
-    async def frame(self, seat: int | None) -> str:
-        """The ``state`` message for ``seat`` now, as JSON text (drawn in a worker thread).
+    async def frame(self, seat: int | None, since: int | None = None) -> tuple[int, str]:
+        """The ``state`` message for ``seat`` now, as (its decision, JSON text).
 
-        What the message shows is taken here, on the event loop; the worker
-        thread only draws it, so a change meanwhile cannot mix two states.
+        ``since``: the decision of the last state this page has (the message
+        then carries only the events after it, and no board); None: the whole
+        state, the board included.  Built in a worker thread, once per version,
+        seat and ``since``, whatever the number of pages.  What the message
+        shows is taken here, on the event loop; the worker thread only builds
+        it, so a change meanwhile cannot mix two states.
         """
-        key = (self.version, seat)
+        if self._board is None:
+            self._board = await self.workers.drawn(live_board, self.game.initial_state.view(0))
+        index = self._shown_index(seat)
+        if since is not None and since > index:
+            since = None  # the page is ahead (an undo, a delayed spectator): all again
+        key = (self.version, seat, since)
         cached = self._frames.get(key)
         if cached is None:
-            shown = self._shown(seat)
-            cached = await self.workers.drawn(_frame_text, shown)
-            if key[0] == self.version:  # only the latest frames are kept (memory per game)
-                if any(version != key[0] for version, _ in self._frames):
+            shown = self._shown(seat, since)
+            cached = (shown["decision"], await self.workers.drawn(_frame_text, shown))
+            if key[0] == self.version:  # only the latest version's frames are kept (memory)
+                if len(self._frames) > 16 or any(k[0] != key[0] for k in self._frames):
                     self._frames.clear()
                 self._frames[key] = cached
         return cached
 
-    def _shown(self, seat: int | None) -> dict[str, Any]:
+    def _shown(self, seat: int | None, since: int | None) -> dict[str, Any]:
         """What :func:`state_frame` needs for ``seat``, taken from the table as it is now."""
         index = self._shown_index(seat)
         state = self.game.states[index]
-        legal: list[str] = []
+        legal: tuple[Move, ...] = ()
         if seat is not None and state.current_player == seat and self.seat_is_human(seat):
-            legal = [str(move) for move in state.legal_moves()]
+            legal = tuple(state.legal_moves())
+        first = -1 if since is None else since
         result = None
         if state.is_over:
+            if self._breakdown is None:
+                from tajmahal.analysis import score_breakdown
+                from tajmahal.render._viewer_data import breakdown_data
+
+                self._breakdown = breakdown_data(score_breakdown(self.game.record()))
             result = {"scores": list(state.scores), "winners": _winners(state),
-                      "faults": [_fault_text(m) for m in self.moves if m.fault is not None]}
+                      "faults": [_fault_text(m) for m in self.moves if m.fault is not None],
+                      "breakdown": self._breakdown}  # fmt: skip
         return {
-            "state": state, "start": self.game.initial_state, "boards": self._boards,
-            "index": index, "seat": seat,
+            "state": state, "moves": legal, "seat": seat,
+            "board": self._board if since is None else None,
             "game_id": self.id, "decision": index,
-            "players": self.config.players, "humans": self.config.humans, "legal": legal,
-            "events": [e for e in self._events_of(seat) if e[0] <= index],
+            "players": self.config.players, "humans": self.config.humans,
+            "events": [e for e in self._events_of(seat) if first < e[0] <= index],
             "hints": self.config.hints and seat is not None,
             "undo": seat is not None and self.undo_allowed(seat), "result": result,
             "delayed": index != len(self.game),
@@ -295,6 +316,7 @@ class Table:
             del self.moves[last:]
             self._rebuild_events()
             log.info("game %s: seat %d took back moves %d and later", self.id, seat, last + 1)
+            self.rewound = self.version + 1
             self._changed()
 
     async def hint(self, seat: int, decision: object) -> dict[str, Any]:
@@ -472,29 +494,18 @@ class Table:
 
 
 def _frame_text(shown: dict[str, Any]) -> str:
-    """Runs in a worker thread: the seat's view, its board and table, as the message's text."""
+    """Runs in a worker thread: the seat's view, its moves and table, as the message's text."""
     state: GameState = shown.pop("state")
-    start: GameState = shown.pop("start")
-    boards: dict[int, tuple[GameState, str]] = shown.pop("boards")
-    index: int = shown.pop("index")
+    legal: tuple[Move, ...] = shown.pop("moves")
     seat = shown["seat"]
     view = state.view(0 if seat is None else seat)
-    players = shown["players"]
     table = None
-    if seat is not None:
-        try:
-            table = table_lines(view, players)
-        except Exception:  # the panel is a help: a bug in it must not stop the game
-            log.exception("the table panel failed for seat %s", seat)
-    known = boards.get(index)
-    if known is not None and known[0] is state:  # the same state (not one after an undo)
-        board = known[1]
-    else:
-        board = board_svg(view, players, start.view(0 if seat is None else seat))
-        if len(boards) > 1:  # the latest board, and a delayed spectator's
-            boards.clear()
-        boards[index] = (state, board)
-    frame = state_frame(view, board=board, table=table, **shown)
+    try:
+        table = table_data(view, seat)
+    except Exception:  # the panel is a help: a bug in it must not stop the game
+        log.exception("the table panel failed for seat %s", seat)
+    labels = move_labels(view, legal) if legal else []
+    frame = state_frame(view, table=table, legal=[str(m) for m in legal], labels=labels, **shown)
     return json.dumps(frame, separators=(",", ":"))
 
 

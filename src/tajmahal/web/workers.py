@@ -64,6 +64,7 @@ from typing import Any, TypeVar
 
 from tajmahal.referee.faults import FaultKind
 from tajmahal.referee.seats import Answer, timeout_answer
+from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 from tajmahal.web.config import ServerSettings
@@ -198,10 +199,13 @@ class BotPool:
         return answer
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
-        """``function(*args)`` in the least busy worker (both picklable: a module's function)."""
+        """``function(*args)`` in the least busy worker (both picklable: a module's function);
+        a :class:`~tajmahal.TajMahalError` it raises is raised here again."""
         slot = min(range(self.size), key=self._queued)
         future = self._submit(slot, ("call", function, args), None)
         kind, value = await future
+        if kind == "raise" and isinstance(value, TajMahalError):  # a refusal, such as a bad spec
+            raise value
         if kind == "error":
             raise RuntimeError(f"a worker process could not do it: {value}")
         result: T = value
@@ -585,6 +589,9 @@ class _Bots:
                 answer = self.decide(*message[2:])
             else:
                 answer = ("ok", message[2](*message[3]))
+        except TajMahalError as exc:  # the library's own refusal: raised again in the server
+            answer = ("raise", exc) if kind == "call" else Answer(
+                kind=FaultKind.EXCEPTION, detail=f"internal: {type(exc).__name__}: {exc}"[:300])
         except Exception as exc:  # a last guard: the seats catch what bots raise
             text = f"{type(exc).__name__}: {exc}"[:300]
             answer = ("error", text) if kind == "call" else Answer(

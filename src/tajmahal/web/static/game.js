@@ -1,5 +1,7 @@
-// tajmahal serve: the game page. It shows what the server sends for this link's seat and
-// sends the seat's moves; every message carries the link's token.
+// tajmahal serve: the game page. The board comes once per connection; each state message
+// says what changed on it (palaces, tiles, the province visited), the seat's hand and moves,
+// the table and the new events; the page updates its board itself. Every message it sends
+// carries the link's token.
 "use strict";
 (function () {
   const parts = location.pathname.split("/");
@@ -7,134 +9,541 @@
   const token = parts[2];
   const body = document.body;
   const $ = id => document.getElementById(id);
+  const SVG = "http://www.w3.org/2000/svg";
+  const HOUSE = [[-7, 7], [7, 7], [7, -1.5], [0, -8.5], [-7, -1.5]];
+  const CROWN = [[-8, 5], [8, 5], [8, -6], [4, -1], [0, -8], [-4, -1], [-8, -6]];
+  const HIT = 22;  // a city's hit area: at least this radius in CSS px (44 px across)
+  const SYMBOLS = ["vizier", "general", "monk", "princess", "grand_mogul", "elephant"];
   let socket = null;
-  let state = null;
+  let state = null;        // the latest state message
+  let board = null;        // the live board: {svg, cities, colors}
+  let events = [];         // [{decision, seat, lines}], the page's own list
   let retry = 500;
-  let selected = null;
+  let selected = null;     // the move waiting for its confirm tap
+  let card = null;         // the hand card selected
+  let hinted = null;       // the hinted move
+  let view = null;         // the board's viewBox now [x, y, w, h]
+  let whole = null;        // ... and the whole board's
+  let rules = {};          // rule id -> text (the how-to-play page's)
 
   function send(message) {
-    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
     socket.send(JSON.stringify(Object.assign({token: token}, message)));
+    return true;
   }
-  function nameOf(seat) {
-    return state ? state.players[seat] + (state.humans.includes(seat) ? "" : " (bot)") : "";
+  function seatName(seat) {
+    if (!state || seat === null || seat === undefined) return "";
+    const bot = state.humans.includes(seat) ? "" : " (bot)";
+    return "seat " + (seat + 1) + " " + state.players[seat] + bot;
   }
-  function cardClass(text) {
-    return "card " + text.split(":")[0].split(" ")[0];
+  function shortName(seat) {
+    return seat === state.seat ? "you" : state.players[seat];
   }
-  function playMove(move) {
+  function el(tag, text, cls) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = text;
+    if (cls) node.className = cls;
+    return node;
+  }
+  function words(id) { return id.replace(/_/g, " "); }
+  function title(text) { return text.replace(/\b\w/g, c => c.toUpperCase()); }
+
+  // ------------------------------------------------------------------ rule codes
+  fetch("/static/rules.json").then(r => r.ok ? r.json() : {}).then(data => { rules = data.rules || {}; })
+    .catch(() => {});
+  // a text with rule codes (W3, K5-K8) as links to the how-to-play page, each with its rule
+  function withRules(text) {
+    const span = document.createElement("span");
+    const pattern = /\b([SPWKFGETCVIR]\d{1,2})(?:[-\u2013]([SPWKFGETCVIR]\d{1,2}))?\b/g;
+    let at = 0, match;
+    while ((match = pattern.exec(text)) !== null) {
+      span.append(text.slice(at, match.index));
+      const link = el("a", match[0], "rule");
+      link.href = "/how-to-play#" + match[1];
+      link.target = "_blank";
+      link.rel = "noopener";
+      const said = rules[match[1]];
+      if (said) link.title = match[1] + ": " + said;
+      span.append(link);
+      at = match.index + match[0].length;
+    }
+    span.append(text.slice(at));
+    return span;
+  }
+
+  // ------------------------------------------------------------------ the board
+  function setBoard(data) {
+    board = data;
+    $("board").innerHTML = data.svg;
+    const svg = $("board").querySelector("svg");
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    whole = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
+    view = view || whole.slice();
+    svg.setAttribute("viewBox", view.join(" "));
+    const hits = document.createElementNS(SVG, "g");
+    hits.id = "hits";
+    for (const [id, [x, y, name]] of Object.entries(data.cities)) {
+      const hit = document.createElementNS(SVG, "circle");
+      hit.setAttribute("class", "hit");
+      hit.setAttribute("cx", x);
+      hit.setAttribute("cy", y);
+      hit.setAttribute("r", 12);
+      hit.dataset.city = id;
+      const tip = document.createElementNS(SVG, "title");
+      tip.textContent = name;
+      hit.appendChild(tip);
+      hits.appendChild(hit);
+    }
+    svg.appendChild(hits);
+    svg.addEventListener("pointerdown", pointerDown);
+    svg.addEventListener("pointermove", pointerMove);
+    svg.addEventListener("pointerup", pointerUp);
+    svg.addEventListener("pointercancel", pointerUp);
+    svg.addEventListener("wheel", wheel, {passive: false});
+    sizeHits();
+  }
+  function scale() {  // CSS px per board unit
+    const svg = $("board").querySelector("svg");
+    if (!svg || !view) return 1;
+    const box = svg.getBoundingClientRect();
+    return box.width ? Math.min(box.width / view[2], box.height / view[3]) : 1;
+  }
+  function sizeHits() {
+    const r = Math.max(12, HIT / scale());
+    for (const hit of document.querySelectorAll("#hits .hit")) hit.setAttribute("r", r.toFixed(1));
+  }
+  function points(x, y, shape) {
+    return shape.map(([dx, dy]) => (x + dx) + "," + (y + dy)).join(" ");
+  }
+  function showBoard(shown) {
+    const svg = $("board").querySelector("svg");
+    if (!svg || !board) return;
+    for (const path of svg.querySelectorAll(".province-outline"))
+      path.setAttribute("visibility", path.dataset.province === shown.province ? "visible" : "hidden");
+    for (const tile of svg.querySelectorAll("g.province-tile"))
+      tile.style.display = shown.tiles.includes(tile.dataset.province) ? "" : "none";
+    for (const tile of svg.querySelectorAll("g.bonus"))
+      tile.style.display = shown.bonus.includes(tile.dataset.city) ? "" : "none";
+    const layer = svg.querySelector("#palaces");
+    layer.replaceChildren();
+    for (const [city, normal, crown] of shown.palaces) {
+      const [x, y, name] = board.cities[city];
+      const pieces = [[normal, HOUSE, 0, 0, "palace", "palace"],
+                      [crown, CROWN, normal === null ? 0 : 10, normal === null ? 0 : -12,
+                       "crown-palace", "crown palace"]];
+      for (const [owner, shape, dx, dy, cls, what] of pieces) {
+        if (owner === null) continue;
+        const at = points(x + dx, y + dy, shape);
+        const rim = document.createElementNS(SVG, "polygon");
+        rim.setAttribute("points", at);
+        rim.setAttribute("fill", "none");
+        rim.setAttribute("stroke", "#fbf6e9");
+        rim.setAttribute("stroke-width", "4");
+        layer.appendChild(rim);
+        const piece = document.createElementNS(SVG, "polygon");
+        piece.setAttribute("class", cls + " seat-" + owner);
+        piece.dataset.city = city;
+        piece.setAttribute("points", at);
+        piece.setAttribute("fill", board.colors[owner % board.colors.length]);
+        piece.setAttribute("stroke", "#2f2419");
+        piece.setAttribute("stroke-width", "1.3");
+        const tip = document.createElementNS(SVG, "title");
+        tip.textContent = seatName(owner) + ": " + what + " in " + name;
+        piece.appendChild(tip);
+        layer.appendChild(piece);
+      }
+    }
+    const playable = new Set(state.legal.filter(m => /^(palace|crown) /.test(m)).map(m => m.split(" ")[1]));
+    for (const group of svg.querySelectorAll("g.city[data-id]"))
+      group.classList.toggle("playable", playable.has(group.dataset.id));
+    for (const hit of svg.querySelectorAll("#hits .hit"))
+      hit.classList.toggle("playable", playable.has(hit.dataset.city));
+    markHinted();
+  }
+  // pan (one pointer, once it moved), pinch (two), ctrl+wheel; a tap picks the nearest city
+  const pointers = new Map();
+  let dragged = false, pinch = null;
+  function boardPoint(event) {
+    const svg = $("board").querySelector("svg");
+    const box = svg.getBoundingClientRect();
+    const s = scale();
+    const left = box.left + (box.width - view[2] * s) / 2, top = box.top + (box.height - view[3] * s) / 2;
+    return [view[0] + (event.clientX - left) / s, view[1] + (event.clientY - top) / s];
+  }
+  function setView(next) {
+    const w = Math.min(whole[2], Math.max(whole[2] / 8, next[2]));
+    const h = w * whole[3] / whole[2];
+    const x = Math.min(whole[0] + whole[2] - w, Math.max(whole[0], next[0] + (next[2] - w) / 2));
+    const y = Math.min(whole[1] + whole[3] - h, Math.max(whole[1], next[1] + (next[3] - h) / 2));
+    view = [x, y, w, h];
+    const svg = $("board").querySelector("svg");
+    svg.setAttribute("viewBox", view.join(" "));
+    svg.classList.toggle("zoomed", w < whole[2] - 1);
+    sizeHits();
+  }
+  function zoom(factor, at) {
+    if (!view) return;
+    const [cx, cy] = at || [view[0] + view[2] / 2, view[1] + view[3] / 2];
+    const w = view[2] / factor, h = view[3] / factor;
+    setView([cx - (cx - view[0]) / factor, cy - (cy - view[1]) / factor, w, h]);
+  }
+  function pointerDown(event) {
+    pointers.set(event.pointerId, [event.clientX, event.clientY]);
+    if (pointers.size === 1) dragged = false;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      dragged = true;
+    }
+  }
+  function pointerMove(event) {
+    const last = pointers.get(event.pointerId);
+    if (!last) return;
+    const now = [event.clientX, event.clientY];
+    pointers.set(event.pointerId, now);
+    if (pointers.size === 2 && pinch) {
+      const [a, b] = [...pointers.values()];
+      const apart = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      if (apart > 0) zoom(apart / pinch);
+      pinch = apart;
+      return;
+    }
+    const dx = now[0] - last[0], dy = now[1] - last[1];
+    if (!dragged && Math.hypot(dx, dy) < 6) { pointers.set(event.pointerId, last); return; }
+    if (view[2] >= whole[2] - 1) return;  // the whole board: the page scrolls
+    dragged = true;
+    const s = scale();
+    setView([view[0] - dx / s, view[1] - dy / s, view[2], view[3]]);
+  }
+  function pointerUp(event) {
+    const was = pointers.has(event.pointerId);
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (was && !dragged && event.type === "pointerup") boardTapped(event);
+  }
+  function wheel(event) {
+    if (!event.ctrlKey && view[2] >= whole[2] - 1) return;
+    event.preventDefault();
+    zoom(event.deltaY < 0 ? 1.25 : 0.8, boardPoint(event));
+  }
+  const TILES = {
+    taj_mahal: "the Taj Mahal tile: a palace on this fortress scores 4 points (K1)",
+    points: "a +2 tile: a palace on this fortress scores 2 points (K2)",
+    card: "a +1 card tile: a palace on this fortress draws the top card of the deck (K3)",
+    commodity: "a commodity tile: a palace here takes it, 1 point plus 1 per same commodity you own; it counts for province tiles later (K4, K5)",
+  };
+  function explainTile(target) {  // a tap (or click) on a tile says what it is
+    const tile = target.closest && target.closest("g.bonus, g.province-tile");
+    if (!tile) return false;
+    const note = $("board-note");
+    note.replaceChildren();
+    if (tile.classList.contains("bonus")) {
+      const [, , name] = board.cities[tile.dataset.city] || [0, 0, ""];
+      note.append(el("strong", name + ": "), withRules(TILES[tile.dataset.kind] || ""));
+    } else {
+      note.append(el("strong", "Province tile " + tile.dataset.number + ": "),
+                  withRules("won with the elephant majority when this province is visited; it scores 1 point plus 1 per same commodity you own, for each commodity on it (W9, K5)"));
+    }
+    return true;
+  }
+  function boardTapped(event) {
+    if (explainTile(event.target) && !state.legal.some(m => /^(palace|crown) /.test(m))) return;
+    if (!myTurn()) return;
+    const [x, y] = boardPoint(event);
+    const reach = Math.max(12, HIT / scale());
+    let best = null, distance = Infinity;
+    state.legal.forEach((move, k) => {
+      const city = /^(palace|crown) /.test(move) ? move.split(" ")[1] : null;
+      if (!city || !board.cities[city]) return;
+      const [cx, cy] = board.cities[city];
+      const d = Math.hypot(cx - x, cy - y);
+      if (d < distance) { distance = d; best = k; }
+    });
+    if (best !== null && distance <= reach) choose(best);
+    else if (state.legal.some(m => /^(palace|crown) /.test(m)))
+      $("error").textContent = "Tap one of the cities outlined in red (or pick it from the list).";
+  }
+
+  // ------------------------------------------------------------------ moves
+  function myTurn() {
+    return state && state.seat !== null && state.turn === state.seat && !state.over &&
+      state.legal.length > 0 && connected();
+  }
+  function connected() { return socket && socket.readyState === WebSocket.OPEN; }
+  function undoable() {  // a move can be taken back: alone against bots
+    return state && state.humans.length === 1;
+  }
+  function label(k) { return state.labels[k] ? state.labels[k][0] : state.legal[k]; }
+  function choose(k) {
+    if (!myTurn()) return;
+    if (undoable()) { play(k); return; }
+    selected = k;
+    $("confirm-text").textContent = label(k) + "?";
+    $("confirm").hidden = false;
+    for (const button of document.querySelectorAll("#moves button"))
+      button.classList.toggle("chosen", Number(button.dataset.index) === k);
+    $("confirm-yes").focus({preventScroll: true});
+  }
+  function cancel() {
+    selected = null;
+    $("confirm").hidden = true;
+    for (const button of document.querySelectorAll("#moves button.chosen")) button.classList.remove("chosen");
+  }
+  function play(k) {
+    if (!myTurn()) return;
     $("error").textContent = "";
     $("hint-text").textContent = "";
-    for (const button of document.querySelectorAll("#moves button")) button.disabled = true;
-    send({type: "move", decision: state.decision + 1, move: move});
+    cancel();
+    for (const button of document.querySelectorAll("#moves button, #hand button")) button.disabled = true;
+    send({type: "move", decision: state.decision + 1, move: state.legal[k]});
   }
-  function light(filter) {
-    const matching = [];
-    for (const button of document.querySelectorAll("#moves button")) {
-      const hit = filter(button.dataset.move);
-      button.classList.toggle("lit", hit);
-      if (hit) matching.push(button.dataset.move);
+  function cardPicked(text, button) {
+    if (!myTurn()) return;
+    const uses = [];
+    state.legal.forEach((move, k) => {
+      if (move.split(" ").slice(1).includes(text)) uses.push(k);
+    });
+    card = card === text ? null : text;
+    for (const other of document.querySelectorAll("#hand .card"))
+      other.classList.toggle("selected", other === button && card !== null);
+    for (const b of document.querySelectorAll("#moves button"))
+      b.classList.toggle("lit", card !== null && uses.includes(Number(b.dataset.index)));
+    for (const group of document.querySelectorAll("#moves .group"))
+      group.classList.toggle("faded", card !== null && !group.querySelector("button.lit"));
+    if (card !== null && uses.length === 1) choose(uses[0]);
+  }
+  function moveButton(k) {
+    const [text, , , kind, detail] = state.labels[k] || [state.legal[k], "", null, "", null];
+    const button = el("button", null, "move " + kind);
+    button.dataset.move = state.legal[k];
+    button.dataset.index = String(k);
+    button.append(el("span", text, "label"));
+    if (detail) button.append(el("span", detail, "detail"));
+    if (kind === "play" || kind === "take") button.classList.add(state.labels[k][1]);
+    button.addEventListener("click", () => choose(k));
+    return button;
+  }
+  function renderMoves() {
+    const box = $("moves");
+    box.replaceChildren();
+    cancel();
+    card = null;
+    if (!state.legal.length) {
+      box.textContent = state.over ? "" : state.seat === null ? "" : "Wait for your turn.";
+      return;
     }
-    return matching;
+    const groups = new Map();  // group -> with -> [k]
+    state.legal.forEach((move, k) => {
+      const [, group, extra] = state.labels[k] || ["", "other", null];
+      if (!groups.has(group)) groups.set(group, new Map());
+      const inner = groups.get(group);
+      const key = extra || "";
+      if (!inner.has(key)) inner.set(key, []);
+      inner.get(key).push(k);
+    });
+    const order = ["withdraw", "palace", "take"];
+    const names = [...groups.keys()].sort((a, b) =>
+      (order.includes(a) ? order.indexOf(a) : 9) - (order.includes(b) ? order.indexOf(b) : 9));
+    for (const group of names) {
+      const section = el("div", null, "group");
+      section.dataset.group = group;
+      if (!order.includes(group)) section.append(el("div", "Play " + group, "group-title " + group));
+      else if (group === "take") section.append(el("div", "Take a card from the supply", "group-title"));
+      else if (group === "palace") section.append(el("div", state.legal[0].startsWith("crown") ?
+        "Place your crown palace (tap a city or pick one)" : "Place your palace (tap a city or pick one)", "group-title"));
+      for (const [extra, ks] of groups.get(group)) {
+        const row = el("div", null, "with");
+        if (extra) row.append(el("span", "with " + extra + ":", "muted"));
+        for (const k of ks) row.append(moveButton(k));
+        section.append(row);
+      }
+      box.append(section);
+    }
+    markHinted();
   }
-  function cardClicked(card, button) {
-    if (!state || state.turn !== state.seat) return;
-    const uses = light(move => move.split(" ").slice(1).includes(card));
-    if (uses.length === 1) { playMove(uses[0]); return; }
-    selected = card;
-    for (const other of document.querySelectorAll("#hand .card")) other.classList.remove("selected");
-    button.classList.add("selected");
+  function markHinted() {
+    for (const node of document.querySelectorAll(".hinted")) node.classList.remove("hinted");
+    if (!state || hinted === null || !state.legal.includes(hinted)) return;
+    const k = state.legal.indexOf(hinted);
+    const button = document.querySelector('#moves button[data-index="' + k + '"]');
+    if (button) button.classList.add("hinted");
+    if (/^(palace|crown) /.test(hinted)) {
+      const city = hinted.split(" ")[1];
+      const group = document.querySelector('#board g.city[data-id="' + city + '"]');
+      if (group) group.classList.add("hinted");
+    }
   }
-  function boardClicked(event) {
-    if (!state || state.turn !== state.seat || !state.legal.length) return;
-    const city = event.target.closest("g.city[data-id]");
-    const named = event.target.closest("[data-city]");
-    const id = city ? city.dataset.id : named ? named.dataset.city : null;
-    if (!id) return;
-    const moves = light(move => move === "palace " + id || move === "crown " + id);
-    if (moves.length === 1) playMove(moves[0]);
-  }
+
+  // ------------------------------------------------------------------ the page
   function render(frame) {
+    if (frame.full) { events = []; setBoard(frame.board); }
+    if (!board) { send({type: "state"}); return; }  // a part without the board: ask again
+    if (!frame.full && state && frame.decision < state.decision) { send({type: "state"}); return; }
+    if (!state || frame.decision !== state.decision) hinted = null;
     state = frame;
-    selected = null;
+    for (const step of frame.events) {
+      events = events.filter(e => e.decision < step.decision);
+      events.push(step);
+    }
+    events = events.filter(e => e.decision <= frame.decision).slice(-60);
     body.dataset.decision = String(frame.decision);
     const mine = frame.seat !== null && frame.turn === frame.seat && !frame.over;
     body.dataset.turn = mine && frame.legal.length ? "yes" : "no";
     body.dataset.over = frame.over ? "yes" : "no";
+    body.dataset.role = frame.seat === null ? "watch" : "play";
     document.title = (mine ? "(your turn) " : "") + "Taj Mahal";
     let status;
     if (frame.over) status = "The game is over";
     else if (mine) status = "Your turn, " + frame.players[frame.seat];
-    else status = "Waiting for " + nameOf(frame.turn);
-    if (frame.seat === null) status = "Watching" + (frame.delayed ? " (one visit behind)" : "") + ": " + status.replace("Your turn", "turn");
+    else status = "Waiting for " + seatName(frame.turn);
+    if (frame.seat === null) status = "Watching" + (frame.delayed ? " (one visit behind)" : "") + ": " + status;
     $("status").textContent = status;
-    $("board").innerHTML = frame.board;
-    for (const group of document.querySelectorAll("#board g.city[data-id]")) {
-      const id = group.dataset.id;
-      if (frame.legal.includes("palace " + id) || frame.legal.includes("crown " + id))
-        group.classList.add("playable");
-    }
-    // the hand (or, for the spectator, nothing to play)
-    $("actions").hidden = frame.seat === null;
+    body.dataset.phase = frame.view.phase;
+    showBoard(frame.shown);
+    const newTurn = !state || frame.decision !== Number(body.dataset.shownDecision);
+    body.dataset.shownDecision = String(frame.decision);
+    $("actions").hidden = frame.seat === null || frame.over;
+    if (newTurn) $("actions").scrollTop = 0;
+    renderPrompt(frame);
     const hand = frame.view.hand || [];
-    $("hand").replaceChildren(...hand.map(card => {
-      const button = document.createElement("button");
-      button.className = cardClass(card);
-      button.textContent = card;
-      button.dataset.card = card;
-      button.addEventListener("click", () => cardClicked(card, button));
+    $("hand").replaceChildren(...hand.map((text, k) => {
+      const button = el("button", cardName(text), "card " + text.split(":")[0]);
+      button.dataset.card = text;
+      button.title = "key " + (k + 1) + (text.startsWith("special:") ? ": " + specialHelp(text) : "");
+      button.addEventListener("click", () => cardPicked(text, button));
       return button;
     }));
     if (!hand.length) $("hand").textContent = "no cards";
-    const ordered = frame.legal.filter(move => move === "withdraw")
-      .concat(frame.legal.filter(move => move !== "withdraw"));
-    $("moves").replaceChildren(...ordered.map(move => {
-      const button = document.createElement("button");
-      button.textContent = move;
-      button.dataset.move = move;
-      button.className = move.startsWith("take ") ? cardClass(move.slice(5)) : "";
-      button.addEventListener("click", () => playMove(move));
-      return button;
-    }));
-    if (!frame.legal.length) $("moves").textContent = frame.over ? "none: the game is over" : "wait for your turn";
-    $("hint").hidden = !(frame.hints && mine);
+    renderMoves();
+    $("hint").hidden = !(frame.hints && mine && frame.legal.length);
     $("undo").hidden = !frame.undo;
-    // scores
-    $("scores").replaceChildren(...frame.players.map((_, seat) => {
-      const row = document.createElement("tr");
-      row.dataset.seat = String(seat);
-      if (seat === frame.turn && !frame.over) row.className = "turn";
-      const you = seat === frame.seat ? " (you)" : "";
-      for (const text of [nameOf(seat) + you, String(frame.view.scores[seat]),
-                          frame.view.hand_sizes[seat] + " cards"]) {
-        const cell = document.createElement("td");
-        cell.textContent = text;
-        row.appendChild(cell);
-      }
-      return row;
-    }));
+    renderScores(frame);
     renderTable(frame.table);
-    const events = $("events");
-    events.replaceChildren(...frame.events.flatMap(step => step.lines.map(line => {
-      const item = document.createElement("li");
-      item.textContent = line;
+    const list = $("events");
+    list.replaceChildren(...events.flatMap(step => step.lines.map(line => {
+      const item = el("li");
+      item.append(withRules(line));
+      item.dataset.decision = String(step.decision);
       return item;
     })));
-    events.scrollTop = events.scrollHeight;
+    list.scrollTop = list.scrollHeight;
     renderResult(frame);
+    if (frame.hints && mine && frame.legal.length > 1 && autoHint()) askHint();
+  }
+  function autoHint() {  // hints come by themselves against bots (people can switch it off)
+    return state.humans.length === 1 && localStorage.getItem("tajmahal.autohint") !== "off";
+  }
+  function askHint() {
+    if (!state || !myTurn()) return;
+    $("hint-text").textContent = "Thinking of a hint...";
+    send({type: "hint", decision: state.decision + 1});
+  }
+  function cardName(text) {
+    const [color, rest] = text.split(":");
+    if (color === "special") return title(words(rest)) + " card";
+    return color + " " + rest.split("+").map(s => title(words(s))).join(" + ");
+  }
+  function specialHelp(text) {
+    const which = text.split(":")[1];
+    return {
+      elephant: "counts as one elephant of any color, with a colored card (P7)",
+      grand_mogul: "counts as one grand mogul of any color, with a colored card (P7)",
+      points: "played with a colored card: +2 points at once (P6)",
+      color_change: "lets your colored card be of any color (P4)",
+    }[which] || "";
+  }
+  function renderPrompt(frame) {
+    const prompt = $("prompt");
+    const line = $("withdraw-line");
+    line.replaceChildren();
+    if (frame.seat === null) { prompt.textContent = ""; return; }
+    if (frame.over) prompt.textContent = "The game is over.";
+    else if (frame.turn !== frame.seat) prompt.textContent = "Waiting for " + seatName(frame.turn) + ".";
+    else if (frame.legal.some(m => m.startsWith("palace "))) prompt.textContent = "Choose a city for your palace: tap a city outlined in red.";
+    else if (frame.legal.some(m => m.startsWith("crown "))) prompt.textContent = "Choose a city for your crown palace.";
+    else if (frame.legal.some(m => m.startsWith("take "))) prompt.textContent = "Take a card from the supply.";
+    else prompt.textContent = "Play a colored card (with a white or special card if you like), or withdraw.";
+    const gain = frame.table && frame.table.withdrawals ? frame.table.withdrawals[frame.seat] : null;
+    if (gain && frame.turn === frame.seat && frame.legal.includes("withdraw")) {
+      line.append(el("strong", "Withdrawing now "));
+      line.append(withRules(gain.text));
+    }
+  }
+  function renderScores(frame) {
+    const leader = Math.max(...frame.view.scores);
+    $("scores").replaceChildren(...frame.players.map((_, seat) => {
+      const row = el("tr");
+      row.dataset.seat = String(seat);
+      if (seat === frame.turn && !frame.over) row.className = "turn";
+      const swatch = el("td", "\u25A0", "swatch");
+      if (board) swatch.style.color = board.colors[seat % board.colors.length];
+      row.append(swatch);
+      row.append(el("td", seatName(seat) + (seat === frame.seat ? " (you)" : ""), "name"));
+      const points = frame.view.scores[seat];
+      row.append(el("td", String(points) + (points < leader ? " (" + (points - leader) + ")" : "")));
+      row.append(el("td", frame.view.hand_sizes[seat] + " cards", "muted"));
+      return row;
+    }));
   }
   function renderTable(table) {
     const panel = $("table-panel");
     panel.replaceChildren();
     if (!table) return;
-    const title = document.createElement("h2");
-    title.textContent = "The table";
-    panel.appendChild(title);
-    const lines = Array.isArray(table) ? table : (table.lines || []);
-    for (const line of lines) {
-      const item = document.createElement("div");
-      item.textContent = line;
-      panel.appendChild(item);
+    panel.append(el("h2", "The table: visit " + table.visit + ", " + table.province_name));
+    const leads = {};
+    for (const prize of table.prizes) leads[prize.symbol] = prize;
+    const prizes = el("div", null, "prizes");
+    for (const prize of table.prizes) {
+      const item = el("span", null, "prize" + (prize.available ? "" : " gone"));
+      let who = prize.leaders.length ? prize.leaders.map(shortName).join(" and ") +
+        (prize.leaders.length > 1 ? " tie " : " leads ") + prize.best : "nobody yet";
+      if (!prize.available) who = "already taken";
+      item.textContent = title(words(prize.symbol)) + " (" + prize.prize.replace(/^the /, "") + "): " + who;
+      item.title = prize.available ? (prize.leaders.length > 1 ? "a tie wins nothing (W4)" : "a strict majority wins it on withdrawing (W2)") : "won this visit already (W3)";
+      prizes.append(item);
+    }
+    panel.append(prizes);
+    for (const row of table.seats) {
+      const seat = row.seat;
+      const box = el("div", null, "seat-box" + (seat === table.current_player ? " turn" : ""));
+      box.dataset.seat = String(seat);
+      const head = el("div", null, "seat-head");
+      head.append(el("strong", seatName(seat) + (seat === state.seat ? " (you)" : "")));
+      head.append(el("span", " " + row.score + (row.score === 1 ? " point, " : " points, ") +
+                     row.hand_size + (row.hand_size === 1 ? " card" : " cards") + " in hand", "muted"));
+      box.append(head);
+      const cards = el("div", null, "seat-cards");
+      if (row.withdrawn) cards.append(el("em", "withdrawn this visit"));
+      else if (!row.card_names.length) cards.append(el("span", "no cards on the table yet", "muted"));
+      else {
+        for (const name of row.card_names) {
+          const color = name.split(" ")[0];
+          cards.append(el("span", name, "chip " + (name.endsWith(" card") ? "special" : color)));
+        }
+        const totals = el("span", null, "totals");
+        for (const symbol of SYMBOLS) {
+          const count = row.totals[symbol];
+          if (!count) continue;
+          const prize = leads[symbol];
+          const mark = prize && prize.leaders.includes(seat) ? (prize.leaders.length > 1 ? " =" : " \u2605") : "";
+          totals.append(el("span", title(words(symbol)) + " " + count + mark, mark.includes("\u2605") ? "lead" : ""));
+        }
+        cards.append(totals);
+      }
+      box.append(cards);
+      const gain = table.withdrawals[seat];
+      if (gain && !row.withdrawn && (row.card_names.length || seat === state.seat)) {
+        const line = el("div", null, "withdraw" + (seat === state.seat ? " mine" : ""));
+        line.append(el("span", seat === state.seat ? "If you withdraw now: " : "Withdrawing now: ", "muted"));
+        line.append(withRules(gain.text));
+        box.append(line);
+      }
+      const owned = table.holdings[seat];
+      const has = el("div", null, "owned");
+      has.textContent = owned && owned.text.length ? "Owns: " + owned.text.join(", ") : "Owns nothing yet";
+      box.append(has);
+      panel.append(box);
     }
   }
   function renderResult(frame) {
@@ -142,67 +551,105 @@
     box.hidden = !frame.over;
     if (!frame.over || !frame.result) return;
     box.replaceChildren();
-    const title = document.createElement("h2");
     const best = frame.result.winners.map(seat => frame.players[seat]).join(" and ");
-    title.textContent = "The game is over: " + best + (frame.result.winners.length > 1 ? " win" : " wins");
-    box.appendChild(title);
-    const list = document.createElement("ol");
+    box.append(el("h2", "The game is over: " + best + (frame.result.winners.length > 1 ? " win" : " wins")));
+    const list = el("ol");
     list.id = "final-scores";
     const order = frame.players.map((_, seat) => seat)
       .sort((a, b) => frame.result.scores[b] - frame.result.scores[a] || a - b);
+    const breakdown = frame.result.breakdown;
     for (const seat of order) {
-      const item = document.createElement("li");
+      const item = el("li");
       item.dataset.seat = String(seat);
       item.dataset.score = String(frame.result.scores[seat]);
-      item.textContent = nameOf(seat) + ": " + frame.result.scores[seat];
-      list.appendChild(item);
+      item.append(el("strong", seatName(seat) + ": " + frame.result.scores[seat]));
+      if (breakdown) {
+        const parts = breakdown.columns.map((name, k) => [name, breakdown.rows[seat][k]])
+          .filter(([, n]) => n).map(([name, n]) => name + " " + n);
+        item.append(el("span", parts.length ? " = " + parts.join(", ") : "", "muted"));
+      }
+      list.append(item);
     }
-    box.appendChild(list);
-    for (const [text, href] of [["download the record", "/record/" + token],
-                                ["replay the game", "/replay/" + token],
-                                ["analysis", "/analysis/" + token]]) {
-      const link = document.createElement("a");
-      link.textContent = text;
+    box.append(list);
+    const links = el("div", null, "links");
+    for (const [text, href, id] of [["Analysis of your game", "/analysis/" + token, "link-analysis"],
+                                    ["Replay the game", "/replay/" + token, "link-replay"],
+                                    ["Download the record", "/record/" + token, "link-download"],
+                                    ["New game", "/", "link-new"]]) {
+      const link = el("a", text);
       link.href = href;
-      link.id = "link-" + text.split(" ")[0];
-      if (text.startsWith("download")) link.setAttribute("download", "");
-      box.appendChild(link);
+      link.id = id;
+      if (id === "link-download") link.setAttribute("download", "");
+      links.append(link);
     }
+    box.append(links);
+    if (frame.result.faults && frame.result.faults.length)
+      box.append(el("div", "Faults: " + frame.result.faults.join("; "), "muted"));
   }
   function received(event) {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
     if (message.type === "state") render(message);
     else if (message.type === "error") {
-      $("error").textContent = message.message;
-      if (state) for (const button of document.querySelectorAll("#moves button")) button.disabled = false;
+      $("error").replaceChildren(withRules(message.message));
+      if (message.request === "hint") $("hint-text").textContent = "";
+      if (state) for (const button of document.querySelectorAll("#moves button, #hand button")) button.disabled = false;
     } else if (message.type === "hint") {
-      $("hint-text").textContent = "Hint: " + message.move + (message.reasons && message.reasons.length ? " - " + message.reasons.join("; ") : "");
-      light(move => move === message.move);
+      hinted = message.move;
+      const text = $("hint-text");
+      text.replaceChildren(el("strong", "Hint: " + (message.label || message.move) + ". "));
+      for (const reason of message.reasons || []) { text.append(withRules(reason)); text.append(" "); }
+      markHinted();
     }
+  }
+  function setConnected(yes, text) {
+    body.dataset.connected = yes ? "yes" : "no";
+    $("connection").textContent = text;
+    $("connection").className = yes ? "" : "lost";
+    for (const button of document.querySelectorAll("#moves button, #hand button, #hint, #undo, #confirm-yes"))
+      button.disabled = !yes;
   }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/ws/" + token);
     socket.addEventListener("open", () => {
       retry = 500;
-      $("connection").textContent = "connected";
-      $("connection").className = "";
+      setConnected(true, "connected");
     });
     socket.addEventListener("message", received);
     socket.addEventListener("close", event => {
-      $("connection").className = "lost";
-      if (event.code === 4404) {
-        $("connection").textContent = "no game has this link";
-        return;
-      }
-      $("connection").textContent = "connection lost: reconnecting...";
+      if (event.code === 4404) { setConnected(false, "no game has this link"); return; }
+      setConnected(false, "connection lost: moves are off until it is back (reconnecting...)");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
   }
-  $("board").addEventListener("click", boardClicked);
-  $("hint").addEventListener("click", () => send({type: "hint", decision: state.decision + 1}));
+  $("zoom-in").addEventListener("click", () => zoom(1.5));
+  $("zoom-out").addEventListener("click", () => zoom(1 / 1.5));
+  $("zoom-fit").addEventListener("click", () => whole && setView(whole.slice()));
+  $("confirm-yes").addEventListener("click", () => { if (selected !== null) play(selected); });
+  $("confirm-no").addEventListener("click", cancel);
+  $("hint").addEventListener("click", askHint);
   $("undo").addEventListener("click", () => send({type: "undo", decision: state.decision + 1}));
+  $("keys-button").addEventListener("click", () => $("keys").showModal());
+  window.addEventListener("resize", sizeHits);
+  document.addEventListener("keydown", event => {
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key;
+    if (key === "?") { $("keys").open ? $("keys").close() : $("keys").showModal(); }
+    else if (key === "Escape") cancel();
+    else if (key === "Enter" && selected !== null) { event.preventDefault(); play(selected); }
+    else if (key === "h" && !$("hint").hidden) askHint();
+    else if (key === "u" && !$("undo").hidden) send({type: "undo", decision: state.decision + 1});
+    else if (key === "w" && state && state.legal.includes("withdraw")) choose(state.legal.indexOf("withdraw"));
+    else if (key === "+" || key === "=") zoom(1.5);
+    else if (key === "-") zoom(1 / 1.5);
+    else if (key === "0" && whole) setView(whole.slice());
+    else if (/^[1-9]$/.test(key)) {
+      const button = document.querySelectorAll("#hand button.card")[Number(key) - 1];
+      if (button) button.click();
+    } else return;
+  });
   if (role === "play" || role === "watch") connect();
 })();
