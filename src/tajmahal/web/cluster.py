@@ -248,6 +248,7 @@ class ClusterTable(Table):
                     self.game.pop()
                 del self.moves[first - 1 :]
                 self._rebuild_events()
+                self.rewound = self.version + 1  # as Table.undo: pages get the whole state
                 self._changed()
         await self.catch_up()
 
