@@ -245,9 +245,9 @@ class PostgresStore:
     (a lock guards it); a connection that broke is opened again at the next call. A move
     is committed with ``synchronous_commit=on`` before :meth:`add_move` returns.
 
-    ``exclusive=True`` (what ``tajmahal serve`` asks for until several server processes
-    share a database through the leases) holds the database for this store alone, with a
-    session advisory lock: a second exclusive store gets
+    ``exclusive=True`` (for an application that wants a database alone; ``tajmahal serve``
+    shares it, see :mod:`tajmahal.web.cluster`) holds the database for this store alone,
+    with a session advisory lock: a second exclusive store gets
     :class:`~tajmahal.web.store.StoreError`, and the lock goes with the connection (a
     killed process frees it at once).
 
@@ -313,8 +313,7 @@ class PostgresStore:
         if row is None or not row[0]:
             db.close()
             raise StoreError(
-                f"another tajmahal server uses the game database {self.where}: one server "
-                "process per database (several processes sharing one come later)"
+                f"another tajmahal server uses the game database {self.where} alone"
             )
 
     def _run(
