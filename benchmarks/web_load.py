@@ -28,6 +28,14 @@ Modes::
     python benchmarks/web_load.py --idle 1000                       # connected idle games: memory
     python benchmarks/web_load.py --pair --seconds 30               # the interference pair
     python benchmarks/web_load.py --games 10 --profile prof.out     # where the server's time goes
+    python benchmarks/web_load.py --games 20 --postgres 1,2         # one vs two processes
+
+``--postgres 1,2`` runs the games on PostgreSQL instead of SQLite: a cluster of its own
+in a temporary folder (Debian's postgresql, as the tests start it, but with ``fsync=on``),
+or the empty database ``--db URL`` names; first against one ``tajmahal serve`` process,
+then against two sharing the database, each run on a fresh schema. Games are created on
+the processes in turn and each person connects to a process drawn at random (as behind a
+load balancer): with two, about half the people's moves are handed to the other process.
 
 ``--pair`` runs one person's game (``random`` bots) alone, then beside
 ``--beside-games`` games of ``--beside`` bots only (default two games of
@@ -109,13 +117,13 @@ def load() -> str:
 
 
 def start_server(
-    folder: Path, workers: int | None, profile: str
+    folder: Path, workers: int | None, profile: str, db: str | None = None
 ) -> tuple[subprocess.Popen[str], int]:
     wanted = dict(LIMITS)
     if workers is not None:
         wanted["bot_workers"] = workers
-    command = [sys.executable, "-c", BOOT, json.dumps(wanted), str(folder / "games.sqlite3"),
-               profile]  # fmt: skip
+    command = [sys.executable, "-c", BOOT, json.dumps(wanted),
+               db or str(folder / "games.sqlite3"), profile]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
     assert process.stdout is not None
@@ -260,14 +268,26 @@ def usage(pid: int) -> dict[str, float]:
             "workers_rss": rss / 1024, "workers": len(kids)}  # fmt: skip
 
 
-def stored_moves(db: Path) -> int:
+def stored_moves(db: Path | str) -> int:
+    if isinstance(db, str):
+        import psycopg
+
+        with psycopg.connect(db) as connection:
+            row = connection.execute("SELECT COUNT(*) FROM moves").fetchone()
+            return int(row[0]) if row else 0
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
         return int(connection.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
 
 
-def lost(db: Path, acked: list[tuple[str, int, str]]) -> int:
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
-        rows = connection.execute("SELECT game_id, number, move FROM moves").fetchall()
+def lost(db: Path | str, acked: list[tuple[str, int, str]]) -> int:
+    if isinstance(db, str):
+        import psycopg
+
+        with psycopg.connect(db) as connection:
+            rows = connection.execute("SELECT game_id, number, move FROM moves").fetchall()
+    else:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+            rows = connection.execute("SELECT game_id, number, move FROM moves").fetchall()
     kept = {(g, n, m) for g, n, m in rows}
     return sum(1 for entry in acked if entry not in kept)
 
@@ -281,16 +301,31 @@ def spread(values: list[float]) -> dict[str, float | None]:
             "p99": round(1000 * p99, 1), "max": round(1000 * ordered[-1], 1)}  # fmt: skip
 
 
+def total(usages: list[dict[str, float]]) -> dict[str, float]:
+    """Several server processes' usage: CPU and memory summed, the largest peak."""
+    summed = {key: sum(u[key] for u in usages) for key in usages[0]}
+    summed["server_hwm"] = max(u["server_hwm"] for u in usages)
+    return summed
+
+
 async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
               beside: list[str] | None = None, beside_games: int = 0,
-              workers: int | None = None, profile: str = "") -> dict[str, Any]:  # fmt: skip
+              workers: int | None = None, profile: str = "", postgres: str | None = None,
+              processes: int = 1) -> dict[str, Any]:  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="tajmahal-web-load-") as folder:
-        db = Path(folder) / "games.sqlite3"
-        process, port = start_server(Path(folder), workers, profile)
+        db: Path | str = postgres or Path(folder) / "games.sqlite3"
+        servers = [start_server(Path(folder), workers, profile, postgres)
+                   for _ in range(processes)]  # fmt: skip
+        process, port = servers[0]
+        ports = [p for _, p in servers]
+
+        def usage_all() -> dict[str, float]:
+            return total([usage(p.pid) for p, _ in servers])
+
         try:
             loop = asyncio.get_running_loop()
             await asyncio.sleep(WARM_UP)  # the server's bot workers import the library
-            started = usage(process.pid)
+            started = usage_all()
             for k in range(beside_games):
                 await loop.run_in_executor(None, create, port, beside or [], games + idle + k)
             people: list[tuple[str, str]] = []
@@ -298,11 +333,13 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
             seats_for = [{"human": True, "name": "person"}, *bots]
             t0 = time.monotonic()
             for n in range(count):
-                game, token = await loop.run_in_executor(None, create, port, seats_for, n)
+                game, token = await loop.run_in_executor(
+                    None, create, ports[n % len(ports)], seats_for, n
+                )
                 assert token is not None
                 people.append((game, token))
             creating = time.monotonic() - t0
-            created = usage(process.pid)
+            created = usage_all()
             tally = Tally()
             if idle:
                 events = [asyncio.Event() for _ in people]
@@ -311,7 +348,7 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
                          for n, (g, t) in enumerate(people)]  # fmt: skip
                 await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 600)
                 await asyncio.sleep(2)
-                measured = usage(process.pid)
+                measured = usage_all()
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -326,30 +363,33 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
                         "mean_message_bytes": round(statistics.mean(tally.sizes)) if tally.sizes
                         else None}  # fmt: skip
             load_before = load()
-            before = usage(process.pid)
+            before = usage_all()
             moves_before = stored_moves(db)
             start = time.monotonic()
             deadline = start + seconds
             results = await asyncio.gather(*(
-                person(port, g, t, n, deadline, tally) for n, (g, t) in enumerate(people)
+                person(random.Random(-n).choice(ports), g, t, n, deadline, tally)
+                for n, (g, t) in enumerate(people)
             ), return_exceptions=True)  # fmt: skip
             elapsed = time.monotonic() - start
-            after = usage(process.pid)
+            after = usage_all()
             load_after = load()
             moves_after = stored_moves(db)
         finally:
-            if profile:
-                process.send_signal(signal.SIGTERM)
-            else:
-                process.kill()  # kill -9: what was acknowledged must be in the database
-            process.wait(60)
+            for process, _ in servers:
+                if profile:
+                    process.send_signal(signal.SIGTERM)
+                else:
+                    process.kill()  # kill -9: what was acknowledged must be in the database
+                process.wait(60)
         missing = lost(db, tally.acked)
     failures = [repr(r) for r in results if isinstance(r, BaseException)]
     decisions = moves_after - moves_before
     server_cpu = after["server_cpu"] - before["server_cpu"]
     workers_cpu = after["workers_cpu"] - before["workers_cpu"]
     return {
-        "games": games, "bots": bots,
+        "games": games, "bots": bots, "processes": processes,
+        "database": "PostgreSQL" if postgres else "SQLite",
         "beside": f"{beside_games} x {','.join(beside or [])}" if beside_games else None,
         "load_before": load_before, "load_after": load_after,
         "seconds": round(elapsed, 1),
@@ -387,8 +427,9 @@ def show(result: dict[str, Any]) -> None:
         return
     ack, turn = result["ack_ms"], result["turn_ms"]
     beside = f", beside {result['beside']}" if result["beside"] else ""
-    print(f"{result['games']} games ({', '.join(result['bots'])} beside one person{beside}), "
-          f"{result['seconds']} s; {result['load_before']} -> {result['load_after']}")
+    where = f"{result['processes']} process(es) on {result['database']}: "
+    print(f"{where}{result['games']} games ({', '.join(result['bots'])} beside one person"
+          f"{beside}), {result['seconds']} s; {result['load_before']} -> {result['load_after']}")
     print(f"  ack      p50 {ack['p50']} ms, p99 {ack['p99']} ms, max {ack['max']} ms "
           f"({ack['n']} acks)")
     print(f"  turn     p50 {turn['p50']} ms, p99 {turn['p99']} ms, max {turn['max']} ms")
@@ -403,6 +444,39 @@ def show(result: dict[str, Any]) -> None:
     print(f"  messages mean {result['mean_message_bytes']} B")
     print(f"  errors {result['errors']} {result['error_examples'] or ''}, lost moves "
           f"{result['lost_moves']}")
+
+
+def postgres_runs(counts: list[int], url: str, games: int, bots: list[str], seconds: float,
+                  workers: int | None) -> list[dict[str, Any]]:  # fmt: skip
+    """One run per count of server processes, each on a fresh schema of one database."""
+    import psycopg
+
+    cluster = None
+    if not url:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from postgres_cluster import Cluster, find_bindir
+
+        bindir = find_bindir()
+        if bindir is None:
+            raise SystemExit("--postgres needs PostgreSQL (Debian's postgresql) or --db URL")
+        cluster = Cluster(bindir, fsync="on", full_page_writes="on")
+    results = []
+    try:
+        for n, count in enumerate(counts):
+            if cluster is not None:
+                address = cluster.url(cluster.new_schema())
+            else:
+                schema = f"load_{os.getpid()}_{n}"
+                with psycopg.connect(url, autocommit=True) as admin:
+                    admin.execute(f"CREATE SCHEMA {schema}")
+                joiner = "&" if "?" in url else "?"
+                address = f"{url}{joiner}options=-csearch_path%3D{schema}"
+            results.append(asyncio.run(run(games, bots, seconds, workers=workers,
+                                           postgres=address, processes=count)))  # fmt: skip
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    return results
 
 
 def main() -> None:
@@ -423,6 +497,11 @@ def main() -> None:
                         help="the server's bot worker processes (default: its own default)")
     parser.add_argument("--profile", metavar="FILE", default="",
                         help="run the server under cProfile; print where its time went")
+    parser.add_argument("--postgres", metavar="N,M", default="",
+                        help="instead: PostgreSQL, with N server processes, then M (e.g. 1,2)")
+    parser.add_argument("--db", metavar="URL", default="",
+                        help="with --postgres: an empty PostgreSQL database to use (default: "
+                        "a cluster of its own in a temporary folder)")
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
     args = parser.parse_args()
     bots = args.bots.split(",")
@@ -430,6 +509,9 @@ def main() -> None:
     profile = str(Path(args.profile).resolve()) if args.profile else ""
     if args.idle:
         results.append(asyncio.run(run(0, bots, 0, idle=args.idle, workers=args.workers)))
+    elif args.postgres:
+        counts = [int(part) for part in args.postgres.split(",")]
+        results += postgres_runs(counts, args.db, args.games, bots, args.seconds, args.workers)
     elif args.pair:
         pair_bots = ["random", "random"]
         results.append(asyncio.run(run(1, pair_bots, args.seconds, workers=args.workers)))

@@ -59,6 +59,10 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                        help="new games one client address may create per minute (default 30)")
     serve.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                        help="a bot's time per decision when the game sets none (default 10)")
+    serve.add_argument("--lease-ttl", type=float, default=5.0, metavar="SECONDS",
+                       help="with a postgresql:// database, how long a process's hold on a "
+                       "game lasts unrenewed: another process takes a dead one's games over "
+                       "a little after (default 5)")
     serve.add_argument("--bot-workers", type=int, default=0, metavar="N",
                        help="worker processes for the bots (default 0: one per core)")
 
@@ -105,10 +109,13 @@ def _run(args: argparse.Namespace) -> int:
     level = {"trace": 5, "debug": logging.DEBUG, "info": logging.INFO}.get(args.log_level)
     logging.basicConfig(level=level or logging.WARNING,
                         format="%(asctime)s %(name)s: %(message)s")  # fmt: skip
+    if not 0.5 <= args.lease_ttl <= 600:  # NaN fails too
+        raise CommandError(f"--lease-ttl is 0.5 to 600 seconds, got {args.lease_ttl}")
     if args.bot_workers < 0:
         raise CommandError(f"--bot-workers must be 0 (one per core) or more: {args.bot_workers}")
     settings = ServerSettings(
         bot_workers=args.bot_workers,
+        lease_ttl=args.lease_ttl,
         allow_commands=args.allow_commands,
         isolate=args.isolate,
         sandbox=args.sandbox,

@@ -24,7 +24,7 @@ from tajmahal.web.app import create_app
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
 from tajmahal.web.store import GameStore, SQLiteStore, StoreError, default_db_path
-from tajmahal.web.stores import open_store
+from tajmahal.web.stores import is_postgres_url, open_store
 
 __all__ = [
     "ConfigError",
@@ -56,8 +56,9 @@ def serve(
     The address it listens on is printed (``listening on http://HOST:PORT``),
     and the host names it answers to: ``settings.allowed_hosts`` (loopback
     names by default) and ``host`` itself when it names one address.  ``db``
-    is a SQLite file, or a ``postgresql://`` URL (``tajmahal[postgres]``; one
-    process per database until the server integration of issue 39).  It
+    is a SQLite file (one server process), or a ``postgresql://`` URL
+    (``tajmahal[postgres]``; several server processes may share the database,
+    see :mod:`tajmahal.web.cluster`).  It
     installs :class:`~tajmahal.web.guard.LogGuard` on the loggers it writes to
     (no seat token in any line, floods dropped) and configures no root logger:
     where the lines go is the application's choice (``tajmahal serve`` prints
@@ -72,8 +73,8 @@ def serve(
     if named not in ("0.0.0.0", "::", "") and named not in settings.allowed_hosts:
         settings = attrs.evolve(settings, allowed_hosts=(*settings.allowed_hosts, named))
     _more_files(settings.max_sockets + 200)
-    store = open_store(db if db is not None else default_db_path(), exclusive=True)
-    app = create_app(GameServer(store, settings))
+    game_server, where = _game_server(db if db is not None else default_db_path(), settings)
+    app = create_app(game_server)
     config = uvicorn.Config(
         app,
         host=host,
@@ -93,8 +94,25 @@ def serve(
     guard_logs()  # after uvicorn's Config has set up its loggers
     server = uvicorn.Server(config)
     if announce:
-        _announce_when_started(server, store.path, settings, named in ("0.0.0.0", "::", ""))
+        _announce_when_started(server, where, settings, named in ("0.0.0.0", "::", ""))
     server.run()
+
+
+def _game_server(
+    db: str | os.PathLike[str], settings: ServerSettings
+) -> tuple[GameServer, str]:
+    """A SQLite file's server (one process), or a cluster's on PostgreSQL; where its games are."""
+    if not is_postgres_url(db):
+        store = open_store(db, exclusive=True)
+        return GameServer(store, settings), store.path
+    try:
+        from tajmahal.web.cluster import ClusterServer
+    except ImportError as exc:
+        raise StoreError(
+            "a postgresql:// database needs psycopg 3: pip install 'tajmahal[postgres]'"
+        ) from exc
+    server = ClusterServer(str(db), settings)
+    return server, server.cluster.store.path
 
 
 def _more_files(wanted: int) -> None:

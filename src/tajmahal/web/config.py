@@ -59,6 +59,9 @@ class ServerSettings:
     max_sockets_per_client: int = 100  #: open HTTP connections from one address
     header_timeout: float = 10.0  #: seconds for a request's headers to arrive
     expensive_jobs: int = 2  #: analyses and hints computed at once (the rest wait)
+    #: seconds a process's hold on a game lasts unrenewed (several processes on PostgreSQL):
+    #: a dead process's games are taken over a little after it
+    lease_ttl: float = 5.0
 
     def caps(self) -> dict[str, Any]:
         """What the lobby may ask, as the lobby shows it (``GET /api/limits``).
@@ -273,7 +276,9 @@ def _seat(number: int, data: object, settings: ServerSettings, stored: bool) -> 
     if isinstance(data, str):
         data = {"human": False, "name": data}
     if not isinstance(data, Mapping) or type(data.get("human")) is not bool:
-        raise ConfigError(f"seat {number + 1}: a player spec, or {{'human': true/false, 'name': ...}}")
+        raise ConfigError(
+            f"seat {number + 1}: a player spec, or {{'human': true/false, 'name': ...}}"
+        )
     name = data.get("name")
     if data["human"]:
         name = f"player {number + 1}" if name in (None, "") else name

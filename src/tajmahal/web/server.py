@@ -57,6 +57,8 @@ class GameServer:
         self.settings = settings or ServerSettings()
         self.workers = Workers(store, self.settings)
         self.tables: dict[str, Table] = {}
+        #: builds a game's table (a cluster's server builds tables that know their lease)
+        self.make_table: Callable[[StoredGame, GameConfig, ServerSettings, Workers], Table] = Table
         self._loading: dict[str, asyncio.Lock] = {}
         self._created: dict[str, list[float]] = {}
         self._owners: dict[str, str] = {}  # unfinished game id -> the address that created it
@@ -68,12 +70,16 @@ class GameServer:
     async def start(self) -> None:
         """Start the bots' worker processes; resume every unfinished game where it stood."""
         self.workers.pool.start()
+        await self.resume()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def resume(self) -> None:
+        """Resume every unfinished game (a cluster's server takes the games nobody plays)."""
         for game_id in await self.workers.stored(self.store.unfinished):
             table = await self.table(game_id)
             if table is not None:
                 log.info("game %s: resumed at decision %d", game_id, table.decision)
                 table.drive()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def _sweep_forever(self) -> None:
         every = max(0.5, min(10.0, self.settings.idle_expiry / 4))
@@ -135,7 +141,7 @@ class GameServer:
                         _settings_of(stored), self.settings, stored=True
                     )
                     table = await self.workers.drawn(
-                        Table, stored, config, self.settings, self.workers
+                        self.make_table, stored, config, self.settings, self.workers
                     )
                 except (TajMahalError, ValueError, TypeError, KeyError, RecursionError) as exc:
                     # a damaged row: reported, the game skipped, the other games go on

@@ -27,7 +27,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard, TypeVar
 
 import attrs
@@ -245,9 +245,9 @@ class PostgresStore:
     (a lock guards it); a connection that broke is opened again at the next call. A move
     is committed with ``synchronous_commit=on`` before :meth:`add_move` returns.
 
-    ``exclusive=True`` (what ``tajmahal serve`` asks for until several server processes
-    share a database through the leases) holds the database for this store alone, with a
-    session advisory lock: a second exclusive store gets
+    ``exclusive=True`` (for an application that wants a database alone; ``tajmahal serve``
+    shares it, see :mod:`tajmahal.web.cluster`) holds the database for this store alone,
+    with a session advisory lock: a second exclusive store gets
     :class:`~tajmahal.web.store.StoreError`, and the lock goes with the connection (a
     killed process frees it at once).
 
@@ -313,8 +313,7 @@ class PostgresStore:
         if row is None or not row[0]:
             db.close()
             raise StoreError(
-                f"another tajmahal server uses the game database {self.where}: one server "
-                "process per database (several processes sharing one come later)"
+                f"another tajmahal server uses the game database {self.where} alone"
             )
 
     def _run(
@@ -394,6 +393,50 @@ class PostgresStore:
 
         duplicate = DuplicateMoveError(f"game {game_id} already has move {move.number}")
         self._run(work, "write", duplicate)
+
+    def add_moves(
+        self, entries: Sequence[tuple[str, StoredMove]],
+        *, leases: Mapping[str, Lease] | None = None,
+    ) -> list[Exception | None]:  # fmt: skip
+        """Commit several games' moves in one transaction (one ``fsync``: group commit), each
+        fenced by its game's lease in ``leases`` when given, and tell every listener.
+
+        Each entry's outcome, in order: None, :class:`DuplicateMoveError` (its number is
+        taken) or :class:`LeaseLostError` (no lease, or no longer held); the others are
+        stored all the same."""
+
+        def work(db: _Connection) -> list[Exception | None]:
+            if leases is not None:  # the leases' rows locked in one order: no deadlock with
+                db.execute(  # a renewal of several at once (renew_all: the same order)
+                    "SELECT 1 FROM leases WHERE game_id = ANY(%s) ORDER BY game_id FOR SHARE",
+                    (sorted({game_id for game_id, _ in entries}),),
+                )
+            problems: list[Exception | None] = []
+            for game_id, move in entries:
+                fault = None if move.fault is None else json.dumps(move.fault)
+                try:
+                    with db.transaction():  # a savepoint: a failed entry is undone alone
+                        if leases is not None:
+                            lease = leases.get(game_id)
+                            if lease is None:
+                                raise LeaseLostError(f"no lease on game {game_id} is given")
+                            self._check(db, lease)
+                        db.execute(
+                            "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
+                            "VALUES (%s, %s, %s, %s, %s, %s)",
+                            (game_id, move.number, move.seat, move.move, move.elapsed, fault),
+                        )
+                        told = {"game": game_id, "change": "move", "number": move.number}
+                        _notify(db, DECISIONS, told)
+                    problems.append(None)
+                except psycopg.errors.UniqueViolation:
+                    problems.append(DuplicateMoveError(
+                        f"game {game_id} already has move {move.number}"))  # fmt: skip
+                except LeaseLostError as exc:
+                    problems.append(exc)
+            return problems
+
+        return self._run(work, "write")
 
     def remove_moves(self, game_id: str, first: int, *, lease: Lease | None = None) -> None:
         """Delete the moves numbered ``first`` and later (undo) and tell every listener."""
@@ -514,6 +557,22 @@ class PostgresStore:
                 (float(ttl), lease.game_id, lease.holder, lease.epoch),
             ).fetchone()
             return None if row is None else attrs.evolve(lease, expires=row[0])
+
+        return self._run(work, "write")
+
+    def renew_all(self, holder: str, ttl: float) -> list[Lease]:
+        """Extend every lease ``holder`` holds by ``ttl`` seconds from now, in one statement
+        (a process's periodic renewal); the leases renewed (one missing was lost)."""
+
+        def work(db: _Connection) -> list[Lease]:
+            rows = db.execute(  # the rows locked in one order, as add_moves locks them
+                "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s) "
+                "WHERE game_id IN (SELECT game_id FROM leases WHERE holder = %s "
+                "  ORDER BY game_id FOR UPDATE) AND holder = %s "
+                "RETURNING game_id, epoch, extract(epoch FROM expires)::float8",
+                (float(ttl), holder, holder),
+            ).fetchall()
+            return [Lease(game_id, holder, epoch, expires) for game_id, epoch, expires in rows]
 
         return self._run(work, "write")
 
