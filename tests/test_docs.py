@@ -24,6 +24,7 @@ import sys
 import time
 import tomllib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
@@ -158,7 +159,12 @@ def tajmahal_modules() -> Iterator[ModuleType]:
 
 @pytest.mark.parametrize("module", list(tajmahal_modules()), ids=lambda m: m.__name__)
 def test_docstring_examples_pass(module: ModuleType) -> None:
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=False)
+    # in a thread of its own: an example may call asyncio.run, and the session's Playwright
+    # browser (if a test started it) keeps an event loop running in the main thread
+    with ThreadPoolExecutor(1) as thread:
+        result = thread.submit(
+            doctest.testmod, module, optionflags=doctest.ELLIPSIS, report=False
+        ).result()
     assert result.failed == 0, f"{result.failed} docstring example(s) fail in {module.__name__}"
 
 
