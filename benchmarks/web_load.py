@@ -71,7 +71,8 @@ import websockets
 LIMITS = {"games_per_minute": 100_000, "max_open_games": 100_000,
           "max_connections_per_client": 100_000, "messages_per_second": 1000.0,
           "message_burst": 1000, "default_time_limit": 5.0,
-          "open_games_per_client": 100_000}  # fmt: skip
+          "open_games_per_client": 100_000, "max_sockets": 100_000,
+          "max_sockets_per_client": 100_000}  # fmt: skip
 
 BOOT = """
 import attrs, cProfile, json, pstats, signal, sys, threading, time
