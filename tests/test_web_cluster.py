@@ -21,7 +21,7 @@ import pytest
 import tajmahal as tm
 from postgres_cluster import Cluster
 from tajmahal.web.stores.postgres import PostgresStore
-from web_server import Client, Server, token_of
+from web_server import Client, Server, run_async, token_of
 
 WAIT = 120.0  # seconds for anything that should come within a few seconds on an idle machine
 TTL = "2"  # the processes' leases: a dead holder's games move on after about that
@@ -299,4 +299,4 @@ def test_a_process_that_loses_a_lease_follows_the_game_and_its_moves_are_handed_
             await b.stop()
 
     created: Any = None
-    asyncio.run(scenario())
+    run_async(scenario())

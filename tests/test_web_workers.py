@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 
@@ -20,16 +17,9 @@ pytest.importorskip("starlette")
 import tajmahal as tm
 from tajmahal.web import GameConfig, GameServer, ServerSettings, SQLiteStore
 from tajmahal.web.workers import BotPool
+from web_server import run_async
 
 WAIT = 300.0  # seconds a whole game of quick bots may take on a loaded machine
-T = TypeVar("T")
-
-
-def run(scenario: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` in a thread of its own: the session's Playwright browser keeps an
-    event loop running in the main thread."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, scenario).result()
 
 
 async def finished(server: GameServer, game_id: str) -> tm.GameRecord:
@@ -58,7 +48,7 @@ def serve(tmp_path: Path, games: list[dict[str, object]], workers: int = 2) -> l
         finally:
             await server.stop()
 
-    return run(scenario())
+    return run_async(scenario())
 
 
 def test_a_server_game_of_bots_has_the_record_play_match_gives_for_its_seed(
@@ -140,7 +130,7 @@ def test_a_worker_still_running_past_its_grace_is_replaced(tmp_path: Path) -> No
             await pool.close()
         return [k.value if k else None for k in kinds], pool.replaced, calls
 
-    kinds, replaced, calls = run(scenario())
+    kinds, replaced, calls = run_async(scenario())
     assert kinds == ["timeout", None] and replaced == 1 and calls == [1, 2, 3]
 
 
@@ -183,7 +173,7 @@ def test_moves_arriving_together_share_one_commit(tmp_path: Path) -> None:
         finally:
             await workers.close()
 
-    results, commits = run(scenario())
+    results, commits = run_async(scenario())
     store.close()
     assert results[:20] == [None] * 20 and isinstance(results[20], DuplicateMoveError)
     assert commits == 1

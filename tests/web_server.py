@@ -6,6 +6,7 @@ fixtures live in the test modules); the restart tests start their own.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -16,10 +17,21 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.sync.client import ClientConnection, connect
+
+T = TypeVar("T")
+
+
+def run_async(scenario: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(scenario)`` in a thread of its own: the session's Playwright browser
+    (once a test has started it) keeps an event loop running in the main thread."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, scenario).result()
 
 STARTUP_SECONDS = 60.0  # a loaded 2-core machine can be slow to import the library
 
