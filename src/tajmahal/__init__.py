@@ -60,7 +60,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load on first
 # The one place the version is written (pyproject.toml reads it; records carry it). Between
 # releases it is the next release's development version, X.Y.Z.devN: CHANGELOG.md names the
 # releases, and .ci/release sets this line and CITATION.cff for a release and after it.
-__version__ = "0.2.0"
+__version__ = "0.3.0.dev0"
 
 # Diagnostics go to the loggers "tajmahal.referee" (faults, time-outs), "tajmahal.bots"
 # (plugins skipped), "tajmahal.tournament" (progress, worker errors) and "tajmahal.web";
