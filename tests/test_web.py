@@ -260,8 +260,10 @@ def test_a_message_over_a_megabyte_closes_only_that_connection(
     server: Server, two_people: tuple[Client, Client, str]
 ) -> None:
     first, _, token = two_people
-    first.socket.send("x" * (2**20 + 10))
-    with pytest.raises(Exception, match=r"1009|too big|message"):
+    # the server closes it (1009); on a busy machine the close can come while the client is
+    # still sending, and the send fails before a close frame could be read
+    with pytest.raises(Exception, match=r"1009|too big|message|no close frame"):
+        first.socket.send("x" * (2**20 + 10))
         first.until(lambda m: False, timeout=30)
     assert state_now(server, token)["decision"] == 0  # the game and the server go on
 
