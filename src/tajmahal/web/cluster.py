@@ -36,7 +36,7 @@ import attrs
 
 from tajmahal._escape import log_text
 from tajmahal.protocol import ProcessSeat
-from tajmahal.rules.errors import IllegalMoveError, TajMahalError
+from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import parse_move
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
@@ -185,23 +185,8 @@ class ClusterTable(Table):
     ) -> None:
         """Check a person's move here, then hand it to the game's holder and wait."""
         async with self._lock:
-            state = self.state
-            if state.is_over:
-                raise Rejected("the game is over")
-            if type(decision) is not int or decision != len(self.game) + 1:
-                raise Rejected(
-                    f"this message is for decision {str(decision)[:20]}, but the game is at "
-                    f"decision {len(self.game) + 1} (a repeated or stale message)"
-                )
-            if state.current_player != seat:
-                raise Rejected("it is not your turn")
-            if type(text) is not str or len(text) > 200:
-                raise Rejected("a move is the text of one of your legal moves")
-            try:
-                move = parse_move(text, state)
-            except IllegalMoveError as exc:
-                raise Rejected(str(exc).split(": legal moves")[0][:300]) from None
-        await self.cluster.hand(self.id, decision, seat, str(move), acknowledge)
+            number, move = self._checked_move(seat, decision, text)
+        await self.cluster.hand(self.id, number, seat, str(move), acknowledge)
 
     async def play_handed(self, handed: HandedMove) -> str | None:
         """Play a move another process handed here: None if played, else why not."""

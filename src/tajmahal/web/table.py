@@ -282,24 +282,30 @@ class Table:
         ``acknowledge`` is called once the move is stored, before anybody is told of it.
         """
         async with self._lock:
-            state = self.state
-            if state.is_over:
-                raise Rejected("the game is over")
-            if type(decision) is not int or decision != len(self.game) + 1:
-                raise Rejected(
-                    f"this message is for decision {_shown(decision)}, but the game is at "
-                    f"decision {len(self.game) + 1} (a repeated or stale message)"
-                )
-            if state.current_player != seat:
-                raise Rejected("it is not your turn")
-            if type(text) is not str or len(text) > 200:
-                raise Rejected("a move is the text of one of your legal moves")
-            try:
-                move = parse_move(text, state)
-            except IllegalMoveError as exc:
-                raise Rejected(str(exc).split(": legal moves")[0][:300]) from None
-            await self._commit(StoredMove(decision, seat, str(move)), move, acknowledge)
+            number, move = self._checked_move(seat, decision, text)
+            await self._commit(StoredMove(number, seat, str(move)), move, acknowledge)
         self.drive()
+
+    def _checked_move(self, seat: int, decision: object, text: object) -> tuple[int, Move]:
+        """The decision number and move a person's message asks for, now (the caller holds the
+        table's lock); :class:`Rejected` says what is wrong with it."""
+        state = self.state
+        if state.is_over:
+            raise Rejected("the game is over")
+        if type(decision) is not int or decision != len(self.game) + 1:
+            raise Rejected(
+                f"this message is for decision {_shown(decision)}, but the game is at "
+                f"decision {len(self.game) + 1} (a repeated or stale message)"
+            )
+        if state.current_player != seat:
+            raise Rejected("it is not your turn")
+        if type(text) is not str or len(text) > 200:
+            raise Rejected("a move is the text of one of your legal moves")
+        try:
+            move = parse_move(text, state)
+        except IllegalMoveError as exc:
+            raise Rejected(str(exc).split(": legal moves")[0][:300]) from None
+        return decision, move
 
     async def undo(self, seat: int, decision: object) -> None:
         """Take back this human's last move and the bots' moves after it."""
