@@ -79,24 +79,58 @@ def test_cli_joins_a_ray_cluster_by_address(
     assert read_results(out).games == reference.games
 
 
+#: a file bot that plays at random but waits (sleeps) while the file ``hold`` beside
+#: it names a results file that already holds five lines
+_HOLDING_BOT = '''
+import random
+import time
+from pathlib import Path
+
+HOLD = Path(__file__).with_name("hold")
+
+
+def _lines(path):
+    return path.read_bytes().count(bytes([10])) if path.exists() else 0
+
+
+class Holder:
+    """Plays at random; waits while HOLD names a results file of five lines or more."""
+
+    def __init__(self, seed=0):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, legal_moves):
+        while HOLD.exists() and _lines(Path(HOLD.read_text(encoding="utf-8"))) >= 5:
+            time.sleep(0.05)
+        return self.rng.choice(legal_moves)
+'''
+
+
 def test_a_killed_run_resumes_to_the_same_table(tmp_path: Path) -> None:
-    whole = tmp_path / "whole.jsonl"
-    args = ("random", "random", "random", "--games", "18", "--seed", "2", "--jobs", "2",
+    bot = tmp_path / "holder.py"
+    bot.write_text(_HOLDING_BOT, encoding="utf-8")
+    args = (f"file:{bot}", "random", "random", "--games", "18", "--seed", "2", "--jobs", "2",
             "--json", "--quiet")
+    whole = tmp_path / "whole.jsonl"
     uninterrupted = _cli(*args, "--out", str(whole))
     assert uninterrupted.returncode == 0, uninterrupted.stderr
 
+    # The killed run stops playing once it has written 4 games (its file bot waits),
+    # however fast or slow the machine: the kill lands half-way, never after the end.
     killed = tmp_path / "killed.jsonl"
+    hold = tmp_path / "hold"
+    hold.write_text(str(killed), encoding="utf-8")
     process = subprocess.Popen([sys.executable, "-m", "tajmahal", "tournament", *args,
                                 "--out", str(killed)], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while _lines(killed) < 5 and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGKILL)  # the CLI and its worker processes
     process.wait()
     played = _lines(killed) - 1
-    assert 0 < played < 18, "the run must be killed half-way"
+    assert 4 <= played < 18, "the run must be killed half-way"
+    hold.unlink()
     with killed.open("a", encoding="utf-8") as stream:
         stream.write('{"game": 17, "block": 5, "se')  # and as if killed while writing a line
     resumed = _cli(*args, "--out", str(killed), "--resume")
