@@ -234,3 +234,26 @@ def test_a_postgres_address_without_psycopg_names_the_extra(
     with pytest.raises(StoreError, match=r"pip install 'tajmahal\[postgres\]'"):
         open_store("postgresql://tajmahal@/games")
     assert isinstance(open_store(":memory:"), SQLiteStore)
+
+
+def test_a_game_id_is_stored_once(store: GameStore) -> None:
+    new_game(store)
+    with pytest.raises(StoreError, match="game g1 or one of its tokens is already in") as taken:
+        store.create_game(StoredGame("g1", {"seats": []}, 1, 9.0), [])
+    assert type(taken.value) is StoreError
+    assert store.load("g1").config == CONFIG  # the first one, untouched
+    new_game(store, "g2")  # the store goes on after the refusal
+    assert store.unfinished() == ["g1", "g2"]
+
+
+def test_a_move_for_an_unknown_game_says_so(store: GameStore) -> None:
+    new_game(store)
+    with pytest.raises(StoreError, match="no such game nope in the database") as unknown:
+        store.add_move("nope", StoredMove(1, 0, "withdraw"))
+    assert type(unknown.value) is StoreError  # not a DuplicateMoveError
+    problems = store.add_moves([("nope", StoredMove(1, 0, "withdraw")),
+                                ("g1", StoredMove(1, 0, "withdraw"))])
+    assert [str(problem) if problem else None for problem in problems] == [
+        "no such game nope in the database", None]  # fmt: skip
+    assert store.load("g1").moves == (StoredMove(1, 0, "withdraw"),)
+    assert store.load("nope") is None

@@ -44,6 +44,16 @@ class DuplicateMoveError(StoreError):
     """A move with this number is already stored for the game (a replayed message)."""
 
 
+def unknown_game(game_id: str) -> StoreError:
+    """The error of a move for a game the database does not hold (every store says it so)."""
+    return StoreError(f"no such game {game_id} in the database")
+
+
+def taken_game(game_id: str) -> StoreError:
+    """The error of a new game whose id (or one of whose tokens) is already stored."""
+    return StoreError(f"game {game_id} or one of its tokens is already in the database")
+
+
 @attrs.frozen
 class StoredMove:
     """One decision as stored: its number (1-based), the seat, the move's text, the time taken
@@ -209,7 +219,12 @@ class SQLiteStore:
             raise StoreError(f"cannot open the game database {self.path}: {exc}") from exc
         self._lock = threading.Lock()
 
-    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    def _write(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], *, game_id: str = "",
+        conflict: StoreError | None = None,
+    ) -> None:  # fmt: skip
+        """The statements in one transaction: ``conflict`` if one breaks a unique key,
+        :func:`unknown_game` if one names a game that is not stored."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -220,8 +235,8 @@ class SQLiteStore:
                     self._db.execute("ROLLBACK")
                     raise
                 self._db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                raise
+            except sqlite3.IntegrityError as exc:
+                raise _integrity_error(exc, game_id, conflict) from exc
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot write the game database {self.path}: {exc}") from exc
 
@@ -242,24 +257,22 @@ class SQLiteStore:
                 "INSERT INTO tokens (digest, game_id, seat) VALUES (?, ?, ?)",
                 (token_digest(token), game.id, seat),
             ))  # fmt: skip
-        self._write(statements)
+        self._write(statements, game_id=game.id, conflict=taken_game(game.id))
 
     def add_move(self, game_id: str, move: StoredMove) -> None:
         fault = None if move.fault is None else json.dumps(move.fault)
-        try:
-            self._write([(
-                "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, move.number, move.seat, move.move, move.elapsed, fault),
-            )])  # fmt: skip
-        except sqlite3.IntegrityError as exc:
-            raise DuplicateMoveError(f"game {game_id} already has move {move.number}") from exc
+        self._write([(
+            "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, move.number, move.seat, move.move, move.elapsed, fault),
+        )], game_id=game_id, conflict=_duplicate(game_id, move))  # fmt: skip
 
     def add_moves(self, entries: Sequence[tuple[str, StoredMove]]) -> list[Exception | None]:
         """Commit several games' moves in one transaction (one ``fsync``: group commit).
 
-        Each entry's outcome, in order: None, or the :class:`DuplicateMoveError`
-        of a move whose number is taken (the others are stored all the same).
+        Each entry's outcome, in order: None, the :class:`DuplicateMoveError` of a move
+        whose number is taken, or the :class:`StoreError` of a game that is not stored
+        (the others are stored all the same).
 
         >>> store = SQLiteStore(':memory:')
         >>> store.create_game(StoredGame('g1', {'seats': []}, 7, 0.0), [])
@@ -282,9 +295,9 @@ class SQLiteStore:
                                 (game_id, move.number, move.seat, move.move, move.elapsed, fault),
                             )
                             problems.append(None)
-                        except sqlite3.IntegrityError:
-                            problems.append(DuplicateMoveError(
-                                f"game {game_id} already has move {move.number}"))  # fmt: skip
+                        except sqlite3.IntegrityError as exc:
+                            duplicate = _duplicate(game_id, move)
+                            problems.append(_integrity_error(exc, game_id, duplicate))
                 except BaseException:
                     self._db.execute("ROLLBACK")
                     raise
@@ -365,6 +378,19 @@ def _private_file(path: Path) -> None:
     if path.stat().st_mode & 0o077:
         with contextlib.suppress(OSError):  # someone else's file: left as it is
             path.chmod(0o600)
+
+
+def _duplicate(game_id: str, move: StoredMove) -> DuplicateMoveError:
+    return DuplicateMoveError(f"game {game_id} already has move {move.number}")
+
+
+def _integrity_error(
+    exc: sqlite3.IntegrityError, game_id: str, conflict: StoreError | None
+) -> StoreError:
+    """SQLite's one error for two causes: a missing game (foreign key) or a taken key."""
+    if "FOREIGN KEY" in str(exc):
+        return unknown_game(game_id)
+    return conflict or StoreError(f"cannot write the game database: {exc}")
 
 
 def _game(row: Sequence[Any]) -> StoredGame:

@@ -41,7 +41,9 @@ from tajmahal.web.store import (
     StoredMove,
     StoreError,
     TokenEntry,
+    taken_game,
     token_digest,
+    unknown_game,
 )
 
 __all__ = [
@@ -317,7 +319,8 @@ class PostgresStore:
             )
 
     def _run(
-        self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None = None
+        self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None = None,
+        game_id: str = "",
     ) -> T:
         """``work`` in one transaction; psycopg's errors become :class:`StoreError`."""
         with self._lock:
@@ -332,8 +335,7 @@ class PostgresStore:
                     ) from exc
                 raise conflict from exc
             except psycopg.errors.ForeignKeyViolation as exc:
-                raise StoreError(f"cannot {doing} the game database {self.where}: "
-                                 "no such game") from exc
+                raise unknown_game(game_id) from exc
             except psycopg.Error as exc:
                 raise StoreError(
                     f"cannot {doing} the game database {self.where}: {_reason(exc)}"
@@ -374,7 +376,7 @@ class PostgresStore:
                     (token_digest(token), game.id, seat),
                 )
 
-        self._run(work, "write")
+        self._run(work, "write", taken_game(game.id), game.id)
 
     def add_move(self, game_id: str, move: StoredMove, *, lease: Lease | None = None) -> None:
         """Commit one move and tell every listener; :class:`DuplicateMoveError` if its number
@@ -392,7 +394,7 @@ class PostgresStore:
             _notify(db, DECISIONS, {"game": game_id, "change": "move", "number": move.number})
 
         duplicate = DuplicateMoveError(f"game {game_id} already has move {move.number}")
-        self._run(work, "write", duplicate)
+        self._run(work, "write", duplicate, game_id)
 
     def add_moves(
         self, entries: Sequence[tuple[str, StoredMove]],
@@ -432,6 +434,8 @@ class PostgresStore:
                 except psycopg.errors.UniqueViolation:
                     problems.append(DuplicateMoveError(
                         f"game {game_id} already has move {move.number}"))  # fmt: skip
+                except psycopg.errors.ForeignKeyViolation:
+                    problems.append(unknown_game(game_id))
                 except LeaseLostError as exc:
                     problems.append(exc)
             return problems
