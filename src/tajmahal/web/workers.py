@@ -48,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import itertools
 import logging
 import os
@@ -70,7 +71,7 @@ from tajmahal.rules.views import PlayerView
 from tajmahal.web.config import ServerSettings
 from tajmahal.web.store import GameStore, StoredMove
 
-__all__ = ["GRACE", "NICE", "SLACK", "THREADS", "BotPool", "PooledSeat", "Workers"]
+__all__ = ["GRACE", "NICE", "SLACK", "THREADS", "Backlog", "BotPool", "PooledSeat", "Workers"]
 
 log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
@@ -444,6 +445,71 @@ class PooledSeat:
         return None
 
 
+class Backlog:
+    """The event loop's low-priority work: one job per turn of the loop, first come first served.
+
+    Building state messages and handing bots their turns wait here, so what
+    arrives on the sockets (a person's move: read, checked, stored and
+    acknowledged) is handled between any two of them, never behind hundreds.
+    A job is a function (it returns False when it had nothing to do: the next
+    job runs in the same turn); :meth:`turn` lets a coroutine wait for its place.
+
+    >>> async def jobs():
+    ...     backlog, done = Backlog(), []
+    ...     for n in range(3):
+    ...         backlog.add(lambda n=n: done.append(n))
+    ...     await backlog.turn()
+    ...     return done
+    >>> asyncio.run(jobs())
+    [0, 1, 2]
+    """
+
+    def __init__(self) -> None:
+        self._jobs: collections.deque[Callable[[], object]] = collections.deque()
+        self._scheduled = False
+        self.done = 0  #: jobs run
+
+    def __len__(self) -> int:
+        return len(self._jobs)
+
+    def add(self, job: Callable[[], object]) -> None:
+        """Run ``job()`` once the jobs before it have run, each in a turn of the loop."""
+        self._jobs.append(job)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._step)
+
+    async def turn(self) -> None:
+        """Wait for this coroutine's place in the backlog (it goes on in the loop's next turn)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.add(functools.partial(_wake, future))
+        await future
+
+    def _step(self) -> None:
+        self._scheduled = False
+        jobs = self._jobs
+        while jobs:
+            job = jobs.popleft()
+            try:
+                worked = job()
+            except Exception:  # a bug: logged, the other jobs go on
+                log.exception("a job of the server's backlog failed")
+                worked = True
+            if worked is not False:
+                self.done += 1
+                break
+        if jobs:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._step)
+
+
+def _wake(future: asyncio.Future[None]) -> bool:
+    if future.done():  # its coroutine was cancelled: the next job runs now
+        return False
+    future.set_result(None)
+    return True
+
+
 class Workers:
     """Where a server's blocking work runs: the bot pool, program seats, drawing, storage.
 
@@ -458,6 +524,8 @@ class Workers:
         self.programs = ThreadPoolExecutor(64, thread_name_prefix="tajmahal-web-program")
         self.drawing = ThreadPoolExecutor(2, thread_name_prefix="tajmahal-web-draw")
         self.storage = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-store")
+        #: the event loop's own low-priority work (state messages, the bots' turns)
+        self.backlog = Backlog()
         self._moves: list[tuple[str, StoredMove, asyncio.Future[None]]] = []
         self._writing = False
         self.commits = 0  #: transactions that stored moves (each one fsync)
