@@ -180,6 +180,7 @@ class Tally:
         self.acks: list[float] = []
         self.turns: list[float] = []
         self.sizes: list[int] = []
+        self.later_sizes: list[int] = []  # after each connection's first (full) state message
         self.errors: list[str] = []
         self.acked: list[tuple[str, int, str]] = []  # (game, decision, move)
 
@@ -220,6 +221,8 @@ async def person(port: int, game: str, token: str, n: int, deadline: float,
                     tally.acked.append((game, decision, move))
                 continue
             tally.sizes.append(len(text))
+            if not message.get("full"):
+                tally.later_sizes.append(len(text))
             if "decision" not in message:
                 continue
             if waiting is not None and message["decision"] >= waiting_for and message.get("legal"):
@@ -427,6 +430,10 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
         "workers_rss_mib": round(after["workers_rss"], 1),
         "workers": after["workers"],
         "mean_message_bytes": round(statistics.mean(tally.sizes)) if tally.sizes else None,
+        "mean_later_message_bytes": round(statistics.mean(tally.later_sizes))
+        if tally.later_sizes else None,
+        "state_messages_per_decision": round(len(tally.sizes) / max(1, decisions), 2),
+        "state_bytes_per_decision": round(sum(tally.sizes) / max(1, decisions)),
         "errors": len(tally.errors) + len(failures),
         "error_examples": (tally.errors + failures)[:3],
         "lost_moves": missing,
@@ -458,7 +465,9 @@ def show(result: dict[str, Any]) -> None:
           f"creating a game {result['server_cpu_per_created_game_ms']} ms server CPU")
     print(f"  memory   server {result['server_rss_mib']} MiB (peak {result['server_hwm_mib']}), "
           f"{result['workers']} workers {result['workers_rss_mib']} MiB")
-    print(f"  messages mean {result['mean_message_bytes']} B")
+    print(f"  messages mean {result['mean_message_bytes']} B ({result['mean_later_message_bytes']}"
+          f" B but the first, full one); a decision: {result['state_messages_per_decision']} "
+          f"state messages, {result['state_bytes_per_decision']} B (one page a game)")
     print(f"  errors {result['errors']} {result['error_examples'] or ''}, lost moves "
           f"{result['lost_moves']}")
 

@@ -198,7 +198,7 @@ class Table:
         whole = listener.whole or sent is None or sent[0] < self.rewound
         if not whole and sent is not None and sent[0] == self.version:
             return False  # nothing new since the last one
-        if whole and self._board is None:  # the board first (drawn once, in a thread)
+        if self._board is None:  # the board first (drawn once per game, in a thread)
             listener.owed = True
             self._waiting_board.add(listener)
             if self._drawing is None:
@@ -252,8 +252,10 @@ class Table:
         once per version, seat and ``since``, whatever the number of pages.
         """
         index = self._shown_index(seat)
-        if since is not None and since > index:
-            since = None  # the page is ahead (an undo, a delayed spectator): all again
+        if since is not None and not index - MAX_EVENTS <= since <= index:
+            # the page is ahead (an undo, a delayed spectator), or so far behind (it did not
+            # read) that the events it lacks are no longer kept: all again
+            since = None
         key = (self.version, seat, since)
         cached = self._frames.get(key)
         if cached is None:
@@ -492,7 +494,7 @@ class Table:
             referee = self._referee
             backlog = self.workers.backlog
             while not self.closed:
-                await backlog.turn()  # a bot's turn waits behind the people's moves, in order
+                await backlog.turn(first=True)  # behind the people's moves, before the pages
                 state = self.state
                 seat = state.current_player
                 if self.closed or state.is_over or seat is None or self.seat_is_human(seat):

@@ -446,50 +446,63 @@ class PooledSeat:
 
 
 class Backlog:
-    """The event loop's low-priority work: one job per turn of the loop, first come first served.
+    """The event loop's low-priority work: one job per turn of the loop, in two queues.
 
-    Building state messages and handing bots their turns wait here, so what
-    arrives on the sockets (a person's move: read, checked, stored and
-    acknowledged) is handled between any two of them, never behind hundreds.
-    A job is a function (it returns False when it had nothing to do: the next
-    job runs in the same turn); :meth:`turn` lets a coroutine wait for its place.
+    What arrives on the sockets (a person's move: read, checked, stored and
+    acknowledged) is handled between any two jobs, never behind hundreds.
+    The bots' turns (:meth:`turn`, ``first=True``: the seat's view handed to its
+    worker, a fraction of a millisecond) go before the state messages
+    (:meth:`add`: a millisecond each), at most :data:`FIRST_RUN` in a row while
+    messages wait: so a game's quick bots have usually moved by the time its
+    page's message is built, and one message tells them all (coalesced), while
+    no page waits for ever.  A job is a function; it returns False when it had
+    nothing to do (the next job runs in the same turn).
 
     >>> async def jobs():
     ...     backlog, done = Backlog(), []
     ...     for n in range(3):
     ...         backlog.add(lambda n=n: done.append(n))
+    ...     backlog.add(lambda: done.append('first'), first=True)
     ...     await backlog.turn()
     ...     return done
     >>> asyncio.run(jobs())
-    [0, 1, 2]
+    ['first', 0, 1, 2]
     """
 
+    FIRST_RUN = 4  #: jobs of the first queue in a row, at most, while the second waits
+
     def __init__(self) -> None:
-        self._jobs: collections.deque[Callable[[], object]] = collections.deque()
+        self._first: collections.deque[Callable[[], object]] = collections.deque()
+        self._second: collections.deque[Callable[[], object]] = collections.deque()
+        self._run = 0  # jobs of the first queue run in a row
         self._scheduled = False
         self.done = 0  #: jobs run
 
     def __len__(self) -> int:
-        return len(self._jobs)
+        return len(self._first) + len(self._second)
 
-    def add(self, job: Callable[[], object]) -> None:
-        """Run ``job()`` once the jobs before it have run, each in a turn of the loop."""
-        self._jobs.append(job)
+    def add(self, job: Callable[[], object], first: bool = False) -> None:
+        """Run ``job()`` once the jobs before it in its queue have run, one a turn of the loop."""
+        (self._first if first else self._second).append(job)
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._step)
 
-    async def turn(self) -> None:
-        """Wait for this coroutine's place in the backlog (it goes on in the loop's next turn)."""
+    async def turn(self, first: bool = False) -> None:
+        """Wait for this coroutine's place in a queue (it goes on in the loop's next turn)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.add(functools.partial(_wake, future))
+        self.add(functools.partial(_wake, future), first)
         await future
 
     def _step(self) -> None:
         self._scheduled = False
-        jobs = self._jobs
-        while jobs:
-            job = jobs.popleft()
+        while self._first or self._second:
+            if self._first and (self._run < self.FIRST_RUN or not self._second):
+                job = self._first.popleft()
+                self._run += 1
+            else:
+                job = self._second.popleft()
+                self._run = 0
             try:
                 worked = job()
             except Exception:  # a bug: logged, the other jobs go on
@@ -498,7 +511,7 @@ class Backlog:
             if worked is not False:
                 self.done += 1
                 break
-        if jobs:
+        if self._first or self._second:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._step)
 
