@@ -235,14 +235,6 @@ class Table:
                 if self._board is not None:
                     self.tell(listener)
 
-    async def frame(self, seat: int | None, since: int | None = None) -> tuple[int, str]:
-        """The ``state`` message for ``seat`` now, as (its decision, JSON text): built in
-        the backlog's turn (see :meth:`frame_now`)."""
-        if self._board is None:
-            self._board = await self.workers.drawn(live_board, self.game.initial_state.view(0))
-        await self.workers.backlog.turn()
-        return self.frame_now(seat, since)
-
     def frame_now(self, seat: int | None, since: int | None = None) -> tuple[int, str]:
         """The ``state`` message for ``seat`` now, as (its decision, JSON text).
 
