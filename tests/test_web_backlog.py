@@ -61,23 +61,29 @@ def test_an_ack_comes_before_the_state_message_that_shows_the_move(server: Serve
 
 
 def test_coalesced_state_messages_lose_no_event(server: Server) -> None:
-    """Games of bots only, many at once, so that the backlog grows: a page's state
-    messages may cover several decisions each; every decision's events reach it once,
-    in order, and each message has the events of every decision since the one before."""
-    games = [server.create(BOTS) for _ in range(8)]
+    """A person and games of bots only at once, so that the backlog grows: a page's state
+    messages may each cover several decisions (the bots' replies to a move, often); every
+    decision's events reach the page once, in order: each message has the events of every
+    decision since the one before."""
+    games = [server.create(BOTS) for _ in range(16)]
     watchers = [server.client(token_of(game["spectator"])) for game in games]
+    created = server.create([HUMAN, "random", "random"])
+    person = server.client(token_of(created["seats"][0]["link"]))
+    for _ in range(15):
+        person.move()
+    pages = [(person, [m for m in messages(person) if m["type"] == "state"])]
+    pages += [(watcher, watch_to_the_end(watcher)) for watcher in watchers]
     coalesced = 0
-    for watcher in watchers:
-        states = watch_to_the_end(watcher)
-        last = states[-1]["decision"]
-        assert events_told(states) == list(range(last - len(events_told(states)) + 1, last + 1))
+    for page, states in pages:
+        told = events_told(states)
+        assert told == list(range(told[0], states[-1]["decision"] + 1))
         for before, after in itertools.pairwise(states):
             if not after["full"]:
                 assert [e["decision"] for e in after["events"]] == list(
                     range(before["decision"] + 1, after["decision"] + 1)
                 )
                 coalesced += after["decision"] - before["decision"] > 1
-        watcher.close()
+        page.close()
     print(f"state messages covering several decisions: {coalesced}")
 
 
