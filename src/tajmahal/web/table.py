@@ -281,11 +281,8 @@ class Table:
         first = -1 if since is None else since
         result = None
         if state.is_over:
-            if self._breakdown is None:
-                from tajmahal.analysis import score_breakdown
-                from tajmahal.render._viewer_data import breakdown_data
-
-                self._breakdown = breakdown_data(score_breakdown(self.game.record()))
+            if self._breakdown is None:  # (a game that ends here has it already)
+                self._breakdown = _breakdown(self.game.record())
             result = {"scores": list(state.scores), "winners": _winners(state),
                       "faults": [_fault_text(m) for m in self.moves if m.fault is not None],
                       "breakdown": self._breakdown}  # fmt: skip
@@ -420,6 +417,8 @@ class Table:
         self._changed()
 
     async def _finish(self) -> None:
+        # where the points came from (tens of ms): in a thread, not in the loop's turn
+        self._breakdown = await self.workers.drawn(_breakdown, self.game.record())
         await self.keep_record()
         log.info("game %s: over, scores %s", self.id, list(self.state.scores))
         seats, self._seats = self._seats, []
@@ -578,6 +577,15 @@ def _frame_text(shown: dict[str, Any], table: dict[str, Any] | None) -> str:
         table = {**table, "seat": seat}
     labels = move_labels(view, legal) if legal else []
     return state_text(view, table=table, legal=[str(m) for m in legal], labels=labels, **shown)
+
+
+def _breakdown(record: GameRecord) -> dict[str, Any]:
+    """The result's account of where each seat's points came from."""
+    from tajmahal.analysis import score_breakdown
+    from tajmahal.render._viewer_data import breakdown_data
+
+    data: dict[str, Any] = breakdown_data(score_breakdown(record))
+    return data
 
 
 def _finish_seats(seats: Sequence[SeatPlayer], state: GameState) -> None:
