@@ -72,9 +72,10 @@ class Listener:
         self.closed = False
 
     def reply(self, message: dict[str, Any]) -> None:
-        self._put(message)
+        self.put(message)
 
-    def _put(self, item: dict[str, Any] | str) -> bool:
+    def put(self, item: dict[str, Any] | str) -> bool:
+        """Queue a message (False: the queue is full, the page does not read)."""
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:  # a client that does not read: it gets the state later
@@ -212,7 +213,7 @@ class Table:
             listener.reply({"type": "error", "message": "internal error (logged)",
                             "request": None})  # fmt: skip
             return True
-        if listener._put(text):
+        if listener.put(text):
             listener.sent = (self.version, decision)
             listener.whole = False
         else:
