@@ -1,4 +1,5 @@
-"""Where a server's blocking work runs: bots in worker processes, storage and drawing in threads.
+"""Where a server's work runs: bots in worker processes, storage and drawing in threads, and
+the event loop's own low-priority work (state messages, bots' turns) in its :class:`Backlog`.
 
 **Bots in worker processes.**  The server's in-process bots (every seat but
 ``cmd:`` programs and ``--isolate``/``--sandbox`` seats, which run through
