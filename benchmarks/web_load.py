@@ -4,7 +4,12 @@ Starts a real server (a subprocess on a free port, SQLite in a temporary
 folder, limits raised so that one load client may open every game), creates
 ``--games`` games of one scripted person and bots, and lets every person play
 at once over its own WebSocket, choosing a random legal move as soon as it is
-their turn.  Bounded in time (``--seconds``): what is unfinished then is
+their turn, but never faster than the server's own rate limit allows a page:
+at most one message per 1/20 s per connection (``PACE``; the server keeps its
+default limit of 20 messages a second, so a message over it would come back as
+an error, and be counted).  The load stays closed-loop: a person waits for
+nothing but their turn and this pace, so the server is driven as hard as it
+can answer.  Bounded in time (``--seconds``): what is unfinished then is
 counted, not waited for.  At the end the server is killed with ``kill -9``
 and every acknowledged move is looked up in its database (nothing lost).
 
@@ -20,7 +25,9 @@ when it was taken:
   its descendants), per decision and as a share of the wall time;
 - the server's memory (VmRSS, VmHWM) and its workers' (VmRSS, summed);
 - the mean size of a message the server sent (acks and errors left out);
-- errors (error messages and failed connections) and lost moves.
+- errors (error messages and failed connections) and lost moves;
+- the load client's own CPU (one process: if it nears a whole core, its own
+  queue adds to every latency it measures).
 
 Modes::
 
@@ -69,8 +76,7 @@ import websockets
 
 #: what the server allows this client: every figure is about load, not the lobby's limits
 LIMITS = {"games_per_minute": 100_000, "max_open_games": 100_000,
-          "max_connections_per_client": 100_000, "messages_per_second": 1000.0,
-          "message_burst": 1000, "default_time_limit": 5.0,
+          "max_connections_per_client": 100_000, "default_time_limit": 5.0,
           "open_games_per_client": 100_000, "max_sockets": 100_000,
           "max_sockets_per_client": 100_000}  # fmt: skip
 
@@ -111,6 +117,9 @@ if profile:
 
 
 WARM_UP = 5.0  #: seconds between the server's start and the first game
+#: the least time between two messages of one connection: below the server's default rate
+#: limit (``ServerSettings.messages_per_second``, 20 a second), as the issue's client paces
+PACE = 1 / 20
 
 
 def load() -> str:
@@ -171,6 +180,7 @@ class Tally:
         self.acks: list[float] = []
         self.turns: list[float] = []
         self.sizes: list[int] = []
+        self.later_sizes: list[int] = []  # after each connection's first (full) state message
         self.errors: list[str] = []
         self.acked: list[tuple[str, int, str]] = []  # (game, decision, move)
 
@@ -189,6 +199,7 @@ async def person(port: int, game: str, token: str, n: int, deadline: float,
             await asyncio.sleep(deadline - time.monotonic())
             return False
         sent: dict[int, tuple[float, str]] = {}
+        last_sent = -PACE
         waiting: float | None = None
         waiting_for = -1
         while time.monotonic() < deadline:
@@ -210,6 +221,8 @@ async def person(port: int, game: str, token: str, n: int, deadline: float,
                     tally.acked.append((game, decision, move))
                 continue
             tally.sizes.append(len(text))
+            if not message.get("full"):
+                tally.later_sizes.append(len(text))
             if "decision" not in message:
                 continue
             if waiting is not None and message["decision"] >= waiting_for and message.get("legal"):
@@ -220,7 +233,10 @@ async def person(port: int, game: str, token: str, n: int, deadline: float,
             if message.get("legal") and waiting is None and message["decision"] + 1 > waiting_for:
                 move = rng.choice(message["legal"])
                 waiting_for = message["decision"] + 1
-                waiting = time.monotonic()
+                pause = last_sent + PACE - time.monotonic()
+                if pause > 0:  # within the rate limit: the clocks start when the move is sent
+                    await asyncio.sleep(pause)
+                waiting = last_sent = time.monotonic()
                 sent[waiting_for] = (waiting, move)
                 await ws.send(json.dumps({"type": "move", "token": token,
                                           "decision": waiting_for, "move": move}))  # fmt: skip
@@ -364,6 +380,7 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
                         "mean_message_bytes": round(statistics.mean(tally.sizes)) if tally.sizes
                         else None}  # fmt: skip
             load_before = load()
+            client_before = time.process_time()
             before = usage_all()
             moves_before = stored_moves(db)
             start = time.monotonic()
@@ -373,6 +390,7 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
                 for n, (g, t) in enumerate(people)
             ), return_exceptions=True)  # fmt: skip
             elapsed = time.monotonic() - start
+            client_cpu = time.process_time() - client_before
             after = usage_all()
             load_after = load()
             moves_after = stored_moves(db)
@@ -404,6 +422,7 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
         "server_cpu_share": round(server_cpu / elapsed, 2),
         "server_cpu_ms_per_decision": round(1000 * server_cpu / max(1, decisions), 2),
         "workers_cpu_s": round(workers_cpu, 2),
+        "client_cpu_share": round(client_cpu / elapsed, 2),
         "server_cpu_per_created_game_ms": round(
             1000 * (created["server_cpu"] - started["server_cpu"]) / max(1, count), 1),
         "server_rss_mib": round(after["server_rss"], 1),
@@ -411,6 +430,10 @@ async def run(games: int, bots: list[str], seconds: float, *, idle: int = 0,
         "workers_rss_mib": round(after["workers_rss"], 1),
         "workers": after["workers"],
         "mean_message_bytes": round(statistics.mean(tally.sizes)) if tally.sizes else None,
+        "mean_later_message_bytes": round(statistics.mean(tally.later_sizes))
+        if tally.later_sizes else None,
+        "state_messages_per_decision": round(len(tally.sizes) / max(1, decisions), 2),
+        "state_bytes_per_decision": round(sum(tally.sizes) / max(1, decisions)),
         "errors": len(tally.errors) + len(failures),
         "error_examples": (tally.errors + failures)[:3],
         "lost_moves": missing,
@@ -438,11 +461,13 @@ def show(result: dict[str, Any]) -> None:
           f"{result['finished_games']}")
     print(f"  CPU      server {result['server_cpu_s']} s ({result['server_cpu_share']} of wall, "
           f"{result['server_cpu_ms_per_decision']} ms a decision), workers "
-          f"{result['workers_cpu_s']} s; creating a game {result['server_cpu_per_created_game_ms']}"
-          " ms server CPU")
+          f"{result['workers_cpu_s']} s, load client {result['client_cpu_share']} of wall; "
+          f"creating a game {result['server_cpu_per_created_game_ms']} ms server CPU")
     print(f"  memory   server {result['server_rss_mib']} MiB (peak {result['server_hwm_mib']}), "
           f"{result['workers']} workers {result['workers_rss_mib']} MiB")
-    print(f"  messages mean {result['mean_message_bytes']} B")
+    print(f"  messages mean {result['mean_message_bytes']} B ({result['mean_later_message_bytes']}"
+          f" B but the first, full one); a decision: {result['state_messages_per_decision']} "
+          f"state messages, {result['state_bytes_per_decision']} B (one page a game)")
     print(f"  errors {result['errors']} {result['error_examples'] or ''}, lost moves "
           f"{result['lost_moves']}")
 

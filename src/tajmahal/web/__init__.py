@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 
 import attrs
 
@@ -66,6 +67,7 @@ def serve(
     """
     import uvicorn
 
+    from tajmahal.web._collector import keep_pauses_short
     from tajmahal.web.guard import guard_logs, guarded_http, host_name
 
     settings = settings or ServerSettings()
@@ -95,7 +97,13 @@ def serve(
     server = uvicorn.Server(config)
     if announce:
         _announce_when_started(server, where, settings, named in ("0.0.0.0", "::", ""))
-    server.run()
+    stop = threading.Event()
+    collector = keep_pauses_short(stop)  # no long pause of the garbage collector
+    try:
+        server.run()
+    finally:
+        stop.set()
+        collector.join()
 
 
 def _game_server(

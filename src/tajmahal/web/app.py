@@ -215,13 +215,14 @@ def create_app(server: GameServer) -> Starlette:
         per_token[token] += 1
         listener = Listener(seat)
         table.listeners.add(listener)
-        listener.changed()
+        table.tell(listener)
         if table.halted:
             listener.reply(_err(table.halted))
         sender = asyncio.get_running_loop().create_task(_send(socket, table, listener))
         try:
             await _receive(socket, table, seat, token, listener, client)
         finally:
+            listener.closed = True
             table.listeners.discard(listener)
             server.release(table)
             sender.cancel()
@@ -287,7 +288,7 @@ def create_app(server: GameServer) -> Starlette:
             ):
                 raise Rejected("this message's token is not this connection's link")
             if kind == "state":
-                listener.resend()
+                table.tell(listener, whole=True)
                 return
             if kind not in ("move", "undo", "hint"):
                 raise Rejected(f"unknown message type {kind[:30]!r}")
@@ -377,26 +378,16 @@ async def _refuse(socket: WebSocket, message: str, code: int) -> None:
 
 
 async def _send(socket: WebSocket, table: Table, listener: Listener) -> None:
-    """Send the connection's messages: replies as they come, the state when it changed."""
+    """Send the connection's messages in the order they were queued: replies (an ``ack`` as
+    soon as the move is stored) and the state messages the table's backlog builds."""
     try:
         while socket.application_state == WebSocketState.CONNECTED:
             item = await listener.next()
-            if item is Listener.CHANGED or item is Listener.RESEND:
-                sent, version = listener.sent, table.version
-                if item is Listener.RESEND or sent is None or sent[0] < table.rewound:
-                    since = None  # the whole state, the board included
-                elif sent[0] == version:
-                    continue  # unasked, the same state once
-                else:
-                    since = sent[1]
-                try:
-                    decision, text = await table.frame(listener.seat, since)
-                except Exception:  # a bug: logged; the connection and the game go on
-                    log.exception("game %s: cannot build the state message", table.id)
-                    await socket.send_text(json.dumps(_err("internal error (logged)")))
-                    continue
-                await socket.send_text(text)
-                listener.sent = (version, decision)
+            if listener.dropped and listener.queue.empty():  # the page reads again: the state
+                listener.dropped = False
+                table.tell(listener)
+            if isinstance(item, str):
+                await socket.send_text(item)
             else:
                 await socket.send_text(json.dumps(item, separators=(",", ":")))
     except (WebSocketDisconnect, RuntimeError, OSError):

@@ -250,9 +250,8 @@ class ClusterTable(Table):
                          log_text(exc))  # fmt: skip
                 break
             self.cluster.acknowledge(self.id, entry)  # the ack first, then the frames
-            after = self.game.push(move)
+            self.game.push(move)
             self.moves.append(entry)
-            self._add_events(before, move, after, len(self.game))
             applied = True
         if applied:
             self._changed()

@@ -41,6 +41,7 @@ __all__ = [
     "public_document",
     "seat_document",
     "state_frame",
+    "state_text",
 ]
 
 _HIDDEN = frozenset({EventKind.VISIT_END})
@@ -224,6 +225,48 @@ def state_frame(
     ``labels`` their :func:`move_labels`; ``events`` the decisions as
     (number, mover, lines) for this seat that the page has not had yet.
     """
+    frame = _fields(view, game_id=game_id, decision=decision, players=players, humans=humans,
+                    seat=seat, legal=legal, labels=labels, events=events, hints=hints, undo=undo,
+                    table=table, result=result, delayed=delayed, board=board)  # fmt: skip
+    return {"view": public_document(view) if seat is None else seat_document(view), **frame}
+
+
+def state_text(view: PlayerView, **fields: Any) -> str:
+    """:func:`state_frame` as its JSON text (compact): the seat's view document is written
+    once, by :func:`tajmahal.dumps`, into the text (not parsed and written again).
+
+    >>> import json, tajmahal as tm
+    >>> view = tm.new_game(3, seed=1).view(1)
+    >>> fields = dict(game_id='g', decision=0, players=['a', 'b', 'c'], humans=[1], seat=1,
+    ...               legal=[], events=[], hints=False, undo=False)
+    >>> json.loads(state_text(view, **fields)) == state_frame(view, **fields)
+    True
+    """
+    if fields.get("seat") is None:  # the spectator: the view's public part only
+        return json.dumps(state_frame(view, **fields), separators=(",", ":"))
+    rest = json.dumps(_fields(view, **fields), separators=(",", ":"))
+    return '{"view":' + dumps(view) + "," + rest[1:]
+
+
+def _fields(
+    view: PlayerView,
+    *,
+    game_id: str,
+    decision: int,
+    players: Sequence[str],
+    humans: Sequence[int],
+    seat: int | None,
+    legal: Sequence[str],
+    labels: Sequence[Sequence[Any]] = (),
+    events: Sequence[tuple[int, int | None, list[str]]],
+    hints: bool,
+    undo: bool,
+    table: object = None,
+    result: dict[str, Any] | None = None,
+    delayed: bool = False,
+    board: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Every field of :func:`state_frame` but the view document."""
     frame = {
         "type": "state",
         "game": game_id,
@@ -232,7 +275,6 @@ def state_frame(
         "full": board is not None,
         "players": list(players),
         "humans": list(humans),
-        "view": public_document(view) if seat is None else seat_document(view),
         "shown": board_state(view),
         "turn": view.current_player,
         "legal": list(legal),
@@ -251,3 +293,4 @@ def state_frame(
     if board is not None:
         frame["board"] = board
     return frame
+

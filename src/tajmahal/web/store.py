@@ -35,6 +35,8 @@ __all__ = [
     "token_digest",
 ]
 
+_ROWS = 150  #: moves in one INSERT (6 values each: within SQLite's oldest limit, 999)
+
 
 class StoreError(TajMahalError):
     """The database cannot be opened or written (a clear message, never a traceback)."""
@@ -281,29 +283,48 @@ class SQLiteStore:
         [None, DuplicateMoveError('game g1 already has move 1'), None]
         >>> store.close()
         """
+        rows = [(game_id, move.number, move.seat, move.move, move.elapsed,
+                 None if move.fault is None else json.dumps(move.fault))
+                for game_id, move in entries]  # fmt: skip
         problems: list[Exception | None] = []
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for game_id, move in entries:
-                        fault = None if move.fault is None else json.dumps(move.fault)
-                        try:  # a failed statement is undone alone; the transaction goes on
-                            self._db.execute(
-                                "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
-                                "VALUES (?, ?, ?, ?, ?, ?)",
-                                (game_id, move.number, move.seat, move.move, move.elapsed, fault),
-                            )
-                            problems.append(None)
-                        except sqlite3.IntegrityError as exc:
-                            duplicate = _duplicate(game_id, move)
-                            problems.append(_integrity_error(exc, game_id, duplicate))
+                    for start in range(0, len(rows), _ROWS):
+                        problems += self._insert_moves(rows[start : start + _ROWS])
                 except BaseException:
                     self._db.execute("ROLLBACK")
                     raise
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot write the game database {self.path}: {exc}") from exc
+        return problems
+
+    def _insert_moves(self, rows: list[tuple[Any, ...]]) -> list[Exception | None]:
+        """Insert moves in one statement (few calls into SQLite: each lets go of the GIL and
+        waits to take it back from a busy event loop); one at a time if one is taken."""
+        try:
+            self._db.execute(
+                "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) VALUES "
+                + ",".join(["(?, ?, ?, ?, ?, ?)"] * len(rows)),
+                [value for row in rows for value in row],
+            )
+            return [None] * len(rows)
+        except sqlite3.IntegrityError:  # the statement was undone alone: each row again
+            pass
+        problems: list[Exception | None] = []
+        for row in rows:
+            try:  # a failed statement is undone alone; the transaction goes on
+                self._db.execute(
+                    "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+                problems.append(None)
+            except sqlite3.IntegrityError as exc:
+                duplicate = DuplicateMoveError(f"game {row[0]} already has move {row[1]}")
+                problems.append(_integrity_error(exc, row[0], duplicate))
         return problems
 
     def remove_moves(self, game_id: str, first: int) -> None:

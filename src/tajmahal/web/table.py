@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import os
 import time
@@ -38,7 +37,7 @@ from tajmahal.web.frames import (
     live_board,
     move_labels,
     opening_lines,
-    state_frame,
+    state_text,
 )
 from tajmahal.web.store import SQLiteStore, StoredGame, StoredMove
 from tajmahal.web.workers import PooledSeat, Workers
@@ -53,41 +52,39 @@ class Rejected(TajMahalError):
 
 
 class Listener:
-    """One open connection's mailbox: state changes (coalesced) and direct replies."""
+    """One open connection's mailbox: replies and state messages, in the order they are sent.
 
-    CHANGED = object()
-    RESEND = object()  #: the client asked for the state (sent even if unchanged)
+    A state message is built when the table's backlog gets to it (see
+    :meth:`Table.tell`), from the state as it is then: the changes made
+    meanwhile come in one message (the events of every decision since the last
+    one this page has), and a reply put here before it (an ``ack``) is sent
+    before it.
+    """
 
     def __init__(self, seat: int | None, limit: int = 64) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[object] = asyncio.Queue(limit)
-        self._pending = False
-        #: the table's version and the decision of the last state sent (None: send it all)
+        self.queue: asyncio.Queue[dict[str, Any] | str] = asyncio.Queue(limit)
+        #: the table's version and the decision of the last state queued (None: send it all)
         self.sent: tuple[int, int] | None = None
-
-    def changed(self) -> None:
-        if not self._pending:
-            self._pending = True
-            self._put(self.CHANGED)
+        self.owed = False  #: a state message is on its way (in the backlog)
+        self.whole = False  #: the next state message is a full one (the page asked)
+        self.dropped = False  #: a state message did not fit the queue: another when it empties
+        self.closed = False
 
     def reply(self, message: dict[str, Any]) -> None:
-        self._put(message)
+        self.put(message)
 
-    def resend(self) -> None:
-        self._put(self.RESEND)
-
-    def _put(self, item: object) -> None:
+    def put(self, item: dict[str, Any] | str) -> bool:
+        """Queue a message (False: the queue is full, the page does not read)."""
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:  # a client that does not read: it gets the state later
-            if item is self.CHANGED:
-                self._pending = False
+            return False
+        return True
 
-    async def next(self) -> object:
-        item = await self.queue.get()
-        if item is self.CHANGED:
-            self._pending = False
-        return item
+    async def next(self) -> dict[str, Any] | str:
+        """The next message to send: a reply (JSON data) or a state message (its text)."""
+        return await self.queue.get()
 
 
 class _HumanSeat:
@@ -131,6 +128,10 @@ class Table:
         #: each message built once per version, seat and what the page already has
         self._frames: dict[tuple[int, int | None, int | None], tuple[int, str]] = {}
         self._board: dict[str, Any] | None = None  #: the live board, the same for every seat
+        self._drawing: asyncio.Task[None] | None = None  #: the board being drawn
+        self._waiting_board: set[Listener] = set()  #: the pages waiting for it
+        #: the table panel of a decision (public facts: the same for every seat)
+        self._tables: dict[int, dict[str, Any] | None] = {}
         self.rewound = 0  #: the version of the last undo: pages get the whole state again
         self._breakdown: dict[str, Any] | None = None  #: where the points came from, at the end
         self._events: dict[int | None, list[tuple[int, int | None, list[str]]]] = {}
@@ -177,31 +178,99 @@ class Table:
         visit = states[-1].visit
         return next(k for k, s in enumerate(states) if s.visit == visit)
 
-    async def frame(self, seat: int | None, since: int | None = None) -> tuple[int, str]:
+    def tell(self, listener: Listener, whole: bool = False) -> None:
+        """Send ``listener`` the state when the backlog gets to it (``whole``: a full one).
+
+        One message is on its way per listener at a time; the changes made
+        before it is built are in it (coalesced).
+        """
+        if whole:
+            listener.whole = True
+        if not listener.owed and not listener.closed:
+            listener.owed = True
+            self.workers.backlog.add(functools.partial(self._tell, listener))
+
+    def _tell(self, listener: Listener) -> bool:
+        """A backlog job: build ``listener``'s state message now and queue it (False: none due)."""
+        listener.owed = False
+        if listener.closed:
+            return False
+        sent = listener.sent
+        whole = listener.whole or sent is None or sent[0] < self.rewound
+        if not whole and sent is not None and sent[0] == self.version:
+            return False  # nothing new since the last one
+        if self._board is None:  # the board first (drawn once per game, in a thread)
+            listener.owed = True
+            self._waiting_board.add(listener)
+            if self._drawing is None:
+                self._drawing = asyncio.get_running_loop().create_task(self._draw_board())
+            return False
+        try:
+            decision, text = self.frame_now(listener.seat, None if whole or sent is None
+                                            else sent[1])  # fmt: skip
+        except Exception:  # a bug: logged; the connection and the game go on
+            log.exception("game %s: cannot build the state message", self.id)
+            listener.reply({"type": "error", "message": "internal error (logged)",
+                            "request": None})  # fmt: skip
+            return True
+        if listener.put(text):
+            listener.sent = (self.version, decision)
+            listener.whole = False
+        else:
+            listener.dropped = True  # the sender asks again once the page reads
+        return True
+
+    async def _draw_board(self) -> None:
+        try:
+            self._board = await self.workers.drawn(live_board, self.game.initial_state.view(0))
+        except Exception:  # a bug: logged; the pages waiting for it are told
+            log.exception("game %s: cannot draw the board", self.id)
+            for listener in self._waiting_board:
+                listener.reply({"type": "error", "message": "internal error (logged)",
+                                "request": None})  # fmt: skip
+        finally:
+            self._drawing = None
+            waiting, self._waiting_board = self._waiting_board, set()
+            for listener in waiting:
+                listener.owed = False
+                if self._board is not None:
+                    self.tell(listener)
+
+    def frame_now(self, seat: int | None, since: int | None = None) -> tuple[int, str]:
         """The ``state`` message for ``seat`` now, as (its decision, JSON text).
 
         ``since``: the decision of the last state this page has (the message
         then carries only the events after it, and no board); None: the whole
-        state, the board included.  Built in a worker thread, once per version,
-        seat and ``since``, whatever the number of pages.  What the message
-        shows is taken here, on the event loop; the worker thread only builds
-        it, so a change meanwhile cannot mix two states.
+        state, the board included (drawn already).  Built on the event loop,
+        once per version, seat and ``since``, whatever the number of pages.
         """
-        if self._board is None:
-            self._board = await self.workers.drawn(live_board, self.game.initial_state.view(0))
         index = self._shown_index(seat)
-        if since is not None and since > index:
-            since = None  # the page is ahead (an undo, a delayed spectator): all again
+        if since is not None and not index - MAX_EVENTS <= since <= index:
+            # the page is ahead (an undo, a delayed spectator), or so far behind (it did not
+            # read) that the events it lacks are no longer kept: all again
+            since = None
         key = (self.version, seat, since)
         cached = self._frames.get(key)
         if cached is None:
             shown = self._shown(seat, since)
-            cached = (shown["decision"], await self.workers.drawn(_frame_text, shown))
-            if key[0] == self.version:  # only the latest version's frames are kept (memory)
-                if len(self._frames) > 16 or any(k[0] != key[0] for k in self._frames):
-                    self._frames.clear()
-                self._frames[key] = cached
+            cached = (shown["decision"], _frame_text(shown, self._table_panel(index)))
+            if len(self._frames) > 16 or any(k[0] != key[0] for k in self._frames):
+                self._frames.clear()  # only the latest version's frames are kept (memory)
+            self._frames[key] = cached
         return cached
+
+    def _table_panel(self, index: int) -> dict[str, Any] | None:
+        """The table panel at decision ``index``: public facts, the same for every seat."""
+        panel = self._tables.get(index)
+        if panel is None and index not in self._tables:
+            try:
+                panel = table_data(self.game.states[index].view(0))
+            except Exception:  # the panel is a help: a bug in it must not stop the game
+                log.exception("game %s: the table panel failed", self.id)
+            if len(self._tables) >= 4:
+                self._tables.clear()
+            self._tables[index] = panel
+        return panel
 
     def _shown(self, seat: int | None, since: int | None) -> dict[str, Any]:
         """What :func:`state_frame` needs for ``seat``, taken from the table as it is now."""
@@ -213,11 +282,8 @@ class Table:
         first = -1 if since is None else since
         result = None
         if state.is_over:
-            if self._breakdown is None:
-                from tajmahal.analysis import score_breakdown
-                from tajmahal.render._viewer_data import breakdown_data
-
-                self._breakdown = breakdown_data(score_breakdown(self.game.record()))
+            if self._breakdown is None:  # (a game that ends here has it already)
+                self._breakdown = _breakdown(self.game.record())
             result = {"scores": list(state.scores), "winners": _winners(state),
                       "faults": [_fault_text(m) for m in self.moves if m.fault is not None],
                       "breakdown": self._breakdown}  # fmt: skip
@@ -233,23 +299,28 @@ class Table:
         }  # fmt: skip
 
     def _rebuild_events(self) -> None:
-        """Forget the events told so far: each audience's are told again when next asked."""
+        """Forget the events told so far (an undo): each audience's are told again when next
+        asked, and the table panels built again."""
         self._events = {}
+        self._tables = {}
 
     def _events_of(self, audience: int | None) -> list[tuple[int, int | None, list[str]]]:
-        """The latest decisions' events as ``audience`` knows them (built when first asked:
-        opening a game costs no events, and a decision costs only those of its audiences)."""
-        told = self._events.get(audience)
-        if told is not None:
-            return told
+        """The latest decisions' events as ``audience`` knows them, told when first asked
+        (opening a game costs no events; a decision costs only those of its audiences, in
+        the backlog's turn: when a state message is built)."""
         players = self.config.players
         states = self.game.states
-        told = self._events[audience] = []
-        start = max(0, len(states) - 1 - MAX_EVENTS)
-        if start == 0:
-            told.append((0, None, opening_lines(states[0].view(audience or 0), players)))
+        told = self._events.get(audience)
+        if told is None:
+            told = self._events[audience] = []
+            start = max(0, len(states) - 1 - MAX_EVENTS)
+            if start == 0:
+                told.append((0, None, opening_lines(states[0].view(audience or 0), players)))
+        else:
+            start = max(told[-1][0] if told else 0, len(states) - 2 - MAX_EVENTS)
         for k in range(start + 1, len(states)):
             told.append(self._told(audience, states[k - 1], self.game.moves[k - 1], states[k], k))
+        del told[: -MAX_EVENTS - 1]
         return told
 
     def _told(
@@ -260,16 +331,11 @@ class Table:
                                private=audience is not None)  # fmt: skip
         return number, before.current_player, lines
 
-    def _add_events(self, before: GameState, move: Move, after: GameState, number: int) -> None:
-        for audience, lines in self._events.items():
-            lines.append(self._told(audience, before, move, after, number))
-            del lines[: -MAX_EVENTS - 1]
-
     def _changed(self) -> None:
         self.version += 1
         self.last_active = time.monotonic()
-        for listener in list(self.listeners):
-            listener.changed()
+        for listener in self.listeners:
+            self.tell(listener)
 
     # ------------------------------------------------------------------------ changing
 
@@ -345,15 +411,15 @@ class Table:
         await self.workers.add_move(self.id, stored)
         if acknowledge is not None:
             acknowledge()  # the ack first, then the frames
-        before = self.state
         after = self.game.push(move)
         self.moves.append(stored)
-        self._add_events(before, move, after, len(self.game))
         if after.is_over:
             await self._finish()
         self._changed()
 
     async def _finish(self) -> None:
+        # where the points came from (tens of ms): in a thread, not in the loop's turn
+        self._breakdown = await self.workers.drawn(_breakdown, self.game.record())
         await self.keep_record()
         log.info("game %s: over, scores %s", self.id, list(self.state.scores))
         seats, self._seats = self._seats, []
@@ -418,10 +484,12 @@ class Table:
                     limit = self.settings.default_time_limit
                 self._referee = _Referee(self._seats, limit, self.config.game_time)
             referee = self._referee
+            backlog = self.workers.backlog
             while not self.closed:
+                await backlog.turn(first=True)  # behind the people's moves, before the pages
                 state = self.state
                 seat = state.current_player
-                if state.is_over or seat is None or self.seat_is_human(seat):
+                if self.closed or state.is_over or seat is None or self.seat_is_human(seat):
                     return
                 number = len(self.game) + 1
                 view, legal = state.view(seat), state.legal_moves()
@@ -499,20 +567,26 @@ class Table:
                 await self.workers.program(seat.close)
 
 
-def _frame_text(shown: dict[str, Any]) -> str:
-    """Runs in a worker thread: the seat's view, its moves and table, as the message's text."""
+def _frame_text(shown: dict[str, Any], table: dict[str, Any] | None) -> str:
+    """The seat's view, its moves and table (``table``: the panel of any seat), as the
+    message's text."""
     state: GameState = shown.pop("state")
     legal: tuple[Move, ...] = shown.pop("moves")
     seat = shown["seat"]
     view = state.view(0 if seat is None else seat)
-    table = None
-    try:
-        table = table_data(view, seat)
-    except Exception:  # the panel is a help: a bug in it must not stop the game
-        log.exception("the table panel failed for seat %s", seat)
+    if table is not None:
+        table = {**table, "seat": seat}
     labels = move_labels(view, legal) if legal else []
-    frame = state_frame(view, table=table, legal=[str(m) for m in legal], labels=labels, **shown)
-    return json.dumps(frame, separators=(",", ":"))
+    return state_text(view, table=table, legal=[str(m) for m in legal], labels=labels, **shown)
+
+
+def _breakdown(record: GameRecord) -> dict[str, Any]:
+    """The result's account of where each seat's points came from."""
+    from tajmahal.analysis import score_breakdown
+    from tajmahal.render._viewer_data import breakdown_data
+
+    data: dict[str, Any] = breakdown_data(score_breakdown(record))
+    return data
 
 
 def _finish_seats(seats: Sequence[SeatPlayer], state: GameState) -> None:

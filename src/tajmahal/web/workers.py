@@ -1,4 +1,5 @@
-"""Where a server's blocking work runs: bots in worker processes, storage and drawing in threads.
+"""Where a server's work runs: bots in worker processes, storage and drawing in threads, and
+the event loop's own low-priority work (state messages, bots' turns) in its :class:`Backlog`.
 
 **Bots in worker processes.**  The server's in-process bots (every seat but
 ``cmd:`` programs and ``--isolate``/``--sandbox`` seats, which run through
@@ -48,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import itertools
 import logging
 import os
@@ -70,7 +72,7 @@ from tajmahal.rules.views import PlayerView
 from tajmahal.web.config import ServerSettings
 from tajmahal.web.store import GameStore, StoredMove
 
-__all__ = ["GRACE", "NICE", "SLACK", "THREADS", "BotPool", "PooledSeat", "Workers"]
+__all__ = ["GRACE", "NICE", "SLACK", "THREADS", "Backlog", "BotPool", "PooledSeat", "Workers"]
 
 log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
@@ -444,6 +446,84 @@ class PooledSeat:
         return None
 
 
+class Backlog:
+    """The event loop's low-priority work: one job per turn of the loop, in two queues.
+
+    What arrives on the sockets (a person's move: read, checked, stored and
+    acknowledged) is handled between any two jobs, never behind hundreds.
+    The bots' turns (:meth:`turn`, ``first=True``: the seat's view handed to its
+    worker, a fraction of a millisecond) go before the state messages
+    (:meth:`add`: a millisecond each), at most :data:`FIRST_RUN` in a row while
+    messages wait: so a game's quick bots have usually moved by the time its
+    page's message is built, and one message tells them all (coalesced), while
+    no page waits for ever.  A job is a function; it returns False when it had
+    nothing to do (the next job runs in the same turn).
+
+    >>> async def jobs():
+    ...     backlog, done = Backlog(), []
+    ...     for n in range(3):
+    ...         backlog.add(lambda n=n: done.append(n))
+    ...     backlog.add(lambda: done.append('first'), first=True)
+    ...     await backlog.turn()
+    ...     return done
+    >>> asyncio.run(jobs())
+    ['first', 0, 1, 2]
+    """
+
+    FIRST_RUN = 4  #: jobs of the first queue in a row, at most, while the second waits
+
+    def __init__(self) -> None:
+        self._first: collections.deque[Callable[[], object]] = collections.deque()
+        self._second: collections.deque[Callable[[], object]] = collections.deque()
+        self._run = 0  # jobs of the first queue run in a row
+        self._scheduled = False
+        self.done = 0  #: jobs run
+
+    def __len__(self) -> int:
+        return len(self._first) + len(self._second)
+
+    def add(self, job: Callable[[], object], first: bool = False) -> None:
+        """Run ``job()`` once the jobs before it in its queue have run, one a turn of the loop."""
+        (self._first if first else self._second).append(job)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._step)
+
+    async def turn(self, first: bool = False) -> None:
+        """Wait for this coroutine's place in a queue (it goes on in the loop's next turn)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.add(functools.partial(_wake, future), first)
+        await future
+
+    def _step(self) -> None:
+        self._scheduled = False
+        while self._first or self._second:
+            if self._first and (self._run < self.FIRST_RUN or not self._second):
+                job = self._first.popleft()
+                self._run += 1
+            else:
+                job = self._second.popleft()
+                self._run = 0
+            try:
+                worked = job()
+            except Exception:  # a bug: logged, the other jobs go on
+                log.exception("a job of the server's backlog failed")
+                worked = True
+            if worked is not False:
+                self.done += 1
+                break
+        if self._first or self._second:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._step)
+
+
+def _wake(future: asyncio.Future[None]) -> bool:
+    if future.done():  # its coroutine was cancelled: the next job runs now
+        return False
+    future.set_result(None)
+    return True
+
+
 class Workers:
     """Where a server's blocking work runs: the bot pool, program seats, drawing, storage.
 
@@ -458,6 +538,8 @@ class Workers:
         self.programs = ThreadPoolExecutor(64, thread_name_prefix="tajmahal-web-program")
         self.drawing = ThreadPoolExecutor(2, thread_name_prefix="tajmahal-web-draw")
         self.storage = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-store")
+        #: the event loop's own low-priority work (state messages, the bots' turns)
+        self.backlog = Backlog()
         self._moves: list[tuple[str, StoredMove, asyncio.Future[None]]] = []
         self._writing = False
         self.commits = 0  #: transactions that stored moves (each one fsync)
