@@ -439,19 +439,21 @@ def test_idle_games_expire_finished_games_leave_memory_and_addresses_have_a_quot
                     "--open-games-per-client", "2")  # fmt: skip
     try:
         idle = server.create([HUMAN, "random", "random"])
-        server.create([HUMAN, "random", "random"])
+        second = server.create([HUMAN, "random", "random"])
         status, _, body = server.request("/api/games", {"seats": [HUMAN, "random", "random"]})
         assert status == 429 and "unfinished games" in json.loads(body)["error"]
-        deadline = time.monotonic() + 60
-        while server.request(idle["seats"][0]["link"])[0] != 404:
-            assert time.monotonic() < deadline, "the idle game never expired"
-            time.sleep(0.5)
-        assert any(f"game {idle['id']}: expired" in line for line in server.lines)
+        deadline = time.monotonic() + 120
+        for game in (idle, second):  # (on a busy machine, perhaps in two sweeps)
+            while server.request(game["seats"][0]["link"])[0] != 404:
+                assert time.monotonic() < deadline, "the idle game never expired"
+                time.sleep(0.5)
+            assert any(f"game {game['id']}: expired" in line for line in server.lines)
         assert server.create([HUMAN, "random", "random"])  # room again
         finished = server.create(["random", "random", "random"])
+        deadline = time.monotonic() + 300  # a whole game of bots, on a busy machine
         while not any(f"game {finished['id']}: over, left memory" in line
                       for line in server.lines):  # fmt: skip
-            assert time.monotonic() < deadline + 60, "the finished game stayed in memory"
+            assert time.monotonic() < deadline, "the finished game stayed in memory"
             time.sleep(0.5)
         status, _, record = server.request("/record/" + token_of(finished["spectator"]))
         assert status == 200 and b"tajmahal/record" in record  # read again from the database

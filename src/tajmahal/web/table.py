@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import os
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,6 +30,7 @@ from tajmahal.referee.seats import Answer, SeatPlayer
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
+from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps
 from tajmahal.web._advice import hint_for, table_data
 from tajmahal.web.config import GameConfig, ServerSettings
@@ -127,7 +130,9 @@ class Table:
         self._driver: asyncio.Task[None] | None = None
         #: each message built once per version, seat and what the page already has
         self._frames: dict[tuple[int, int | None, int | None], tuple[int, str]] = {}
-        self._board: dict[str, Any] | None = None  #: the live board, the same for every seat
+        #: the live board, the same for every seat, as compressed JSON (84 KB of it in ~13 KB
+        #: so: an idle game holds little; a page's first message unpacks it)
+        self._board: bytes | None = None
         self._drawing: asyncio.Task[None] | None = None  #: the board being drawn
         self._waiting_board: set[Listener] = set()  #: the pages waiting for it
         #: the table panel of a decision (public facts: the same for every seat)
@@ -222,7 +227,7 @@ class Table:
 
     async def _draw_board(self) -> None:
         try:
-            self._board = await self.workers.drawn(live_board, self.game.initial_state.view(0))
+            self._board = await self.workers.drawn(_packed_board, self.game.initial_state.view(0))
         except Exception:  # a bug: logged; the pages waiting for it are told
             log.exception("game %s: cannot draw the board", self.id)
             for listener in self._waiting_board:
@@ -242,7 +247,8 @@ class Table:
         ``since``: the decision of the last state this page has (the message
         then carries only the events after it, and no board); None: the whole
         state, the board included (drawn already).  Built on the event loop,
-        once per version, seat and ``since``, whatever the number of pages.
+        once per version, seat and ``since``, whatever the number of pages (a
+        whole state, rare and large, each time it is asked for).
         """
         index = self._shown_index(seat)
         if since is not None and not index - MAX_EVENTS <= since <= index:
@@ -254,6 +260,8 @@ class Table:
         if cached is None:
             shown = self._shown(seat, since)
             cached = (shown["decision"], _frame_text(shown, self._table_panel(index)))
+            if since is None:
+                return cached  # a whole state (the board in it) is rare, and large to keep
             if len(self._frames) > 16 or any(k[0] != key[0] for k in self._frames):
                 self._frames.clear()  # only the latest version's frames are kept (memory)
             self._frames[key] = cached
@@ -289,7 +297,7 @@ class Table:
                       "breakdown": self._breakdown}  # fmt: skip
         return {
             "state": state, "moves": legal, "seat": seat,
-            "board": self._board if since is None else None,
+            "board": _unpacked(self._board) if since is None and self._board else None,
             "game_id": self.id, "decision": index,
             "players": self.config.players, "humans": self.config.humans,
             "events": [e for e in self._events_of(seat) if first < e[0] <= index],
@@ -565,6 +573,15 @@ class Table:
         for seat in seats:
             if isinstance(seat, ProcessSeat):
                 await self.workers.program(seat.close)
+
+
+def _packed_board(start: PlayerView) -> bytes:
+    return zlib.compress(json.dumps(live_board(start)).encode())
+
+
+def _unpacked(board: bytes) -> dict[str, Any]:
+    unpacked: dict[str, Any] = json.loads(zlib.decompress(board))
+    return unpacked
 
 
 def _frame_text(shown: dict[str, Any], table: dict[str, Any] | None) -> str:
