@@ -218,11 +218,6 @@ def test_trees_split_the_budget_and_sum_at_the_root() -> None:
     assert again.last_statistics == four.last_statistics
     with IsmctsBot(seed=1, iterations=120, trees=4, jobs=2) as split:  # trees in each share
         assert split.choose(view, legal) in legal and split.last_iterations == 120
-    # level 5 is sixteen level-3 trees (shared by the jobs); other levels and the frozen bots
-    # grow one; an explicit trees wins
-    assert IsmctsBot(level=5).trees == 16 and IsmctsBot(level=5, jobs=4).trees == 4
-    assert IsmctsBot(level=4).trees == IsmctsBot().trees == IsmctsV2Bot(level=5).trees == 1
-    assert IsmctsBot(level=5, trees=2).trees == 2
 
 
 def test_ismcts_v2_is_the_second_release_frozen() -> None:

@@ -22,9 +22,6 @@ final policy), a tie going to the higher mean reward, then to the move tried fir
 budgets (``LEVELS``), each four times the one below; level 3 is the default
 budget (330: the CPU per decision of ``ismcts-v2``'s 400, whose evaluation is
 cheaper; ``ismcts-v1`` and ``ismcts-v2`` keep their levels, ``LEVELS_V2``).
-Level 5 grows sixteen trees of level 3's size and sums their root statistics
-(``LEVEL_TREES``): one deep tree found lines that keep cards the evaluation
-overrates, and measured no stronger than level 3.
 Iteration budgets keep a game reproducible from its seed.
 
 **ismcts-v1** (``IsmctsV1Bot``) is the first release's bot, kept for
@@ -88,11 +85,6 @@ STALL_FACTOR = 10.0  #: this many times what this process took for its own share
 CONTEST_SEATS = frozenset({3, 4})
 #: ``level`` -> iterations per decision (level 3 is the default budget)
 LEVELS: dict[int, int] = {1: 21, 2: 83, 3: DEFAULT_ITERATIONS, 4: 1320, 5: 5280}
-#: ``level`` -> independent trees (``trees``, over all ``jobs``) when the level sets the budget:
-#: level 5 is sixteen level-3 searches summed at the root; one deep tree measured no stronger
-#: than level 3 (36 games, -2.1 points a game, -5.1 to +0.8: it hoards cards), sixteen trees
-#: measured stronger (docs/performance.md, "Levels")
-LEVEL_TREES: dict[int, int] = {5: 16}
 #: the levels and default budget of ``ismcts-v1`` and ``ismcts-v2``, frozen
 LEVELS_V2: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
 
@@ -327,9 +319,8 @@ class IsmctsBot:
       (default 1: never; at most 10);
     - ``margin``: how close counts as close, as a share of the top move's visits
       (default 0.1);
-    - ``trees``: independent trees per search process (default 1; ``level=5``: 16,
-      shared by the ``jobs``), grown in turn from their own deals and summed at the
-      root (each gets its share of the budget);
+    - ``trees``: independent trees per search process (default 1), grown in turn from
+      their own deals and summed at the root (each gets its share of the budget);
     - ``c``: the UCT exploration constant (default 0.7; rewards lie in 0..1);
     - ``rollout``: ``"heuristic"`` (default) or ``"random"``, the policy that plays
       each simulation on to the end of the visit; from Python also any move picker
@@ -359,8 +350,6 @@ class IsmctsBot:
     name: ClassVar[str] = "ismcts"
     default_focus: ClassVar[float] = DEFAULT_FOCUS
     levels: ClassVar[dict[int, int]] = LEVELS
-    #: ``level`` -> trees (see ``LEVEL_TREES``; the frozen bots: one tree at every level)
-    level_trees: ClassVar[dict[int, int]] = LEVEL_TREES
     #: the numbers of seats at which the reward reads the prize contests; at the others the
     #: v2 weights, with the v2 budget for a level (or the default): the same CPU per decision
     contest_seats: ClassVar[frozenset[int]] = CONTEST_SEATS
@@ -378,7 +367,7 @@ class IsmctsBot:
         margin: float = DEFAULT_MARGIN,
         game_time: float | None = None,
         focus: float | None = None,
-        trees: int | None = None,
+        trees: int = 1,
     ) -> None:
         if level is not None:
             if isinstance(level, bool) or level not in self.levels:
@@ -408,8 +397,6 @@ class IsmctsBot:
             raise ValueError(f"c must be a number from 0 to 100, got {c!r}")
         if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
             raise ValueError(f"jobs must be an int from 1 to {MAX_JOBS}, got {jobs!r}")
-        if trees is None:  # a level's trees are shared by the jobs
-            trees = max(1, self.level_trees.get(level, 1) // jobs) if level is not None else 1
         if isinstance(trees, bool) or not isinstance(trees, int) or not 1 <= trees <= MAX_TREES:
             raise ValueError(f"trees must be an int from 1 to {MAX_TREES}, got {trees!r}")
         if focus is None:
@@ -684,7 +671,6 @@ class IsmctsV1Bot(IsmctsBot):
     name: ClassVar[str] = "ismcts-v1"
     default_focus: ClassVar[float] = 1.0
     levels: ClassVar[dict[int, int]] = LEVELS_V2
-    level_trees: ClassVar[dict[int, int]] = {}
     contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
     def reward(self, game: Playout) -> list[float]:
@@ -714,7 +700,6 @@ class IsmctsV2Bot(IsmctsBot):
     name: ClassVar[str] = "ismcts-v2"
     default_focus: ClassVar[float] = 1.0
     levels: ClassVar[dict[int, int]] = LEVELS_V2
-    level_trees: ClassVar[dict[int, int]] = {}
     contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
     def reward(self, game: Playout) -> list[float]:
