@@ -57,7 +57,8 @@ ELEPHANT = SYMBOLS.index(tm.Symbol.ELEPHANT)
 #: takes two (the last to withdraw, fewer), and a hand of cards wins the contests to come
 SUPPLY = 6.0
 #: ``FlatMcBot``'s deals per decision: about ``ismcts``'s CPU per decision (compiled) at ``SUPPLY``
-SAMPLES = 18
+#: in games against it (18 cost 1.2 times as much there; 18 is ``ismcts-v2``'s CPU against v2)
+SAMPLES = 14
 PAIR_SPECIAL = {  # C6: two identical influence tiles earn a special card (the standard pairing)
     tm.Symbol.GENERAL: tm.Special.ELEPHANT,
     tm.Symbol.VIZIER: tm.Special.GRAND_MOGUL,
@@ -366,7 +367,7 @@ class FlatMcBot:
     """Flat Monte Carlo over its own sampled deals, its own visit simulator (see the docstring).
 
     Options: ``samples`` (deals per decision, the same deals for every candidate;
-    default ``SAMPLES``, 18: about the CPU per decision of ``ismcts``'s default,
+    default ``SAMPLES``, 14: about the CPU per decision of ``ismcts``'s default,
     compiled), ``seed``;
     ``supply`` (what a card taken from the supply on withdrawing is worth, in cards in
     hand; default ``SUPPLY``; 0: the first version, which counted only the W11 card);
