@@ -32,8 +32,10 @@ decision it deals the unseen cards itself (``samples`` deals, the same deals
 for every candidate), plays each candidate move and then the rest of the visit
 with the strategy's quick policy for every seat (its own simulator: symbol
 counts, hands, visit colours, the court), and values the visit's end as the
-prizes each seat took minus the cards it spent; the candidate with the best
-mean of (own value - mean rival value) is played.  Palaces and supply cards
+prizes each seat took, plus the cards it took from the supply on withdrawing
+(F2, F3: ``supply`` times what a card is worth in hand), minus the cards it
+spent; the candidate with the best mean of (own value - mean rival value) is
+played.  Palaces and supply cards
 follow :class:`StrategyBot`.
 """
 
@@ -51,6 +53,12 @@ SYMBOLS = tuple(tm.Symbol)
 INFLUENCE = (tm.Symbol.VIZIER, tm.Symbol.GENERAL, tm.Symbol.MONK, tm.Symbol.PRINCESS)
 MOGUL = SYMBOLS.index(tm.Symbol.GRAND_MOGUL)
 ELEPHANT = SYMBOLS.index(tm.Symbol.ELEPHANT)
+#: ``FlatMcBot``'s worth of a card taken from the supply, in cards in hand: withdrawing early
+#: takes two (the last to withdraw, fewer), and a hand of cards wins the contests to come
+SUPPLY = 6.0
+#: ``FlatMcBot``'s deals per decision: about ``ismcts``'s CPU per decision (compiled) at ``SUPPLY``
+#: in games against it (18 cost 1.2 times as much there; 18 is ``ismcts-v2``'s CPU against v2)
+SAMPLES = 14
 PAIR_SPECIAL = {  # C6: two identical influence tiles earn a special card (the standard pairing)
     tm.Symbol.GENERAL: tm.Special.ELEPHANT,
     tm.Symbol.VIZIER: tm.Special.GRAND_MOGUL,
@@ -359,17 +367,33 @@ class FlatMcBot:
     """Flat Monte Carlo over its own sampled deals, its own visit simulator (see the docstring).
 
     Options: ``samples`` (deals per decision, the same deals for every candidate;
-    default 40: about the CPU per decision of ``ismcts``'s default, compiled), ``seed``.
+    default ``SAMPLES``, 14: about the CPU per decision of ``ismcts``'s default,
+    compiled), ``seed``;
+    ``supply`` (what a card taken from the supply on withdrawing is worth, in cards in
+    hand; default ``SUPPLY``; 0: the first version, which counted only the W11 card);
+    ``halving`` (sequential halving: the same number of simulations, spent in rounds
+    that drop the worse half of the candidates; default off).
     """
 
     name = "flat-mc"
 
-    def __init__(self, seed: int = 0, samples: int = 40, noise: float = 0.35) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = SAMPLES,
+        noise: float = 0.35,
+        supply: float = SUPPLY,
+        halving: bool = False,
+    ) -> None:
         if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 10000:
             raise ValueError(f"samples must be an int from 1 to 10000, got {samples!r}")
+        if isinstance(supply, bool) or not isinstance(supply, int | float) or not 0 <= supply <= 10:
+            raise ValueError(f"supply must be a number from 0 to 10, got {supply!r}")
         self.seed = seed
         self.samples = samples
         self.noise = float(noise)
+        self.supply = float(supply)
+        self.halving = bool(halving)
         self.rng = random.Random(seed)
         self.strategy = StrategyBot(seed=seed)
         self.last_iterations = 0
@@ -389,17 +413,35 @@ class FlatMcBot:
             return self.strategy.choose(view, legal_moves)
         values = Values(view)
         candidates = list(legal_moves)
+        deals: list[tuple[list[list[tm.Card]], int]] = []
         totals = [0.0] * len(candidates)
-        for _ in range(self.samples):
-            hands = self.deal(view)
-            seed = self.rng.getrandbits(32)
-            for index, move in enumerate(candidates):
+        done = [0] * len(candidates)  # deals simulated per candidate (always a prefix of deals)
+
+        def simulate(index: int, upto: int) -> None:
+            while len(deals) < upto:
+                deals.append((self.deal(view), self.rng.getrandbits(32)))
+            for hands, seed in deals[done[index]:upto]:
                 sim = _Visit(self, view, values, hands, random.Random(seed))
-                sim.first(move)
+                sim.first(candidates[index])
                 sim.finish()
                 totals[index] += sim.outcome(view.seat)
-        self.last_iterations = self.samples * len(candidates)
-        best = max(range(len(candidates)), key=lambda i: totals[i])
+                self.last_iterations += 1
+            done[index] = max(done[index], upto)
+
+        alive = list(range(len(candidates)))
+        if not self.halving or len(alive) <= 2:
+            for index in alive:
+                simulate(index, self.samples)
+        else:  # sequential halving: the same budget, more of it on the close candidates
+            budget = self.samples * len(candidates)
+            rounds = (len(alive) - 1).bit_length()  # halving to one candidate
+            for _ in range(rounds):
+                upto = done[alive[0]] + max(1, budget // (rounds * len(alive)))
+                for index in alive:
+                    simulate(index, upto)
+                alive.sort(key=lambda i: totals[i], reverse=True)
+                alive = alive[: (len(alive) + 1) // 2]
+        best = max(alive, key=lambda i: totals[i] / done[i])
         return candidates[best]
 
     def deal(self, view: tm.PlayerView) -> list[list[tm.Card]]:
@@ -434,7 +476,7 @@ class _Visit:
     """The rest of the current visit's majority contest, simulated on symbol counts."""
 
     __slots__ = ("bot", "colors", "counts", "court", "current", "gains", "hands", "n",
-                 "placed", "rng", "values", "withdrawn")  # fmt: skip
+                 "placed", "rng", "supply", "values", "withdrawn")  # fmt: skip
 
     def __init__(
         self,
@@ -454,6 +496,7 @@ class _Visit:
         self.court = _court(view)
         self.current = view.seat
         self.gains = [0.0] * self.n
+        self.supply = len(view.supply)  # cards left in the supply (F2)
         self.placed = 0  # normal palaces placed in this visit's province so far (simulated)
 
     # moves
@@ -492,7 +535,12 @@ class _Visit:
     def withdraw(self, seat: int) -> None:
         others = [self.counts[s] for s in range(self.n) if s != seat and not self.withdrawn[s]]
         mine = self.counts[seat]
-        if not any(mine):
+        worth = self.bot.supply * self.values.card_cost(seat)  # a card taken (F2, F3)
+        if worth:
+            taken = min(2, self.supply)
+            self.supply -= taken
+            self.gains[seat] += worth * (taken + (not any(mine)))
+        elif not any(mine):
             self.gains[seat] += 0.6  # W11: a card from the deck
         won = _won(mine, others, self.court)
         if won:

@@ -273,3 +273,21 @@ def test_ratios_time_the_openspiel_adapter_beside_the_engine_on_the_same_steps(
     rows = ratios.ratios({"costs": costs, "walls": {"a": []}}, None, None)
     beyond = next(r for r in rows if "beyond the engine" in r["ratio"])
     assert beyond["values"]["a"] == pytest.approx(2.5)  # µs: the median of 2 and 3
+
+
+def test_play_profile_counts_how_each_bot_plays() -> None:
+    """benchmarks/play_profile.py: a row per spec, each seat in turn, numbers in every column."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "play_profile.py"), "random", "random",
+         "greedy", "--deals", "1"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = {line.split("|")[1].strip(): line for line in done.stdout.splitlines()
+            if line.startswith("| `")}  # fmt: skip
+    assert set(rows) == {"`random`", "`greedy`"}
+    assert rows["`random`"].split("|")[2].strip() == "6"  # two seats, three rotations
+    assert rows["`greedy`"].split("|")[2].strip() == "3"
+    for line in rows.values():
+        cells = [cell.strip() for cell in line.split("|")[3:-1]]
+        assert len(cells) == 6 and all(re.fullmatch(r"\d+\.\d\d", cell) for cell in cells)

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import attrs
+import pytest
 
 import tajmahal as tm
 from builders import at_visit, situation, start
@@ -183,3 +184,27 @@ def test_flat_mc_deals_only_what_the_view_allows() -> None:
     assert other.view(view.seat) == view
     same = type(bot)(seed=1, samples=2).deal(other.view(view.seat))
     assert same == hands
+
+
+def test_flat_mc_values_supply_cards_and_halving_keeps_the_budget() -> None:
+    """``supply`` prices the cards a withdrawal takes (0: the first version); ``halving``
+    spends the same simulations in rounds; both answer legal moves, and bad values are
+    refused."""
+    from tajmahal.bots.file_bots import file_bot_class
+    from tajmahal.bots.specs import parse_spec
+
+    cls = file_bot_class(parse_spec(FLAT_MC))
+    state = start(num_players=3, seed=9)
+    while state.phase is not Phase.PLAY or len(state.legal_moves()) < 5:
+        state = state.apply(state.legal_moves()[0])
+    view, legal = state.view(state.current_player), state.legal_moves()  # type: ignore[arg-type]
+    flat = cls(seed=1, samples=6, supply=0)
+    assert flat.choose(view, legal) in legal
+    assert flat.last_iterations == 6 * len(legal)  # every candidate on every deal
+    halving = cls(seed=1, samples=6, halving=True)
+    assert halving.choose(view, legal) in legal
+    assert 0 < halving.last_iterations <= 6 * len(legal) + len(legal)
+    assert cls().supply > 0 and not cls().halving  # the defaults: cards count, no halving
+    for bad in (-1, 11, "much", True):
+        with pytest.raises(ValueError, match="supply must be"):
+            cls(supply=bad)

@@ -113,6 +113,9 @@ def test_time_limit_ends_the_search() -> None:
         "ismcts:game_time=0",
         "ismcts:game_time=-5",
         "ismcts:game_time=100000",
+        "ismcts:trees=0",
+        "ismcts:trees=65",
+        "ismcts:trees=2.5",
     ],
 )
 def test_bad_options_are_spec_errors_before_the_game(spec: str) -> None:
@@ -192,6 +195,29 @@ def test_focus_gives_play_or_withdraw_decisions_more_of_the_same_mean_budget() -
     assert IsmctsV2Bot(level=5).iterations == 6400 and IsmctsBot(level=5).iterations == LEVELS[5]
     with pytest.raises(ValueError, match="focus must be a number from 1 to 2"):
         IsmctsBot(focus=2.5)
+
+
+def test_trees_split_the_budget_and_sum_at_the_root() -> None:
+    """``trees=N`` grows N trees from their own deals: the budget is the same, every root
+    move's visits are the trees' together, and a seed still repeats the choices."""
+    state = at_visit(3, seed=4, visit=2)
+    view = state.view(state.current_player)  # type: ignore[arg-type]
+    legal = state.legal_moves()
+    one = IsmctsBot(seed=1, iterations=120)
+    four = IsmctsBot(seed=1, iterations=120, trees=4)
+    assert one.trees == 1 and four.trees == 4
+    moves = [bot.choose(view, legal) for bot in (one, four)]
+    assert all(move in legal for move in moves)
+    for bot in (one, four):
+        assert bot.last_iterations == 120
+        assert sum(row.visits for row in bot.last_statistics) == 120
+    # each tree (30 iterations) tries every root move once before it repeats one
+    assert min(row.visits for row in four.last_statistics) >= 4
+    again = IsmctsBot(seed=1, iterations=120, trees=4)
+    assert again.choose(view, legal) == moves[1]
+    assert again.last_statistics == four.last_statistics
+    with IsmctsBot(seed=1, iterations=120, trees=4, jobs=2) as split:  # trees in each share
+        assert split.choose(view, legal) in legal and split.last_iterations == 120
 
 
 def test_ismcts_v2_is_the_second_release_frozen() -> None:

@@ -64,7 +64,7 @@ def main() -> None:
         else:
             _, number, iterations, deadline = request
         search.run(iterations, deadline)
-        rows = [[code, node.visits, node.total] for code, node in search.root.children.items()]
+        rows = [list(row) for row in search.rows()]
         answers.send_bytes(json.dumps([number, search.done, rows]).encode())
 
 

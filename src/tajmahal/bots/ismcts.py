@@ -62,6 +62,7 @@ MAX_TIME_LIMIT = 3600.0
 #: (compiled build), whose evaluation costs less per iteration
 DEFAULT_ITERATIONS = 330
 MAX_JOBS = 32  #: the most search processes per decision (``jobs``)
+MAX_TREES = 64  #: the most trees per search (``trees``)
 MAX_EXTEND = 10.0  #: the most ``extend`` may multiply a close decision's budget by
 MAX_FOCUS = 2.0  #: the most ``focus`` may multiply a play-or-withdraw decision's budget by
 #: the share of searched decisions that are play-or-withdraw decisions (greedy games, 3-5 seats:
@@ -126,33 +127,46 @@ class MoveStatistics(NamedTuple):
 
 
 class _Search:
-    """One decision's tree, grown by :meth:`run`: the root and the iterations done so far."""
+    """One decision's trees (``bot.trees`` of them, grown in turn and summed at the root),
+    grown by :meth:`run`: the roots and the iterations done so far."""
 
-    __slots__ = ("allowed", "bot", "done", "rng", "root", "view")
+    __slots__ = ("allowed", "bot", "done", "rng", "roots", "view")
 
     def __init__(
         self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
     ) -> None:
         self.bot, self.view, self.allowed, self.rng = bot, view, allowed, rng
-        self.root = Node(view.seat)
+        self.roots = [Node(view.seat) for _ in range(bot.trees)]
         self.done = 0
 
     def run(self, iterations: int | None, deadline: float | None) -> None:
         """Search ``iterations`` more times, or until ``deadline`` (:func:`time.monotonic`),
         whichever ends first; at least once."""
-        bot, root, view, rng, allowed = self.bot, self.root, self.view, self.rng, self.allowed
+        bot, roots, view, rng, allowed = self.bot, self.roots, self.view, self.rng, self.allowed
         c, pick, reward = bot.c, bot._pick, bot.reward
+        trees = len(roots)
         done = 0
         while iterations is None or done < iterations:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
+            root = roots[(self.done + done) % trees]
             iterate(root, sampled(view, rng), rng, c, allowed, pick, reward)
             done += 1
         self.done += done
 
     def rows(self) -> list[tuple[int, int, float]]:
-        """(move code, visits, total reward) of each root move, in the order they were tried."""
-        return [(code, node.visits, node.total) for code, node in self.root.children.items()]
+        """(move code, visits, total reward) of each root move, in the order they were tried
+        (the first tree's order, then moves first tried in the others)."""
+        if len(self.roots) == 1:
+            children = self.roots[0].children
+            return [(code, node.visits, node.total) for code, node in children.items()]
+        merged: dict[int, list[float]] = {}
+        for root in self.roots:
+            for code, node in root.children.items():
+                entry = merged.setdefault(code, [0, 0.0])
+                entry[0] += node.visits
+                entry[1] += node.total
+        return [(code, int(visits), total) for code, (visits, total) in merged.items()]
 
 
 class _Decision:
@@ -305,6 +319,8 @@ class IsmctsBot:
       (default 1: never; at most 10);
     - ``margin``: how close counts as close, as a share of the top move's visits
       (default 0.1);
+    - ``trees``: independent trees per search process (default 1), grown in turn from
+      their own deals and summed at the root (each gets its share of the budget);
     - ``c``: the UCT exploration constant (default 0.7; rewards lie in 0..1);
     - ``rollout``: ``"heuristic"`` (default) or ``"random"``, the policy that plays
       each simulation on to the end of the visit; from Python also any move picker
@@ -351,6 +367,7 @@ class IsmctsBot:
         margin: float = DEFAULT_MARGIN,
         game_time: float | None = None,
         focus: float | None = None,
+        trees: int = 1,
     ) -> None:
         if level is not None:
             if isinstance(level, bool) or level not in self.levels:
@@ -380,6 +397,8 @@ class IsmctsBot:
             raise ValueError(f"c must be a number from 0 to 100, got {c!r}")
         if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
             raise ValueError(f"jobs must be an int from 1 to {MAX_JOBS}, got {jobs!r}")
+        if isinstance(trees, bool) or not isinstance(trees, int) or not 1 <= trees <= MAX_TREES:
+            raise ValueError(f"trees must be an int from 1 to {MAX_TREES}, got {trees!r}")
         if focus is None:
             focus = self.default_focus
         if not _number_in(focus, 1, MAX_FOCUS):
@@ -409,6 +428,7 @@ class IsmctsBot:
         self.extend = float(extend)
         self.margin = float(margin)
         self.focus = float(focus)
+        self.trees = trees
         self._pick: Picker | None
         if callable(rollout):
             self._pick = rollout
