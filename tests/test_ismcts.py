@@ -19,9 +19,22 @@ from tajmahal.bots.evaluation import (
     reward_scale,
 )
 from tajmahal.bots.evaluation_v1 import FIXED_SCALE, evaluate_v1
-from tajmahal.bots.ismcts import LEVELS, LEVELS_V2, PLAY_SHARE, IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
+from tajmahal.bots.ismcts import (
+    FLAT_SHARE,
+    LEVELS,
+    LEVELS_V2,
+    PLAY_SHARE,
+    IsmctsBot,
+    IsmctsV1Bot,
+    IsmctsV2Bot,
+)
 from tajmahal.rules.playout import Playout
 from tajmahal.rules.state import GameState
+
+
+def flat_budget(iterations: int, state: GameState) -> int:
+    """The simulations of a flat search (a play-or-withdraw decision) with ``iterations``."""
+    return max(round(iterations * FLAT_SHARE), len(state.legal_moves()))
 
 
 def at_visit(num_players: int, seed: int, visit: int) -> GameState:
@@ -61,7 +74,11 @@ def test_iteration_budget_is_exact_and_forced_moves_are_free() -> None:
     state = at_visit(4, seed=3, visit=6)
     bot = IsmctsBot(seed=1, iterations=37, focus=1)
     move = bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
-    assert move in state.legal_moves() and bot.last_iterations == 37
+    assert move in state.legal_moves() and bot.last_iterations == flat_budget(37, state)
+    assert sum(row.visits for row in bot.last_statistics) == bot.last_iterations
+    tree = IsmctsBot(seed=1, iterations=37, focus=1, flat="off")
+    tree.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
+    assert tree.last_iterations == 37
     after = state.apply(tm.Withdraw())
     while len(after.legal_moves()) != 1:
         after = after.apply(after.legal_moves()[0])
@@ -78,7 +95,10 @@ def test_time_limit_ends_the_search() -> None:
     assert 1 <= bot.last_iterations < budget
     both = IsmctsBot(seed=1, time_limit=30, iterations=5, focus=1)  # whichever ends first
     both.choose(view, state.legal_moves())
-    assert both.last_iterations == 5
+    assert both.last_iterations == flat_budget(5, state)
+    tree = IsmctsBot(seed=1, time_limit=0.05, iterations=budget, flat="off")
+    assert tree.choose(view, state.legal_moves()) in state.legal_moves()
+    assert 1 <= tree.last_iterations < budget
 
 
 @pytest.mark.parametrize(
@@ -176,7 +196,7 @@ def test_levels_map_to_growing_iteration_budgets() -> None:
     bot = IsmctsBot(seed=1, level=1)
     view = state.view(state.current_player)  # type: ignore[arg-type]
     assert bot.choose(view, state.legal_moves()) in state.legal_moves()
-    assert bot.last_iterations == round(LEVELS[1] * bot.budget_share(view))
+    assert bot.last_iterations == flat_budget(round(LEVELS[1] * bot.budget_share(view)), state)
 
 
 def test_focus_gives_play_or_withdraw_decisions_more_of_the_same_mean_budget() -> None:
@@ -185,7 +205,7 @@ def test_focus_gives_play_or_withdraw_decisions_more_of_the_same_mean_budget() -
     assert take.phase is tm.Phase.TAKE and len(take.legal_moves()) > 1
     for focus, on_play, on_take in ((1.0, 100, 100), (1.5, 150, 61), (2.0, 200, 21)):
         bot = IsmctsBot(seed=1, iterations=100, focus=focus)
-        for state, searched in ((play, on_play), (take, on_take)):
+        for state, searched in ((play, flat_budget(on_play, play)), (take, on_take)):
             bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
             assert bot.last_iterations == searched
         mean = PLAY_SHARE * on_play + (1 - PLAY_SHARE) * on_take
@@ -203,8 +223,8 @@ def test_trees_split_the_budget_and_sum_at_the_root() -> None:
     state = at_visit(3, seed=4, visit=2)
     view = state.view(state.current_player)  # type: ignore[arg-type]
     legal = state.legal_moves()
-    one = IsmctsBot(seed=1, iterations=120)
-    four = IsmctsBot(seed=1, iterations=120, trees=4)
+    one = IsmctsBot(seed=1, iterations=120, flat="off")  # a play decision: trees, not flat
+    four = IsmctsBot(seed=1, iterations=120, trees=4, flat="off")
     assert one.trees == 1 and four.trees == 4
     moves = [bot.choose(view, legal) for bot in (one, four)]
     assert all(move in legal for move in moves)
@@ -213,10 +233,10 @@ def test_trees_split_the_budget_and_sum_at_the_root() -> None:
         assert sum(row.visits for row in bot.last_statistics) == 120
     # each tree (30 iterations) tries every root move once before it repeats one
     assert min(row.visits for row in four.last_statistics) >= 4
-    again = IsmctsBot(seed=1, iterations=120, trees=4)
+    again = IsmctsBot(seed=1, iterations=120, trees=4, flat="off")
     assert again.choose(view, legal) == moves[1]
     assert again.last_statistics == four.last_statistics
-    with IsmctsBot(seed=1, iterations=120, trees=4, jobs=2) as split:  # trees in each share
+    with IsmctsBot(seed=1, iterations=120, trees=4, jobs=2, flat="off") as split:  # per share
         assert split.choose(view, legal) in legal and split.last_iterations == 120
 
 
@@ -266,12 +286,62 @@ def test_five_seats_play_as_ismcts_v2_with_its_budget() -> None:
     for state, level, searched in ((five, 1, 25), (three, 1, 21)):
         bot = IsmctsBot(seed=1, level=level)
         bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
-        assert bot.last_iterations == searched
+        assert bot.last_iterations == flat_budget(searched, state)
     bot = IsmctsBot(seed=1, iterations=30)
     bot.choose(five.view(five.current_player), five.legal_moves())  # type: ignore[arg-type]
-    assert bot.last_iterations == 30
+    assert bot.last_iterations == flat_budget(30, five)
     v2 = IsmctsV2Bot(seed=1, level=1)
     v2.choose(five.view(five.current_player), five.legal_moves())  # type: ignore[arg-type]
     assert v2.last_iterations == 25
     game = Playout(five)
     assert IsmctsBot().reward(game) == IsmctsV2Bot().reward(game)
+
+
+def test_play_decisions_are_a_flat_race_that_the_best_mean_of_the_last_round_wins() -> None:
+    """Sequential halving: every move simulated, the survivors of each round simulated more,
+    and the move played has the most simulations and, among the moves with as many, the best
+    mean."""
+    state = at_visit(3, seed=4, visit=3)
+    view, legal = state.view(state.current_player), state.legal_moves()  # type: ignore[arg-type]
+    assert view.phase is tm.Phase.PLAY and len(legal) >= 4
+    bot = IsmctsBot(seed=5, iterations=200)
+    move = bot.choose(view, legal)
+    rows = bot.last_statistics
+    assert {row.move for row in rows} == set(legal)  # each move at least once
+    assert sum(row.visits for row in rows) == bot.last_iterations == flat_budget(200, state)
+    most = max(row.visits for row in rows)
+    assert rows[0].move == move and rows[0].visits == most
+    assert rows[0].value == max(row.value for row in rows if row.visits == most)
+    assert sorted(row.visits for row in rows)[-2] < most or len(legal) == 1
+    assert min(row.visits for row in rows) < most / 4  # the worst dropped out early
+
+
+def test_flat_chooses_which_decisions_are_flat_and_the_frozen_bots_keep_the_tree() -> None:
+    play = at_visit(3, seed=4, visit=2)
+    take = play.apply(tm.Withdraw())
+    assert take.phase is tm.Phase.TAKE and len(take.legal_moves()) > 1
+    for flat, on_play, on_take in (
+        ("play", flat_budget(60, play), 60),
+        ("all", flat_budget(60, play), flat_budget(60, take)),
+        ("off", 60, 60),
+    ):
+        bot = IsmctsBot(seed=1, iterations=60, flat=flat)
+        for state, searched in ((play, on_play), (take, on_take)):
+            bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
+            assert bot.last_iterations == searched
+    assert IsmctsBot().flat == "play" and IsmctsV2Bot().flat == IsmctsV1Bot().flat == "off"
+    assert tm.bots.create("ismcts:flat=off").flat == "off"  # type: ignore[attr-defined]
+    with pytest.raises(tm.bots.SpecError, match="flat must be one of play, all, off"):
+        tm.play_match(["ismcts:flat=tree", "random", "random"], seed=1)
+
+
+def test_a_flat_search_under_a_time_limit_simulates_every_move() -> None:
+    state = at_visit(3, seed=4, visit=3)
+    view, legal = state.view(state.current_player), state.legal_moves()  # type: ignore[arg-type]
+    bot = IsmctsBot(seed=1, time_limit=0.05, iterations=10_000_000)
+    assert bot.choose(view, legal) in legal
+    assert {row.move for row in bot.last_statistics} == set(legal)
+    assert len(legal) <= bot.last_iterations < 10_000_000
+    capped = IsmctsBot(seed=1, time_limit=30.0, iterations=100)  # the budget ends it first
+    capped.choose(view, legal)
+    assert capped.last_iterations == flat_budget(100, state)

@@ -20,7 +20,13 @@ import pytest
 import tajmahal as tm
 from tajmahal.bots import ismcts
 from tajmahal.bots._search_pool import JOBS_VARIABLE
-from tajmahal.bots.ismcts import CLOCK_SHARE, DECISIONS_PER_VISIT, IsmctsBot, MoveStatistics
+from tajmahal.bots.ismcts import (
+    CLOCK_SHARE,
+    DECISIONS_PER_VISIT,
+    FLAT_SHARE,
+    IsmctsBot,
+    MoveStatistics,
+)
 from tajmahal.referee.seats import InProcessSeat
 from tajmahal.rules.state import GameState
 
@@ -94,21 +100,36 @@ def test_jobs_give_the_same_moves_whichever_processes_run_the_shares(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     states = decision_states()
-    with IsmctsBot(seed=7, iterations=60, jobs=3) as parallel:
+    with IsmctsBot(seed=7, iterations=60, jobs=3, flat="off") as parallel:
         in_workers = play(parallel, states)
         pids = parallel.worker_pids()
         assert len(pids) == 2 and parallel.jobs_note == ""
         assert all(not gone(pid) for pid in pids)  # started once, reused every decision
         assert play(parallel, states[:1])[0] != in_workers[0]  # a new decision: new deals
     assert parallel.worker_pids() == [] and all(gone(pid) for pid in pids)
-    again = play(IsmctsBot(seed=7, iterations=60, jobs=3), states)
+    again = play(IsmctsBot(seed=7, iterations=60, jobs=3, flat="off"), states)
     monkeypatch.setenv(JOBS_VARIABLE, "1")  # as in a tournament's worker: no processes
-    capped = IsmctsBot(seed=7, iterations=60, jobs=3)
+    capped = IsmctsBot(seed=7, iterations=60, jobs=3, flat="off")
     assert play(capped, states) == in_workers == again
     assert capped.worker_pids() == [] and capped.jobs_note == f"{JOBS_VARIABLE}=1 in this process"
     assert all(iterations == 60 for _, _, iterations in in_workers)
     for _, statistics, _ in in_workers:  # the merged root: every iteration visits one root move
         assert sum(row.visits for row in statistics) == 60
+
+
+def test_flat_searches_give_the_same_moves_whichever_processes_run_the_shares(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Play-or-withdraw decisions are flat searches (the default): each share runs its own
+    race on its own deals, and the merged root is the same wherever the shares ran."""
+    states = [state for state in decision_states() if state.phase is tm.Phase.PLAY]
+    assert states
+    with IsmctsBot(seed=7, iterations=60, jobs=3) as parallel:
+        in_workers = play(parallel, states)
+    monkeypatch.setenv(JOBS_VARIABLE, "1")
+    assert play(IsmctsBot(seed=7, iterations=60, jobs=3), states) == in_workers
+    for _, statistics, simulations in in_workers:
+        assert sum(row.visits for row in statistics) == simulations >= 3 * 13  # 20 x 0.65 each
 
 
 def test_jobs_one_is_the_single_process_search() -> None:
@@ -137,7 +158,7 @@ def test_a_bot_that_cannot_be_sent_to_workers_searches_in_process() -> None:
         return codes[0]
 
     states = decision_states(2)
-    with IsmctsBot(seed=2, iterations=20, jobs=2, rollout=first) as bot:
+    with IsmctsBot(seed=2, iterations=20, jobs=2, rollout=first, flat="off") as bot:
         outcomes = play(bot, states)
         assert bot.worker_pids() == []
         assert "cannot be sent to a worker process" in bot.jobs_note
@@ -185,14 +206,14 @@ def test_a_process_pool_tournament_searches_in_its_workers_and_plays_the_same_ga
 
 def test_close_decisions_are_searched_longer() -> None:
     states = decision_states(3)
-    plain = IsmctsBot(seed=4, iterations=30)
-    eager = IsmctsBot(seed=4, iterations=30, extend=2.5, margin=0.99)
+    plain = IsmctsBot(seed=4, iterations=30, flat="off")
+    eager = IsmctsBot(seed=4, iterations=30, extend=2.5, margin=0.99, flat="off")
     for outcome in play(plain, states):
         assert outcome[2] == 30 and not plain.last_extended
     for outcome in play(eager, states):  # any two searched moves are "close" at 0.99
         assert outcome[2] == 75
     assert eager.last_extended
-    never = IsmctsBot(seed=4, iterations=30, extend=2.5, margin=0.0)
+    never = IsmctsBot(seed=4, iterations=30, extend=2.5, margin=0.0, flat="off")
     for outcome in play(never, states):  # only an exact tie is close: searched on
         visits = sorted((row.visits for row in outcome[1]), reverse=True)
         assert outcome[2] == 75 or (outcome[2] == 30 and visits[0] != visits[1])
@@ -200,11 +221,11 @@ def test_close_decisions_are_searched_longer() -> None:
 
 def test_close_decisions_extend_every_share_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
     states = decision_states(3)
-    with IsmctsBot(seed=6, iterations=30, jobs=2, extend=2.0, margin=0.99) as bot:
+    with IsmctsBot(seed=6, iterations=30, jobs=2, extend=2.0, margin=0.99, flat="off") as bot:
         in_workers = play(bot, states)
     monkeypatch.setenv(JOBS_VARIABLE, "1")
-    assert play(IsmctsBot(seed=6, iterations=30, jobs=2, extend=2.0, margin=0.99), states) \
-        == in_workers  # fmt: skip
+    again = IsmctsBot(seed=6, iterations=30, jobs=2, extend=2.0, margin=0.99, flat="off")
+    assert play(again, states) == in_workers
     assert all(iterations == 60 for _, _, iterations in in_workers)
 
 
@@ -316,5 +337,8 @@ def test_a_bot_program_closes_its_bot_when_the_game_ends() -> None:
 
     serve(make, name="ismcts", input=referee_says, output=io.BytesIO())
     (bot,) = made
-    assert bot.last_iterations == 10 and bot.worker_pids() == []  # closed at the end
+    # two shares of 5 iterations; a play decision is a flat search in each share
+    flat = max(round(5 * FLAT_SHARE), len(legal))
+    expected = 2 * flat if state.phase is tm.Phase.PLAY else 10
+    assert bot.last_iterations == expected and bot.worker_pids() == []  # closed at the end
     assert descendant_search_workers() == set()

@@ -1,4 +1,5 @@
-"""The ``ismcts`` search's hot loop: the tree node and one simulation (compiled when built so).
+"""The ``ismcts`` search's hot loops: the tree node, one tree iteration, one flat simulation
+(compiled when built so).
 
 :mod:`tajmahal.bots.ismcts` documents the search and runs :func:`iterate` once per iteration.
 """
@@ -83,3 +84,24 @@ def iterate(
     for node in path:
         node.visits += 1
         node.total += rewards[node.seat]
+
+
+def simulate(
+    game: Playout,
+    code: int,
+    rng: random.Random,
+    pick: Picker | None,
+    reward: Callable[[Playout], list[float]],
+    seat: int,
+) -> float:
+    """One flat simulation: ``code`` played, the rollout policy to the visit's end, ``seat``'s
+    reward there."""
+    visit = game.visit
+    game.play(code)
+    if game.phase != OVER and game.visit == visit:
+        if pick is heuristic_pick:
+            while game.phase != OVER and game.visit == visit:
+                game.play(heuristic_pick(game, game.moves(), rng))
+        else:
+            game.run(rng, pick, visit_end=True)
+    return reward(game)[seat]

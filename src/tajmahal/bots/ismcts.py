@@ -18,6 +18,21 @@ One search per decision, one tree shared by every determinisation:
 The chosen move is the root's most visited (OpenSpiel's ``MAX_VISIT_COUNT``
 final policy), a tie going to the higher mean reward, then to the move tried first.
 
+**Play or withdraw: a flat search** (option ``flat``, default ``"play"``).  The
+decisions that play cards or withdraw -- the prize contests -- are searched
+flat instead (``_FlatSearch``): every root move is played on the same
+sampled deals with the same rollout seeds (common random numbers, so two moves
+are compared on the same luck), rolled out to the visit's end and evaluated
+as above, and the budget is spent by sequential halving (each round the moves
+left share a round's simulations evenly, then the worse half drops out; the
+last one standing is played).  ``FLAT_SHARE`` of the iteration budget are
+simulations (at least one a move): about the tree's CPU per decision.  The
+supply cards and palaces stay with the tree, which measured better there.
+Why: with the tree, the play decisions lost about 11 points a game to the
+outside baseline's flat search (``benchmarks/split_bot.py``, docs/performance.md);
+flat, the same rollouts and evaluation win them.  ``flat="all"`` searches
+every decision flat, ``flat="off"`` none (``ismcts-v1`` and ``ismcts-v2``).
+
 **Levels for people**: ``ismcts:level=1`` to ``level=5`` are iteration
 budgets (``LEVELS``), each four times the one below; level 3 is the default
 budget (330: the CPU per decision of ``ismcts-v2``'s 400, whose evaluation is
@@ -44,7 +59,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from tajmahal.bots._evaluation_core import heuristic_pick
-from tajmahal.bots._search import Node, iterate
+from tajmahal.bots._search import Node, iterate, simulate
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
 from tajmahal.bots.evaluation import WEIGHTS_V2, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
@@ -56,6 +71,11 @@ from tajmahal.rules.views import PlayerView
 __all__ = ["LEVELS", "LEVELS_V2", "IsmctsBot", "IsmctsV1Bot", "IsmctsV2Bot", "MoveStatistics"]
 
 ROLLOUTS = ("heuristic", "random")
+#: ``flat``: which decisions a flat search (:class:`_FlatSearch`) makes instead of the tree
+FLAT = ("play", "all", "off")
+#: a flat search runs this share of the iteration budget as simulations: about a tree's CPU
+#: per decision (compiled: 0.0149 s against 0.0152 at the default budget, 139 play decisions)
+FLAT_SHARE = 0.95
 MAX_ITERATIONS = 10_000_000
 MAX_TIME_LIMIT = 3600.0
 #: the default budget (``LEVELS[3]``): about the CPU per decision of ``ismcts-v2``'s 400
@@ -169,6 +189,81 @@ class _Search:
         return [(code, int(visits), total) for code, (visits, total) in merged.items()]
 
 
+class _FlatSearch:
+    """One play-or-withdraw decision searched flat: every root move simulated on the same deals
+    (common random numbers), the budget spent by sequential halving (Karnin, Koren, Somekh
+    2013): in each round every move still in the race gets the same number of simulations,
+    then the worse half is dropped.  The same interface as :class:`_Search`."""
+
+    __slots__ = ("bot", "codes", "deals", "done", "rng", "seat", "totals", "view", "visits")
+
+    def __init__(
+        self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
+    ) -> None:
+        self.bot, self.view, self.rng, self.seat = bot, view, rng, view.seat
+        codes = sampled(view, random.Random(0)).moves()  # the seat's own moves: in every deal
+        self.codes = [code for code in codes if allowed is None or code in allowed] or codes
+        self.visits = dict.fromkeys(self.codes, 0)
+        self.totals = dict.fromkeys(self.codes, 0.0)
+        self.deals: list[tuple[Playout, int]] = []  # simulation j's deal and rollout seed
+        self.done = 0
+
+    def run(self, iterations: int | None, deadline: float | None) -> None:
+        """``FLAT_SHARE`` of ``iterations`` simulations (at least one a move) in one halving
+        race; with a ``deadline``, races of growing size until it (or the simulations) ends."""
+        cap = None if iterations is None else round(iterations * FLAT_SHARE)
+        if deadline is None:
+            self._race(cap or 1, None)
+            return
+        budget, spent = 8 * len(self.codes), 0
+        while cap is None or spent < cap:
+            size = budget if cap is None else min(budget, cap - spent)
+            if not self._race(size, deadline):
+                return
+            spent, budget = spent + size, budget * 2
+
+    def _race(self, budget: int, deadline: float | None) -> bool:
+        """Sequential halving over all root moves, ``budget`` simulations in all (each move at
+        least one, whatever the deadline); False once ``deadline`` stopped it."""
+        alive = list(self.codes)
+        start = len(self.deals)  # this race's simulations use deals from here on
+        ran = dict.fromkeys(alive, 0)
+        left = max(budget, len(alive))
+        first = True
+        while True:
+            spend = left // max(1, (len(alive) - 1).bit_length())  # the rounds left share it
+            each = max(1, spend // len(alive)) if first else spend // len(alive)
+            first = False
+            for _ in range(each):  # the same number each: the best mean wins the last round
+                for code in alive:  # in turn: a deadline leaves them about even
+                    if (deadline is not None and self.done >= len(self.codes)
+                            and time.monotonic() >= deadline):  # fmt: skip
+                        return False
+                    self._simulate(code, start + ran[code])
+                    ran[code] += 1
+            left = max(0, left - each * len(alive))
+            if len(alive) == 1:
+                return True
+            alive.sort(key=lambda code: self.totals[code] / self.visits[code], reverse=True)
+            alive = alive[: (len(alive) + 1) // 2]
+
+    def _simulate(self, code: int, j: int) -> None:
+        bot = self.bot
+        while len(self.deals) <= j:
+            self.deals.append((sampled(self.view, self.rng), self.rng.getrandbits(32)))
+        deal, seed = self.deals[j]
+        value = simulate(deal.copy(), code, random.Random(seed), bot._pick, bot.reward, self.seat)
+        self.visits[code] += 1
+        self.totals[code] += value
+        self.done += 1
+
+    def rows(self) -> list[tuple[int, int, float]]:
+        """(move code, simulations, total reward) of each root move simulated, in the moves'
+        order."""
+        return [(code, self.visits[code], self.totals[code])
+                for code in self.codes if self.visits[code]]  # fmt: skip
+
+
 class _Decision:
     """One decision's searches: ``jobs`` shares, the first in this process, the others in
     the bot's worker processes (or here, when a worker cannot run them: same seeds, same trees).
@@ -181,7 +276,9 @@ class _Decision:
         jobs = bot.jobs
         if jobs == 1:
             self.seeds: list[int] = []
-            self.local: dict[int, _Search] = {0: _Search(bot, view, allowed, bot._rng)}
+            self.local: dict[int, _Search | _FlatSearch] = {
+                0: bot._new_search(view, allowed, bot._rng)
+            }
         else:
             self.seeds = [bot._rng.getrandbits(63) for _ in range(jobs)]
             self.local = {0: self._fresh(0)}
@@ -192,8 +289,8 @@ class _Decision:
         bot._decisions += 1
         self.number = bot._decisions
 
-    def _fresh(self, share: int) -> _Search:
-        return _Search(self.bot, self.view, self.allowed, random.Random(self.seeds[share]))
+    def _fresh(self, share: int) -> _Search | _FlatSearch:
+        return self.bot._new_search(self.view, self.allowed, random.Random(self.seeds[share]))
 
     def run(self, iterations: int | None, deadline: float | None) -> None:
         """Grow every share's tree: ``iterations`` split over the shares, or until ``deadline``."""
@@ -321,6 +418,9 @@ class IsmctsBot:
       (default 0.1);
     - ``trees``: independent trees per search process (default 1), grown in turn from
       their own deals and summed at the root (each gets its share of the budget);
+    - ``flat``: which decisions a flat search makes instead of the tree: ``"play"``
+      (default: play-or-withdraw), ``"all"`` or ``"off"``; a flat search runs
+      ``FLAT_SHARE`` (0.95) of the budget as simulations, at least one a move;
     - ``c``: the UCT exploration constant (default 0.7; rewards lie in 0..1);
     - ``rollout``: ``"heuristic"`` (default) or ``"random"``, the policy that plays
       each simulation on to the end of the visit; from Python also any move picker
@@ -337,8 +437,15 @@ class IsmctsBot:
     >>> state = tm.new_game(num_players=3, seed=1)
     >>> bot = IsmctsBot(seed=1, iterations=50)
     >>> move = bot.choose(state.view(0), state.legal_moves())
-    >>> move in state.legal_moves(), bot.last_iterations
+    >>> move in state.legal_moves(), bot.last_iterations  # play or withdraw: flat, 95% of 50
+    (True, 48)
+    >>> tree = IsmctsBot(seed=1, iterations=50, flat="off")
+    >>> tree.choose(state.view(0), state.legal_moves()) in state.legal_moves(), tree.last_iterations
     (True, 50)
+    >>> IsmctsBot(flat="some")
+    Traceback (most recent call last):
+    ...
+    ValueError: flat must be one of play, all, off, got 'some'
     >>> IsmctsBot(iterations=0)
     Traceback (most recent call last):
     ...
@@ -349,6 +456,7 @@ class IsmctsBot:
 
     name: ClassVar[str] = "ismcts"
     default_focus: ClassVar[float] = DEFAULT_FOCUS
+    default_flat: ClassVar[str] = "play"
     levels: ClassVar[dict[int, int]] = LEVELS
     #: the numbers of seats at which the reward reads the prize contests; at the others the
     #: v2 weights, with the v2 budget for a level (or the default): the same CPU per decision
@@ -368,6 +476,7 @@ class IsmctsBot:
         game_time: float | None = None,
         focus: float | None = None,
         trees: int = 1,
+        flat: str | None = None,
     ) -> None:
         if level is not None:
             if isinstance(level, bool) or level not in self.levels:
@@ -399,6 +508,10 @@ class IsmctsBot:
             raise ValueError(f"jobs must be an int from 1 to {MAX_JOBS}, got {jobs!r}")
         if isinstance(trees, bool) or not isinstance(trees, int) or not 1 <= trees <= MAX_TREES:
             raise ValueError(f"trees must be an int from 1 to {MAX_TREES}, got {trees!r}")
+        if flat is None:
+            flat = self.default_flat
+        if flat not in FLAT:
+            raise ValueError(f"flat must be one of {', '.join(FLAT)}, got {flat!r}")
         if focus is None:
             focus = self.default_focus
         if not _number_in(focus, 1, MAX_FOCUS):
@@ -429,6 +542,7 @@ class IsmctsBot:
         self.margin = float(margin)
         self.focus = float(focus)
         self.trees = trees
+        self.flat = flat
         self._pick: Picker | None
         if callable(rollout):
             self._pick = rollout
@@ -635,8 +749,11 @@ class IsmctsBot:
 
     def _new_search(
         self, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
-    ) -> _Search:
-        """A tree for one decision (what a search worker grows)."""
+    ) -> _Search | _FlatSearch:
+        """One decision's search (what a search worker grows): flat for the decisions ``flat``
+        names, else a tree."""
+        if self.flat == "all" or (self.flat == "play" and view.phase is Phase.PLAY):
+            return _FlatSearch(self, view, allowed, rng)
         return _Search(self, view, allowed, rng)
 
     def reward(self, game: Playout) -> list[float]:
@@ -670,6 +787,7 @@ class IsmctsV1Bot(IsmctsBot):
 
     name: ClassVar[str] = "ismcts-v1"
     default_focus: ClassVar[float] = 1.0
+    default_flat: ClassVar[str] = "off"
     levels: ClassVar[dict[int, int]] = LEVELS_V2
     contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
@@ -699,6 +817,7 @@ class IsmctsV2Bot(IsmctsBot):
 
     name: ClassVar[str] = "ismcts-v2"
     default_focus: ClassVar[float] = 1.0
+    default_flat: ClassVar[str] = "off"
     levels: ClassVar[dict[int, int]] = LEVELS_V2
     contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
