@@ -74,12 +74,7 @@ def iterate(
         node = best_node
         path.append(node)
         game.play(best_code)
-    if game.phase != OVER and game.visit == visit:
-        if pick is heuristic_pick:  # Playout.run's loop, with a direct (compiled: native) call
-            while game.phase != OVER and game.visit == visit:
-                game.play(heuristic_pick(game, game.moves(), rng))
-        else:
-            game.run(rng, pick, visit_end=True)
+    _roll_out(game, visit, rng, pick)
     rewards = reward(game)
     for node in path:
         node.visits += 1
@@ -98,10 +93,16 @@ def simulate(
     reward there."""
     visit = game.visit
     game.play(code)
-    if game.phase != OVER and game.visit == visit:
-        if pick is heuristic_pick:
-            while game.phase != OVER and game.visit == visit:
-                game.play(heuristic_pick(game, game.moves(), rng))
-        else:
-            game.run(rng, pick, visit_end=True)
+    _roll_out(game, visit, rng, pick)
     return reward(game)[seat]
+
+
+def _roll_out(game: Playout, visit: int, rng: random.Random, pick: Picker | None) -> None:
+    """Play ``pick``'s moves (random ones without it) to the end of ``visit``."""
+    if game.phase == OVER or game.visit != visit:
+        return
+    if pick is heuristic_pick:  # Playout.run's loop, with a direct (compiled: native) call
+        while game.phase != OVER and game.visit == visit:
+            game.play(heuristic_pick(game, game.moves(), rng))
+    else:
+        game.run(rng, pick, visit_end=True)
