@@ -74,7 +74,7 @@ ROLLOUTS = ("heuristic", "random")
 #: ``flat``: which decisions a flat search (:class:`_FlatSearch`) makes instead of the tree
 FLAT = ("play", "all", "off")
 #: a flat search runs this share of the iteration budget as simulations: about a tree's CPU
-#: per decision (compiled: 0.0149 s against 0.0152 at the default budget, 139 play decisions)
+#: per decision (compiled, the default budget: 0.0154 s against 0.0159, benchmarks/flat_cost.py)
 FLAT_SHARE = 0.95
 MAX_ITERATIONS = 10_000_000
 MAX_TIME_LIMIT = 3600.0
