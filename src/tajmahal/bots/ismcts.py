@@ -71,7 +71,7 @@ from tajmahal.rules.views import PlayerView
 __all__ = ["LEVELS", "LEVELS_V2", "IsmctsBot", "IsmctsV1Bot", "IsmctsV2Bot", "MoveStatistics"]
 
 ROLLOUTS = ("heuristic", "random")
-#: ``flat``: which decisions a flat search (:class:`_FlatSearch`) makes instead of the tree
+#: ``flat``: which decisions a flat search (``_FlatSearch``) makes instead of the tree
 FLAT = ("play", "all", "off")
 #: a flat search runs this share of the iteration budget as simulations: about a tree's CPU
 #: per decision (compiled, the default budget: 0.0154 s against 0.0159, benchmarks/flat_cost.py)
@@ -195,7 +195,7 @@ class _FlatSearch:
     2013): in each round every move still in the race gets the same number of simulations,
     then the worse half is dropped.  The same interface as :class:`_Search`."""
 
-    __slots__ = ("bot", "codes", "deals", "done", "rng", "seat", "totals", "view", "visits")
+    __slots__ = ("bot", "codes", "done", "rng", "seat", "totals", "view", "visits")
 
     def __init__(
         self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
@@ -205,7 +205,6 @@ class _FlatSearch:
         self.codes = [code for code in codes if allowed is None or code in allowed] or codes
         self.visits = dict.fromkeys(self.codes, 0)
         self.totals = dict.fromkeys(self.codes, 0.0)
-        self.deals: list[tuple[Playout, int]] = []  # simulation j's deal and rollout seed
         self.done = 0
 
     def run(self, iterations: int | None, deadline: float | None) -> None:
@@ -226,8 +225,6 @@ class _FlatSearch:
         """Sequential halving over all root moves, ``budget`` simulations in all (each move at
         least one, whatever the deadline); False once ``deadline`` stopped it."""
         alive = list(self.codes)
-        start = len(self.deals)  # this race's simulations use deals from here on
-        ran = dict.fromkeys(alive, 0)
         left = max(budget, len(alive))
         first = True
         while True:
@@ -235,23 +232,20 @@ class _FlatSearch:
             each = max(1, spend // len(alive)) if first else spend // len(alive)
             first = False
             for _ in range(each):  # the same number each: the best mean wins the last round
-                for code in alive:  # in turn: a deadline leaves them about even
+                deal, seed = sampled(self.view, self.rng), self.rng.getrandbits(32)
+                for code in alive:  # one deal for every move; a deadline leaves them even
                     if (deadline is not None and self.done >= len(self.codes)
                             and time.monotonic() >= deadline):  # fmt: skip
                         return False
-                    self._simulate(code, start + ran[code])
-                    ran[code] += 1
+                    self._simulate(code, deal, seed)
             left = max(0, left - each * len(alive))
             if len(alive) == 1:
                 return True
             alive.sort(key=lambda code: self.totals[code] / self.visits[code], reverse=True)
             alive = alive[: (len(alive) + 1) // 2]
 
-    def _simulate(self, code: int, j: int) -> None:
+    def _simulate(self, code: int, deal: Playout, seed: int) -> None:
         bot = self.bot
-        while len(self.deals) <= j:
-            self.deals.append((sampled(self.view, self.rng), self.rng.getrandbits(32)))
-        deal, seed = self.deals[j]
         value = simulate(deal.copy(), code, random.Random(seed), bot._pick, bot.reward, self.seat)
         self.visits[code] += 1
         self.totals[code] += value
