@@ -197,25 +197,9 @@ def opening_lines(view: PlayerView, players: Sequence[str]) -> list[str]:
     return [for_people(event.sentence(players)) for event in opening(view)]
 
 
-def state_frame(
-    view: PlayerView,
-    *,
-    game_id: str,
-    decision: int,
-    players: Sequence[str],
-    humans: Sequence[int],
-    seat: int | None,
-    legal: Sequence[str],
-    labels: Sequence[Sequence[Any]] = (),
-    events: Sequence[tuple[int, int | None, list[str]]],
-    hints: bool,
-    undo: bool,
-    table: object = None,
-    result: dict[str, Any] | None = None,
-    delayed: bool = False,
-    board: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The ``state`` message for one seat (``seat`` None: the spectator).
+def state_frame(view: PlayerView, **fields: Any) -> dict[str, Any]:
+    """The ``state`` message for one seat (``seat`` None: the spectator): the fields of
+    ``_fields`` after the view's document.
 
     ``view`` is that seat's view (any seat's, for the spectator: only its
     public part is sent); ``board`` the :func:`live_board`, given in a full
@@ -225,10 +209,9 @@ def state_frame(
     ``labels`` their :func:`move_labels`; ``events`` the decisions as
     (number, mover, lines) for this seat that the page has not had yet.
     """
-    frame = _fields(view, game_id=game_id, decision=decision, players=players, humans=humans,
-                    seat=seat, legal=legal, labels=labels, events=events, hints=hints, undo=undo,
-                    table=table, result=result, delayed=delayed, board=board)  # fmt: skip
-    return {"view": public_document(view) if seat is None else seat_document(view), **frame}
+    seat = fields.get("seat")
+    return {"view": public_document(view) if seat is None else seat_document(view),
+            **_fields(view, **fields)}  # fmt: skip
 
 
 def state_text(view: PlayerView, **fields: Any) -> str:
@@ -266,7 +249,7 @@ def _fields(
     delayed: bool = False,
     board: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Every field of :func:`state_frame` but the view document."""
+    """Every field of :func:`state_frame` but the view document (the keywords checked here)."""
     frame = {
         "type": "state",
         "game": game_id,
