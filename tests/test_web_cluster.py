@@ -10,6 +10,7 @@ timing bounds are generous ones.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import time
@@ -20,6 +21,7 @@ import pytest
 
 import tajmahal as tm
 from postgres_cluster import Cluster
+from tajmahal.web import GameConfig, ServerSettings
 from tajmahal.web.stores.postgres import PostgresStore
 from web_server import Client, Server, run_async, token_of
 
@@ -40,12 +42,15 @@ def servers(database: str) -> Iterator[Callable[[int], list[Server]]]:
     def start(count: int) -> list[Server]:
         for _ in range(count):
             started.append(Server(database, "--lease-ttl", TTL, "--bot-workers", "1",
-                                  "--time-limit", "5"))  # fmt: skip
+                                  "--time-limit", "5", "--log-level", "info"))  # fmt: skip
         return started
 
     yield start
     for server in started:
+        pid = server.process.pid if server.process is not None else None
         server.stop()
+        # shown by pytest only when the test fails: what each process logged
+        print(f"--- server {pid} ({server.url}), its last lines:", *server.lines[-60:], sep="\n")
 
 
 def holder_pid(database: str, game_id: str) -> int | None:
@@ -95,6 +100,21 @@ def stored_moves(database: str, game_id: str) -> dict[int, tuple[int, str]]:
         store.close()
     assert stored is not None
     return {m.number: (m.seat, m.move) for m in stored.moves}
+
+
+async def wait(condition: Callable[[], object], what: str) -> None:
+    """In a scenario's event loop: until ``condition()`` holds (at most WAIT seconds)."""
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {WAIT} s for {what}"
+        await asyncio.sleep(0.05)
+
+
+def in_process_settings() -> tuple[ServerSettings, GameConfig]:
+    """Short leases, one bot worker; a game of Ann and two random bots."""
+    settings = ServerSettings(lease_ttl=1.0, bot_workers=1, default_time_limit=5.0)
+    seats = [{"human": True, "name": "Ann"}, "random", "random"]
+    return settings, GameConfig.parse({"seats": seats}, settings)
 
 
 def test_a_person_on_one_process_and_a_spectator_on_another_see_the_same_moves(
@@ -226,32 +246,16 @@ def test_a_process_that_loses_a_lease_follows_the_game_and_its_moves_are_handed_
     # from under it (as if A had been frozen past its expiry); A learns it at its next
     # renewal, stops its bots and follows the game; a move given to the process that does
     # not hold the game is handed on, played and acknowledged
-    import asyncio
     import functools
 
     import psycopg
 
-    from tajmahal.web import GameConfig, ServerSettings
     from tajmahal.web.cluster import ClusterServer, ClusterTable
 
-    settings = ServerSettings(lease_ttl=1.0, bot_workers=1, default_time_limit=5.0)
-    config = GameConfig.parse({"seats": [{"human": True, "name": "Ann"}, "random", "random"]},
-                              settings)  # fmt: skip
-
-    async def wait(condition: Callable[[], object], what: str) -> None:
-        deadline = time.monotonic() + WAIT
-        while not condition():
-            assert time.monotonic() < deadline, f"waited {WAIT} s for {what}"
-            await asyncio.sleep(0.05)
+    settings, config = in_process_settings()
 
     def stored() -> list[str]:
-        store = PostgresStore(postgres_dsn)
-        try:
-            game = store.load(created.id)
-            assert game is not None
-            return [m.move for m in game.moves]
-        finally:
-            store.close()
+        return [move for _, move in stored_moves(postgres_dsn, created.id).values()]
 
     async def scenario() -> None:
         nonlocal created
@@ -299,4 +303,64 @@ def test_a_process_that_loses_a_lease_follows_the_game_and_its_moves_are_handed_
             await b.stop()
 
     created: Any = None
+    run_async(scenario())
+
+
+def test_a_handed_move_is_known_played_from_the_database_and_a_failed_one_is_answered(
+    postgres_dsn: str,
+) -> None:
+    # the holder stores a handed move and dies before its answer goes out: the process that
+    # handed it learns from the stored move that it was played (not "no answer" 30 s later);
+    # a handed move the holder fails to play (a bug) is answered, and the game goes on
+    import functools
+
+    from tajmahal.web.cluster import ClusterServer, ClusterTable
+    from tajmahal.web.table import Rejected
+
+    settings, config = in_process_settings()
+
+    async def scenario() -> None:
+        a, b = ClusterServer(postgres_dsn, settings), ClusterServer(postgres_dsn, settings)
+        await a.start()
+        await b.start()
+        try:
+            created = await a.create(config)
+            mine = a.tables[created.id]
+            theirs = await b.table(created.id)
+            assert isinstance(mine, ClusterTable) and isinstance(theirs, ClusterTable)
+
+            def anns_turn() -> bool:
+                return (mine.held and mine.state.current_player == 0
+                        and theirs.decision == mine.decision)  # fmt: skip
+
+            async def anns_turn_on_both() -> list[str]:
+                await wait(anns_turn, "Ann's turn on A and B")
+                return [str(m) for m in theirs.state.legal_moves()]
+
+            legal = await anns_turn_on_both()
+            answers: list[object] = []
+            a.cluster.store.answer = lambda *args: answers.append(args)  # type: ignore[method-assign]
+            acked: list[int] = []
+            number = theirs.decision + 1
+            await theirs.move(0, number, legal[0], functools.partial(acked.append, number))
+            assert acked == [number]
+            assert stored_moves(postgres_dsn, created.id)[number] == (0, legal[0])
+            await wait(lambda: answers, "A to play it and answer (into nowhere)")
+            del a.cluster.store.answer
+
+            async def broken(handed: object) -> str | None:
+                raise RuntimeError("a bug in the holder")
+
+            legal = await anns_turn_on_both()
+            mine.play_handed = broken  # type: ignore[method-assign]
+            with pytest.raises(Rejected, match="could not play it"):
+                await theirs.move(0, theirs.decision + 1, legal[0])
+            del mine.play_handed
+            number = theirs.decision + 1
+            await theirs.move(0, number, legal[0])  # the game goes on: handed and played
+            assert stored_moves(postgres_dsn, created.id)[number] == (0, legal[0])
+        finally:
+            await a.stop()
+            await b.stop()
+
     run_async(scenario())

@@ -437,12 +437,16 @@ class Cluster:
                 self._pending.pop(pending.id, None)
 
     def acknowledge(self, game_id: str, stored: StoredMove) -> None:
-        """A replica applies ``stored``: if it is a move handed from here, its ack goes first."""
+        """A replica applies ``stored``: if it is a move handed from here, it was played (the
+        database says so: the holder's answer is not awaited, the holder may have died before
+        sending it), and its ack goes first."""
         for pending in self._waiting:
             if (pending.game_id, pending.number, pending.seat, pending.text) == (
                 game_id, stored.number, stored.seat, stored.move
             ):  # fmt: skip
                 pending.ack()
+                if not pending.done.done():
+                    pending.done.set_result(None)
 
     def _answered(self, game_id: str, ident: int, error: str | None) -> None:
         pending = self._pending.get(ident)
@@ -469,8 +473,12 @@ class Cluster:
         except LeaseLostError:
             await self.lost(game_id)
             return
-        for one in handed:
-            error = await table.play_handed(one)
+        for one in handed:  # (taken from the database: each is answered, whatever happens)
+            try:
+                error = await table.play_handed(one)
+            except Exception:  # a bug: logged, the sender told, the other moves played
+                log.exception("game %s: a handed move failed", game_id)
+                error = "the game's server could not play it"
             if error is not None:
                 log.info("game %s: a handed move refused: %s", game_id, log_text(error))
             with contextlib.suppress(StoreError):
