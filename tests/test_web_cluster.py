@@ -11,10 +11,11 @@ timing bounds are generous ones.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -22,7 +23,9 @@ import pytest
 import tajmahal as tm
 from postgres_cluster import Cluster
 from tajmahal.web import GameConfig, ServerSettings
+from tajmahal.web.cluster import ClusterServer, ClusterTable
 from tajmahal.web.stores.postgres import PostgresStore
+from tajmahal.web.table import Rejected
 from web_server import Client, Server, run_async, token_of
 
 WAIT = 120.0  # seconds for anything that should come within a few seconds on an idle machine
@@ -110,11 +113,23 @@ async def wait(condition: Callable[[], object], what: str) -> None:
         await asyncio.sleep(0.05)
 
 
-def in_process_settings() -> tuple[ServerSettings, GameConfig]:
-    """Short leases, one bot worker; a game of Ann and two random bots."""
-    settings = ServerSettings(lease_ttl=1.0, bot_workers=1, default_time_limit=5.0)
-    seats = [{"human": True, "name": "Ann"}, "random", "random"]
-    return settings, GameConfig.parse({"seats": seats}, settings)
+SETTINGS = ServerSettings(lease_ttl=1.0, bot_workers=1, default_time_limit=5.0)
+ANN_AND_TWO_BOTS = GameConfig.parse(
+    {"seats": [{"human": True, "name": "Ann"}, "random", "random"]}, SETTINGS
+)
+
+
+@contextlib.asynccontextmanager
+async def two_cluster_servers(dsn: str) -> AsyncIterator[tuple[ClusterServer, ClusterServer]]:
+    """In one interpreter, two cluster servers on one database (no HTTP), short leases."""
+    a, b = ClusterServer(dsn, SETTINGS), ClusterServer(dsn, SETTINGS)
+    await a.start()
+    await b.start()
+    try:
+        yield a, b
+    finally:
+        await a.stop()
+        await b.stop()
 
 
 def test_a_person_on_one_process_and_a_spectator_on_another_see_the_same_moves(
@@ -250,20 +265,13 @@ def test_a_process_that_loses_a_lease_follows_the_game_and_its_moves_are_handed_
 
     import psycopg
 
-    from tajmahal.web.cluster import ClusterServer, ClusterTable
-
-    settings, config = in_process_settings()
-
     def stored() -> list[str]:
         return [move for _, move in stored_moves(postgres_dsn, created.id).values()]
 
     async def scenario() -> None:
         nonlocal created
-        a, b = ClusterServer(postgres_dsn, settings), ClusterServer(postgres_dsn, settings)
-        await a.start()
-        await b.start()
-        try:
-            created = await a.create(config)
+        async with two_cluster_servers(postgres_dsn) as (a, b):
+            created = await a.create(ANN_AND_TWO_BOTS)
             mine = a.tables[created.id]
             assert isinstance(mine, ClusterTable)
             await wait(lambda: mine.held and mine.state.current_player == 0, "Ann's turn on A")
@@ -298,9 +306,6 @@ def test_a_process_that_loses_a_lease_follows_the_game_and_its_moves_are_handed_
                 assert stored()[number - 1] == legal[-1]
             await wait(lambda: theirs.decision == mine.decision == len(stored()), "agreement")
             assert [m.move for m in theirs.moves] == [m.move for m in mine.moves] == stored()
-        finally:
-            await a.stop()
-            await b.stop()
 
     created: Any = None
     run_async(scenario())
@@ -314,17 +319,9 @@ def test_a_handed_move_is_known_played_from_the_database_and_a_failed_one_is_ans
     # a handed move the holder fails to play (a bug) is answered, and the game goes on
     import functools
 
-    from tajmahal.web.cluster import ClusterServer, ClusterTable
-    from tajmahal.web.table import Rejected
-
-    settings, config = in_process_settings()
-
     async def scenario() -> None:
-        a, b = ClusterServer(postgres_dsn, settings), ClusterServer(postgres_dsn, settings)
-        await a.start()
-        await b.start()
-        try:
-            created = await a.create(config)
+        async with two_cluster_servers(postgres_dsn) as (a, b):
+            created = await a.create(ANN_AND_TWO_BOTS)
             mine = a.tables[created.id]
             theirs = await b.table(created.id)
             assert isinstance(mine, ClusterTable) and isinstance(theirs, ClusterTable)
@@ -359,8 +356,5 @@ def test_a_handed_move_is_known_played_from_the_database_and_a_failed_one_is_ans
             number = theirs.decision + 1
             await theirs.move(0, number, legal[0])  # the game goes on: handed and played
             assert stored_moves(postgres_dsn, created.id)[number] == (0, legal[0])
-        finally:
-            await a.stop()
-            await b.stop()
 
     run_async(scenario())
