@@ -28,6 +28,7 @@ import json
 import multiprocessing
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -226,6 +227,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--player", default="greedy", help="the self-play bot spec (default greedy)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--seats", default="3,4,5",
+        help="the numbers of seats, in turn game by game (default 3,4,5)",
+    )
     parser.add_argument("--out", metavar="PATH", help="write the weights document here")
     parser.add_argument("--save", metavar="JSONL", help="append the games played to this file")
     parser.add_argument(
@@ -245,13 +250,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         tm.bots.check_spec(args.player)
     except tm.TajMahalError as exc:
         parser.error(str(exc))
-    work = [(args.seed + g, 3 + g % 3, args.player) for g in range(args.games)]
+    try:
+        seats = [int(n) for n in args.seats.split(",")]
+    except ValueError:
+        seats = []
+    if not seats or any(not 3 <= n <= 5 for n in seats):
+        parser.error(f"--seats must be numbers from 3 to 5, comma-separated, got {args.seats!r}")
+    work = [(args.seed + g, seats[g % len(seats)], args.player) for g in range(args.games)]
     samples: list[Sample] = []
     games = 0
+    saved_games: dict[str, dict[str, set[Any]]] = {}  # per file: its seats and players
     for path in args.data:
         with open(path, encoding="utf-8") as saved:
             for line in saved:
                 game = json.loads(line)
+                kinds = saved_games.setdefault(path, {"seats": set(), "players": set()})
+                kinds["seats"].add(len(game["final"]))
+                kinds["players"].add(str(game.get("spec", "?")))
                 starts = [_state(doc) for doc in game["starts"]]
                 samples += samples_of(game["seed"], starts, game["final"])
                 games += 1
@@ -297,13 +312,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "scales": scales,
         "provenance": {
             "command": "python benchmarks/fit_evaluation.py " + " ".join(argv or sys.argv[1:]),
-            "player": args.player,
+            "player": args.player if work else None,
             "games": games,
             "data": [p.rsplit("/", 1)[-1] for p in args.data],
             "seed": args.seed,
             "prior": args.prior and args.prior.rsplit("/", 1)[-1],
             "ridge": args.ridge,
-            "players_per_game": "3, 4, 5 in turn",
+            "players_per_game": ", ".join(map(str, seats)) + " in turn" if work else None,
+            "saved_games": {
+                path.rsplit("/", 1)[-1]: {key: sorted(values) for key, values in kinds.items()}
+                for path, kinds in saved_games.items()
+            },
             "samples": len(samples),
             "held_out": quality,
         },

@@ -77,3 +77,24 @@ def test_saved_games_fit_apart_and_a_prior_pulls_the_weights(tmp_path: Path) -> 
     for row, want in zip(pulled.weights[1:], v2_rows[1:], strict=True):
         assert all(abs(a - b) < 1e-3 for a, b in zip(row[1:12], want[1:], strict=True))
         assert all(abs(a) < 1e-3 for a in row[12:])
+
+
+def test_seats_choose_the_games_played_and_the_document_says_what_it_was_fitted_on(
+    tmp_path: Path,
+) -> None:
+    saved, out = tmp_path / "four.jsonl", tmp_path / "w.json"
+    base = [sys.executable, str(SCRIPT), "--seed", "7"]
+    run = subprocess.run([*base, "--games", "10", "--seats", "4", "--save", str(saved),
+                          "--play-only"], capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    games = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert [len(game["final"]) for game in games] == [4] * 10
+    run = subprocess.run([*base, "--games", "0", "--data", str(saved), "--out", str(out)],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    provenance = json.loads(out.read_text())["provenance"]
+    assert provenance["saved_games"] == {"four.jsonl": {"seats": [4], "players": ["greedy"]}}
+    assert provenance["player"] is None and provenance["players_per_game"] is None
+    for bad in ("2", "3,x", ""):
+        run = subprocess.run([*base, "--seats", bad], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and "--seats must be numbers from 3 to 5" in run.stderr

@@ -260,9 +260,9 @@ def evaluate(
     >>> game = Playout(tm.new_game(num_players=3, seed=1))
     >>> game.scores[0] += 3  # three points ahead of both rivals
     >>> [round(v, 1) for v in estimated_scores(game)]
-    [41.6, 38.9, 38.3]
+    [46.6, 41.9, 42.7]
     >>> [round(r, 3) for r in evaluate(game, scale=3.0)]
-    [0.715, 0.285, 0.246]
+    [0.787, 0.176, 0.213]
     >>> [round(v, 1) for v in estimated_scores(game, WEIGHTS_V2)]  # ismcts-v2: a weaker hand
     [49.7, 51.9, 46.5]
     >>> est, rewards = estimated_scores(game), evaluate(game)  # the fitted estimates and scale
