@@ -84,8 +84,8 @@ def test_seats_choose_the_games_played_and_the_document_says_what_it_was_fitted_
 ) -> None:
     saved, out = tmp_path / "four.jsonl", tmp_path / "w.json"
     base = [sys.executable, str(SCRIPT), "--seed", "7"]
-    run = subprocess.run([*base, "--games", "10", "--seats", "4", "--save", str(saved),
-                          "--play-only"], capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    play = [*base, "--games", "10", "--seats", "4", "--save", str(saved), "--play-only"]
+    run = subprocess.run(play, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     games = [json.loads(line) for line in saved.read_text().splitlines()]
     assert [len(game["final"]) for game in games] == [4] * 10
