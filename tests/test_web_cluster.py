@@ -122,14 +122,14 @@ ANN_AND_TWO_BOTS = GameConfig.parse(
 @contextlib.asynccontextmanager
 async def two_cluster_servers(dsn: str) -> AsyncIterator[tuple[ClusterServer, ClusterServer]]:
     """In one interpreter, two cluster servers on one database (no HTTP), short leases."""
-    a, b = ClusterServer(dsn, SETTINGS), ClusterServer(dsn, SETTINGS)
-    await a.start()
-    await b.start()
-    try:
-        yield a, b
-    finally:
-        await a.stop()
-        await b.stop()
+    async with contextlib.AsyncExitStack() as started:  # each stopped if a later one fails
+        servers = []
+        for _ in range(2):
+            server = ClusterServer(dsn, SETTINGS)
+            await server.start()
+            started.push_async_callback(server.stop)
+            servers.append(server)
+        yield servers[0], servers[1]
 
 
 def test_a_person_on_one_process_and_a_spectator_on_another_see_the_same_moves(
