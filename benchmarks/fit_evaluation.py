@@ -28,7 +28,7 @@ import json
 import multiprocessing
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -83,6 +83,38 @@ def _state(document: object) -> tm.GameState:
     if not isinstance(state, tm.GameState):
         raise ValueError(f"a saved game holds a {type(state).__name__}, not a GameState")
     return state
+
+
+class SavedGame(NamedTuple):
+    """One line of a ``--save`` file."""
+
+    seed: int
+    spec: str
+    starts: list[tm.GameState]
+    final: list[int]
+
+
+def saved_game(line: str) -> SavedGame:
+    """One ``--save`` line, checked: a ValueError (or a ``tm.TajMahalError``) says what is wrong."""
+    try:
+        game = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg})") from None
+    if not isinstance(game, dict):
+        raise ValueError("not a saved game (an object with seed, final and starts)")
+    seed, final, starts = game.get("seed"), game.get("final"), game.get("starts")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("seed must be an int")
+    if not isinstance(final, list) or not 3 <= len(final) <= 5 or any(
+        isinstance(score, bool) or not isinstance(score, int) for score in final
+    ):
+        raise ValueError("final must be a list of 3 to 5 scores")
+    if not isinstance(starts, list):
+        raise ValueError("starts must be a list of states")
+    states = [_state(document) for document in starts]
+    if any(state.num_players != len(final) for state in states):
+        raise ValueError("a saved state's seats differ from the final scores'")
+    return SavedGame(seed, str(game.get("spec", "?")), states, final)
 
 
 def samples_of(seed: int, starts: Sequence[tm.GameState], final: Sequence[int]) -> list[Sample]:
@@ -257,19 +289,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not seats or any(not 3 <= n <= 5 for n in seats):
         parser.error(f"--seats must be numbers from 3 to 5, comma-separated, got {args.seats!r}")
     work = [(args.seed + g, seats[g % len(seats)], args.player) for g in range(args.games)]
+    prior = None
+    if args.prior:  # read before any game is played
+        try:
+            with open(args.prior, encoding="utf-8") as source:
+                loaded = load_weights(source.read())
+        except (OSError, UnicodeDecodeError) as exc:
+            parser.error(f"cannot read {args.prior}: {exc}")
+        except tm.TajMahalError as exc:
+            parser.error(f"{args.prior}: {exc}")
+        prior = [list(row) + [0.0] * (len(FEATURES) - len(row)) for row in loaded.weights]
     samples: list[Sample] = []
     games = 0
     saved_games: dict[str, dict[str, set[Any]]] = {}  # per file: its seats and players
     for path in args.data:
-        with open(path, encoding="utf-8") as saved:
-            for line in saved:
-                game = json.loads(line)
-                kinds = saved_games.setdefault(path, {"seats": set(), "players": set()})
-                kinds["seats"].add(len(game["final"]))
-                kinds["players"].add(str(game.get("spec", "?")))
-                starts = [_state(doc) for doc in game["starts"]]
-                samples += samples_of(game["seed"], starts, game["final"])
-                games += 1
+        try:
+            with open(path, encoding="utf-8") as saved:  # a line at a time: files are large
+                for number, line in enumerate(saved, 1):
+                    try:
+                        game = saved_game(line)
+                    except (ValueError, tm.TajMahalError) as exc:
+                        parser.error(f"{path}, line {number}: {exc}")
+                    kinds = saved_games.setdefault(path, {"seats": set(), "players": set()})
+                    kinds["seats"].add(len(game.final))
+                    kinds["players"].add(game.spec)
+                    samples += samples_of(game.seed, game.starts, game.final)
+                    games += 1
+        except (OSError, UnicodeDecodeError) as exc:
+            parser.error(f"cannot read {path}: {exc}")
     if work:
         with multiprocessing.Pool(args.jobs) as pool:
             if args.save:
@@ -279,9 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         out.flush()
                         if args.play_only:
                             continue
-                        game = json.loads(line)
-                        starts = [_state(doc) for doc in game["starts"]]
-                        samples += samples_of(game["seed"], starts, game["final"])
+                        game = saved_game(line)
+                        samples += samples_of(game.seed, game.starts, game.final)
             else:
                 for part in pool.imap(play_game, work, chunksize=4):
                     samples += part
@@ -289,12 +335,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{games} games, {len(samples)} samples", file=sys.stderr)
     if args.play_only:
         return 0
+    if not samples:
+        parser.error("no games to fit: the --data files are empty")
     visits = max(s[1] for s in samples)
-    prior = None
-    if args.prior:
-        with open(args.prior, encoding="utf-8") as source:
-            loaded = load_weights(source.read())
-        prior = [list(row) + [0.0] * (len(FEATURES) - len(row)) for row in loaded.weights]
     rows, scales, quality = fit(samples, visits, prior, args.ridge)
     for k, q in quality.items():
         print(

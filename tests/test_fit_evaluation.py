@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import tajmahal as tm
 from tajmahal.bots.evaluation import FEATURES, load_weights
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,3 +99,44 @@ def test_seats_choose_the_games_played_and_the_document_says_what_it_was_fitted_
     for bad in ("2", "3,x", ""):
         run = subprocess.run([*base, "--seats", bad], capture_output=True, text=True, timeout=120)
         assert run.returncode == 2 and "--seats must be numbers from 3 to 5" in run.stderr
+
+
+def test_a_bad_saved_game_or_prior_is_refused_with_the_place_and_no_traceback(
+    tmp_path: Path,
+) -> None:
+    move = tm.new_game(3, seed=1).legal_moves()[0]
+    good = json.dumps({"seed": 1, "spec": "greedy", "final": [40, 50, 45],
+                       "starts": [json.loads(tm.dumps(tm.new_game(3, seed=1)))]})  # fmt: skip
+    cases = {
+        "not json": ("{oops", "line 2: not JSON"),
+        "a list": ("[1, 2]", "line 2: not a saved game"),
+        "no final": (json.dumps({"seed": 1, "starts": []}), "line 2: final must be"),
+        "a bool seed": (good.replace('"seed": 1', '"seed": true'), "line 2: seed must be an int"),
+        "seats differ": (good.replace("[40, 50, 45]", "[40, 50, 45, 1]"), "line 2: a saved state"),
+        "a move, not a state": (
+            json.dumps({"seed": 1, "final": [40, 50, 45], "starts": [json.loads(tm.dumps(move))]}),
+            "line 2: a saved game holds a",
+        ),
+    }
+    base = [sys.executable, str(SCRIPT), "--games", "0"]
+    for name, (line, message) in cases.items():
+        data = tmp_path / "data.jsonl"
+        data.write_text(good + "\n" + line + "\n", encoding="utf-8")
+        run = subprocess.run([*base, "--data", str(data)],
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert run.returncode == 2 and message in run.stderr, (name, run.stderr)
+        assert "Traceback" not in run.stderr, name
+    (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "prior.json").write_text('{"format": "other"}', encoding="utf-8")
+    (tmp_path / "latin.jsonl").write_bytes(b"\xff\xfe\n")
+    refusals = [
+        (["--data", str(tmp_path / "missing.jsonl")], "cannot read"),
+        (["--data", str(tmp_path / "latin.jsonl")], "cannot read"),
+        (["--data", str(tmp_path / "empty.jsonl")], "no games to fit"),
+        (["--data", str(data), "--prior", str(tmp_path / "prior.json")], "not an evaluation"),
+        (["--data", str(data), "--prior", str(tmp_path / "none.json")], "cannot read"),
+    ]
+    for arguments, message in refusals:
+        run = subprocess.run([*base, *arguments], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and message in run.stderr, (arguments, run.stderr)
+        assert "Traceback" not in run.stderr, arguments
