@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -291,3 +292,27 @@ def test_play_profile_counts_how_each_bot_plays() -> None:
     for line in rows.values():
         cells = [cell.strip() for cell in line.split("|")[3:-1]]
         assert len(cells) == 6 and all(re.fullmatch(r"\d+\.\d\d", cell) for cell in cells)
+
+
+def test_contest_rollout_bot_plays_legal_moves_through_a_match() -> None:
+    """benchmarks/contest_rollout.py (tried and dropped): its policy's moves are legal at every
+    step of a game, and the bot loads as a ``file:`` spec and plays a match without faults."""
+    spec = importlib.util.spec_from_file_location(
+        "contest_rollout", ROOT / "benchmarks" / "contest_rollout.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    from tajmahal.rules.playout import WITHDRAW, Playout
+
+    game, rng, played = Playout(tm.new_game(4, seed=3)), random.Random(2), set()
+    while not game.is_over:
+        codes = game.moves()
+        code = module.contest_pick(game, codes, rng)
+        assert code in codes
+        played.add(code == WITHDRAW)
+        game.play(code)
+    assert played == {True, False}  # it withdraws and plays other moves
+    bot = "file:benchmarks/contest_rollout.py:ContestRolloutIsmcts:iterations=10"
+    result = tm.play_match([bot, "greedy", "random"], seed=4)
+    assert not result.faults and len(result.scores) == 3 and result.winners

@@ -11,6 +11,7 @@ import random
 import pytest
 
 import tajmahal as tm
+from tajmahal.bots._search import OwnPlaySearch
 from tajmahal.bots.evaluation import (
     WEIGHTS,
     estimated_scores,
@@ -28,7 +29,7 @@ from tajmahal.bots.ismcts import (
     IsmctsV1Bot,
     IsmctsV2Bot,
 )
-from tajmahal.rules.playout import Playout
+from tajmahal.rules.playout import WITHDRAW, Playout
 from tajmahal.rules.state import GameState
 
 
@@ -112,7 +113,15 @@ def test_time_limit_ends_the_search() -> None:
         "ismcts:c=-0.1",
         "ismcts:c=lots",
         "ismcts:rollout=greedy",
-        "ismcts:depth=3",
+        "ismcts:width=3",
+        "ismcts:depth=0",
+        "ismcts:depth=13",
+        "ismcts:depth=1.5",
+        "ismcts:depth=true",
+        "ismcts:inner=-1",
+        "ismcts:inner=17",
+        "ismcts:inner=2.5",
+        "ismcts:inner=true",
         "ismcts:level=0",
         "ismcts:level=6",
         "ismcts:level=2.5",
@@ -238,6 +247,87 @@ def test_trees_split_the_budget_and_sum_at_the_root() -> None:
     assert again.last_statistics == four.last_statistics
     with IsmctsBot(seed=1, iterations=120, trees=4, jobs=2, flat="off") as split:  # per share
         assert split.choose(view, legal) in legal and split.last_iterations == 120
+
+
+class _Depths(IsmctsBot):
+    """An ismcts that notes where each simulation was evaluated: (visit, over)."""
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)  # type: ignore[arg-type]
+        self.ends: set[tuple[int, bool]] = set()
+
+    def reward(self, game: Playout) -> list[float]:
+        self.ends.add((game.visit, game.is_over))
+        return super().reward(game)
+
+
+def test_depth_runs_each_simulation_through_that_many_visits() -> None:
+    """``depth=N``: every simulation, flat or in a tree, is evaluated when the N-th visit from
+    the decision's has ended (at the game's end at the latest); the default is this visit's
+    end."""
+    play = at_visit(3, seed=4, visit=2)
+    take = play.apply(tm.Withdraw())
+    assert IsmctsBot().depth == 1
+    for depth, ends in ((1, {(3, False)}), (2, {(4, False)}), (12, {(12, True)})):
+        for state in (play, take):  # a flat race, then a tree
+            bot = _Depths(seed=1, iterations=20, depth=depth)
+            bot.choose(state.view(state.current_player), state.legal_moves())  # type: ignore[arg-type]
+            assert bot.ends == ends, (depth, state.phase)
+    again = [_Depths(seed=3, iterations=40, depth=2) for _ in range(2)]
+    view = play.view(play.current_player)  # type: ignore[arg-type]
+    assert again[0].choose(view, play.legal_moves()) == again[1].choose(view, play.legal_moves())
+    assert again[0].last_statistics == again[1].last_statistics
+    assert tm.bots.create("ismcts:depth=3").depth == 3  # type: ignore[attr-defined]
+
+
+def _hand_size(seat: int, sign: float) -> object:
+    """A reward: ``sign`` times the cards in ``seat``'s hand (the others: 0)."""
+
+    def reward(game: Playout) -> list[float]:
+        return [sign * sum(game.hands[seat]) if s == seat else 0.0 for s in range(3)]
+
+    return reward
+
+
+def test_an_inner_search_plays_the_seats_own_later_plays_by_their_rollouts() -> None:
+    """``OwnPlaySearch`` tries each plain play and withdrawing on ``k`` rollouts and plays the
+    best: keeping cards pays, it withdraws; spending them pays, it plays a card.  Another
+    seat's decision is the rollout policy's."""
+    state = at_visit(3, seed=4, visit=2)
+    seat = state.current_player
+    assert seat is not None and state.phase is tm.Phase.PLAY
+    game = Playout(state)
+    codes = game.moves()
+    assert WITHDRAW in codes and len(codes) > 2
+    keep = OwnPlaySearch(seat, 2, heuristic_pick, _hand_size(seat, 1.0))  # type: ignore[arg-type]
+    spend = OwnPlaySearch(seat, 2, heuristic_pick, _hand_size(seat, -1.0))  # type: ignore[arg-type]
+    assert keep(game, codes, random.Random(1)) == WITHDRAW
+    played = spend(game, codes, random.Random(1))
+    assert played != WITHDRAW and played in codes and played % game.stride == 0  # a plain play
+    assert game.moves() == codes and Playout(state).hands == game.hands  # the game untouched
+    other = OwnPlaySearch((seat + 1) % 3, 2, heuristic_pick, _hand_size(seat, 1.0))  # type: ignore[arg-type]
+    assert other(game, codes, random.Random(5)) == heuristic_pick(game, codes, random.Random(5))
+
+
+def test_inner_searches_the_seats_own_plays_and_keeps_a_seed_reproducible() -> None:
+    assert IsmctsBot().inner == IsmctsBot(level=5).inner == 0  # off unless asked for
+    assert tm.bots.create("ismcts:inner=2").inner == 2  # type: ignore[attr-defined]
+    play = at_visit(3, seed=4, visit=2)
+    take = play.apply(tm.Withdraw())
+    for state in (play, take):  # a flat race and a tree
+        view, legal = state.view(state.current_player), state.legal_moves()  # type: ignore[arg-type]
+        bots = [IsmctsBot(seed=3, iterations=30, inner=2) for _ in range(2)]
+        assert bots[0].choose(view, legal) == bots[1].choose(view, legal)
+        assert bots[0].last_statistics == bots[1].last_statistics
+        plain = IsmctsBot(seed=3, iterations=30)
+        plain.choose(view, legal)
+        assert bots[0].last_iterations == plain.last_iterations  # the same simulations ...
+        if state is play:  # ... played on differently while the seat still plays this visit
+            assert bots[0].last_statistics != plain.last_statistics
+        else:  # withdrawn, taking a card: no play of its own left in the visit to search
+            assert bots[0].last_statistics == plain.last_statistics
+    with IsmctsBot(seed=3, iterations=30, inner=2, jobs=2) as split:  # a worker builds its own
+        assert split.choose(view, legal) in legal and split.last_shares == 2
 
 
 def test_ismcts_v2_is_the_second_release_frozen() -> None:

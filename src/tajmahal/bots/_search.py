@@ -11,7 +11,7 @@ from collections.abc import Callable
 from math import log, sqrt
 
 from tajmahal.bots._evaluation_core import heuristic_pick
-from tajmahal.rules.playout import OVER, WITHDRAW, Picker, Playout
+from tajmahal.rules.playout import OVER, PLAY, WITHDRAW, Picker, Playout
 
 
 class Node:
@@ -35,11 +35,13 @@ def iterate(
     allowed: frozenset[int] | None,
     pick: Picker | None,
     reward: Callable[[Playout], list[float]],
+    depth: int = 1,
 ) -> None:
     """One simulation: select, expand, roll out to the visit's end, evaluate, back up.
 
     ``c`` is the UCT exploration constant, ``allowed`` the root moves to search (``None``:
-    every legal move), ``pick`` the rollout policy, ``reward`` one reward per seat.
+    every legal move), ``pick`` the rollout policy, ``reward`` one reward per seat; the
+    rollout runs to the end of the ``depth``-th visit from this one (1: this visit's end).
     """
     visit = game.visit
     node = root
@@ -74,7 +76,7 @@ def iterate(
         node = best_node
         path.append(node)
         game.play(best_code)
-    _roll_out(game, visit, rng, pick)
+    _roll_out(game, visit + depth, rng, pick)
     rewards = reward(game)
     for node in path:
         node.visits += 1
@@ -88,21 +90,69 @@ def simulate(
     pick: Picker | None,
     reward: Callable[[Playout], list[float]],
     seat: int,
+    depth: int = 1,
 ) -> float:
-    """One flat simulation: ``code`` played, the rollout policy to the visit's end, ``seat``'s
-    reward there."""
-    visit = game.visit
+    """One flat simulation: ``code`` played, the rollout policy to the end of the ``depth``-th
+    visit from this one (1: this visit's end), ``seat``'s reward there."""
+    stop = game.visit + depth
     game.play(code)
-    _roll_out(game, visit, rng, pick)
+    _roll_out(game, stop, rng, pick)
     return reward(game)[seat]
 
 
-def _roll_out(game: Playout, visit: int, rng: random.Random, pick: Picker | None) -> None:
-    """Play ``pick``'s moves (random ones without it) to the end of ``visit``."""
-    if game.phase == OVER or game.visit != visit:
-        return
+class OwnPlaySearch:
+    """A rollout policy that searches the deciding seat's own later play decisions.
+
+    When ``seat`` is to play or withdraw in a simulation, each plain play and withdrawing is
+    tried on ``k`` rollouts of ``pick`` to the visit's end (the same seeds for every
+    candidate) and the best mean reward is played; every other decision is ``pick``'s.
+    A simulation so plays on as the seat would, not as the cheap policy would.
+    """
+
+    __slots__ = ("k", "pick", "reward", "seat")
+
+    def __init__(
+        self,
+        seat: int,
+        k: int,
+        pick: Picker | None,
+        reward: Callable[[Playout], list[float]],
+    ) -> None:
+        self.seat, self.k, self.pick, self.reward = seat, k, pick, reward
+
+    def __call__(self, game: Playout, codes: list[int], rng: random.Random) -> int:
+        pick = self.pick
+        if len(codes) > 1 and game.phase == PLAY and game.current == self.seat:
+            return self._search(game, codes, rng)
+        if pick is None:
+            return codes[int(rng.random() * len(codes))]
+        return pick(game, codes, rng)
+
+    def _search(self, game: Playout, codes: list[int], rng: random.Random) -> int:
+        stride, seat, pick = game.stride, self.seat, self.pick
+        stop = game.visit + 1
+        seeds = [rng.getrandbits(32) for _ in range(self.k)]
+        best, best_value = codes[0], -1.0
+        for code in codes:
+            if code != WITHDRAW and code % stride:  # plays with an extra card: not tried
+                continue
+            value = 0.0
+            for seed in seeds:
+                trial = game.copy()
+                trial.play(code)
+                _roll_out(trial, stop, random.Random(seed), pick)
+                value += self.reward(trial)[seat]
+            if value > best_value:
+                best, best_value = code, value
+        return best
+
+
+def _roll_out(game: Playout, stop: int, rng: random.Random, pick: Picker | None) -> None:
+    """Play ``pick``'s moves (random ones without it) until visit ``stop`` begins (or the game
+    ends)."""
     if pick is heuristic_pick:  # Playout.run's loop, with a direct (compiled: native) call
-        while game.phase != OVER and game.visit == visit:
+        while game.phase != OVER and game.visit < stop:
             game.play(heuristic_pick(game, game.moves(), rng))
-    else:
+        return
+    while game.phase != OVER and game.visit < stop:
         game.run(rng, pick, visit_end=True)
