@@ -88,6 +88,15 @@ class Person:
                                   " document.body.dataset.over]")  # fmt: skip
         return data[0] == "yes", int(data[1]), data[2] == "yes"
 
+    def hand_at_decision(self) -> tuple[list[str], int]:
+        """The hand's cards as shown and the decision they belong to, read in one step (the
+        page renders a frame's hand and decision in one task)."""
+        hand, decision = self.page.evaluate(
+            "[[...document.querySelectorAll('#hand .card')].map(card => card.innerText),"
+            " document.body.dataset.decision]"
+        )
+        return list(hand), int(decision)
+
     def click_a_move(self, rng: random.Random) -> None:
         """Click one legal move: a city on the board, a card of the hand or a move's button,
         then the confirm button where the page asks for it (no undo: other people play)."""
@@ -294,12 +303,12 @@ def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
         if clicks == 25 and not reconnected:  # a tab closed mid-game and opened again
             reconnected = True
             person = people[1]
-            hand = person.page.locator("#hand .card").all_inner_texts()
-            decision = person.status()[1]
+            before = person.hand_at_decision()  # read together: a frame may come between
             person.page.close()
             person.page = person.open(server.url + created["seats"][1]["link"])
-            if person.status()[1] == decision:
-                assert person.page.locator("#hand .card").all_inner_texts() == hand
+            after = person.hand_at_decision()
+            if after[1] == before[1]:
+                assert after == before
             assert "Bo" in person.page.inner_text("#scores tr[data-seat='1']")
         if clicks >= 30 and not watched:  # the spectator's table: public facts only
             watched = True
