@@ -7,6 +7,7 @@ small iteration counts.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -280,7 +281,7 @@ def test_depth_runs_each_simulation_through_that_many_visits() -> None:
     assert tm.bots.create("ismcts:depth=3").depth == 3  # type: ignore[attr-defined]
 
 
-def _hand_size(seat: int, sign: float) -> object:
+def _hand_size(seat: int, sign: float) -> Callable[[Playout], list[float]]:
     """A reward: ``sign`` times the cards in ``seat``'s hand (the others: 0)."""
 
     def reward(game: Playout) -> list[float]:
@@ -297,15 +298,15 @@ def test_an_inner_search_plays_the_seats_own_later_plays_by_their_rollouts() -> 
     seat = state.current_player
     assert seat is not None and state.phase is tm.Phase.PLAY
     game = Playout(state)
-    codes = game.moves()
-    assert WITHDRAW in codes and len(codes) > 2
-    keep = OwnPlaySearch(seat, 2, heuristic_pick, _hand_size(seat, 1.0))  # type: ignore[arg-type]
-    spend = OwnPlaySearch(seat, 2, heuristic_pick, _hand_size(seat, -1.0))  # type: ignore[arg-type]
+    codes = [WITHDRAW, *(code for code in game.moves() if code != WITHDRAW)]  # withdraw first
+    assert len(codes) == len(game.moves()) > 2
+    keep = OwnPlaySearch(seat, 2, heuristic_pick, _hand_size(seat, 1.0))
+    spend = OwnPlaySearch(seat, 2, heuristic_pick, _hand_size(seat, -1.0))  # rewards below -1
     assert keep(game, codes, random.Random(1)) == WITHDRAW
     played = spend(game, codes, random.Random(1))
     assert played != WITHDRAW and played in codes and played % game.stride == 0  # a plain play
-    assert game.moves() == codes and Playout(state).hands == game.hands  # the game untouched
-    other = OwnPlaySearch((seat + 1) % 3, 2, heuristic_pick, _hand_size(seat, 1.0))  # type: ignore[arg-type]
+    assert game.moves() == Playout(state).moves() and Playout(state).hands == game.hands
+    other = OwnPlaySearch((seat + 1) % 3, 2, heuristic_pick, _hand_size(seat, 1.0))
     assert other(game, codes, random.Random(5)) == heuristic_pick(game, codes, random.Random(5))
 
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from math import log, sqrt
@@ -132,7 +133,7 @@ class OwnPlaySearch:
         stride, seat, pick = game.stride, self.seat, self.pick
         stop = game.visit + 1
         seeds = [rng.getrandbits(32) for _ in range(self.k)]
-        best, best_value = codes[0], -1.0
+        best, best_value = codes[0], -math.inf  # any reward scale: the first candidate counts
         for code in codes:
             if code != WITHDRAW and code % stride:  # plays with an extra card: not tried
                 continue
