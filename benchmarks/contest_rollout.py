@@ -19,10 +19,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tajmahal.bots._evaluation_core import heuristic_pick
+from tajmahal.bots._evaluation_core import court_prizes, heuristic_pick
 from tajmahal.bots.ismcts import IsmctsBot
 from tajmahal.rules.playout import PLAY, WITHDRAW, Playout
-from tajmahal.rules.tables import ELEPHANT, GRAND_MOGUL
 
 RANDOM_SHARE = 0.15  #: the share of contest decisions played by the heuristic policy
 
@@ -35,9 +34,7 @@ def contest_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
         return heuristic_pick(game, codes, rng)
     seat = game.current
     mine, best = game.counts[seat], game.rival_best(seat)
-    prizes = [game.court_influence[i] for i in range(4)] + [False, False]
-    prizes[GRAND_MOGUL] = game.court_crown
-    prizes[ELEPHANT] = game.court_tile
+    prizes = court_prizes(game)
     led = [prizes[i] and mine[i] >= 1 and mine[i] > best[i] for i in range(6)]
     stride, symbols = game.stride, game.tables.symbol_counts
     top, picks = 0, []

@@ -313,6 +313,6 @@ def test_contest_rollout_bot_plays_legal_moves_through_a_match() -> None:
         played.add(code == WITHDRAW)
         game.play(code)
     assert played == {True, False}  # it withdraws and plays other moves
-    bot = "file:benchmarks/contest_rollout.py:ContestRolloutIsmcts:iterations=10"
+    bot = f"file:{ROOT / 'benchmarks' / 'contest_rollout.py'}:ContestRolloutIsmcts:iterations=10"
     result = tm.play_match([bot, "greedy", "random"], seed=4)
     assert not result.faults and len(result.scores) == 3 and result.winners

@@ -334,12 +334,18 @@ def heuristic_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
     return codes[0]  # pragma: no cover - no other phase has moves
 
 
-def _play_or_withdraw(game: Playout, codes: list[int], rng: random.Random) -> int:
-    seat = game.current
-    mine, best = game.counts[seat], game.rival_best(seat)
+def court_prizes(game: Playout) -> list[bool]:
+    """Per symbol (indexed like SYMBOLS), whether its prize is still at court this visit."""
     prizes = [game.court_influence[i] for i in range(4)] + [False, False]
     prizes[GRAND_MOGUL] = game.court_crown
     prizes[ELEPHANT] = game.court_tile
+    return prizes
+
+
+def _play_or_withdraw(game: Playout, codes: list[int], rng: random.Random) -> int:
+    seat = game.current
+    mine, best = game.counts[seat], game.rival_best(seat)
+    prizes = court_prizes(game)
     holding = sum(1 for i in range(6) if prizes[i] and mine[i] >= 1 and mine[i] > best[i])
     u = rng.random()
     if holding and u < 0.5 + 0.2 * holding:
