@@ -6,7 +6,7 @@ best), withdraws when it leads in some and no card adds a lead, and otherwise (a
 15% of its decisions) plays as the ``heuristic`` policy does::
 
     python benchmarks/strength.py \\
-        file:benchmarks/contest_rollout.py:ContestRolloutIsmcts:level=4 \\
+        file:benchmarks/contest_rollout.py:ContestRolloutIsmcts:iterations=1320 \\
         file:benchmarks/contest_rollout.py:ContestRolloutIsmcts:level=3 ismcts:level=3 \\
         --deals 30 --seed 37030101
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 import tajmahal as tm
-from tajmahal.bots._search import OwnPlaySearch
+from tajmahal.bots._search import EVERY_SEAT, PlaySearch
 from tajmahal.bots.evaluation import (
     WEIGHTS,
     estimated_scores,
@@ -23,6 +23,9 @@ from tajmahal.bots.evaluation import (
 from tajmahal.bots.evaluation_v1 import FIXED_SCALE, evaluate_v1
 from tajmahal.bots.ismcts import (
     FLAT_SHARE,
+    LEVEL4_ITERATIONS,
+    LEVEL5_ITERATIONS,
+    LEVEL_INNER,
     LEVELS,
     LEVELS_V2,
     PLAY_SHARE,
@@ -30,7 +33,7 @@ from tajmahal.bots.ismcts import (
     IsmctsV1Bot,
     IsmctsV2Bot,
 )
-from tajmahal.rules.playout import WITHDRAW, Playout
+from tajmahal.rules.playout import PLAY, WITHDRAW, Playout
 from tajmahal.rules.state import GameState
 
 
@@ -123,6 +126,8 @@ def test_time_limit_ends_the_search() -> None:
         "ismcts:inner=17",
         "ismcts:inner=2.5",
         "ismcts:inner=true",
+        "ismcts:inner_seats=some",
+        "ismcts:inner_seats=1",
         "ismcts:level=0",
         "ismcts:level=6",
         "ismcts:level=2.5",
@@ -199,8 +204,14 @@ def test_answers_from_the_moves_it_is_offered() -> None:
 
 
 def test_levels_map_to_growing_iteration_budgets() -> None:
+    """Levels 1-3 are growing iteration budgets; levels 4 and 5 spend more on each iteration,
+    and level 5 has more of them."""
     budgets = [tm.bots.create(f"ismcts:level={level}").iterations for level in range(1, 6)]  # type: ignore[attr-defined]
-    assert budgets == [LEVELS[level] for level in range(1, 6)] == sorted(set(budgets))
+    assert budgets == [LEVELS[level] for level in range(1, 6)]
+    assert budgets[:3] == sorted(set(budgets[:3]))
+    assert budgets[3:] == [LEVEL4_ITERATIONS, LEVEL5_ITERATIONS] and budgets[3] < budgets[4]
+    inner = [IsmctsBot(level=level).inner for level in range(1, 6)]
+    assert inner == [0, 0, 0, LEVEL_INNER, LEVEL_INNER]
     assert LEVELS[3] == IsmctsBot().iterations  # level 3 is the default budget
     state = at_visit(3, seed=4, visit=2)
     bot = IsmctsBot(seed=1, level=1)
@@ -291,7 +302,7 @@ def _hand_size(seat: int, sign: float) -> Callable[[Playout], list[float]]:
 
 
 def test_an_inner_search_plays_the_seats_own_later_plays_by_their_rollouts() -> None:
-    """``OwnPlaySearch`` tries each plain play and withdrawing on ``k`` rollouts and plays the
+    """``PlaySearch`` tries each plain play and withdrawing on ``k`` rollouts and plays the
     best: keeping cards pays, it withdraws; spending them pays, it plays a card.  Another
     seat's decision is the rollout policy's."""
     state = at_visit(3, seed=4, visit=2)
@@ -300,18 +311,45 @@ def test_an_inner_search_plays_the_seats_own_later_plays_by_their_rollouts() -> 
     game = Playout(state)
     codes = [WITHDRAW, *(code for code in game.moves() if code != WITHDRAW)]  # withdraw first
     assert len(codes) == len(game.moves()) > 2
-    keep = OwnPlaySearch(seat, 2, heuristic_pick, _hand_size(seat, 1.0))
-    spend = OwnPlaySearch(seat, 2, heuristic_pick, _hand_size(seat, -1.0))  # rewards below -1
+    keep = PlaySearch(seat, 2, heuristic_pick, _hand_size(seat, 1.0))
+    spend = PlaySearch(seat, 2, heuristic_pick, _hand_size(seat, -1.0))  # rewards below -1
     assert keep(game, codes, random.Random(1)) == WITHDRAW
     played = spend(game, codes, random.Random(1))
     assert played != WITHDRAW and played in codes and played % game.stride == 0  # a plain play
     assert game.moves() == Playout(state).moves() and Playout(state).hands == game.hands
-    other = OwnPlaySearch((seat + 1) % 3, 2, heuristic_pick, _hand_size(seat, 1.0))
+    other = PlaySearch((seat + 1) % 3, 2, heuristic_pick, _hand_size(seat, 1.0))
     assert other(game, codes, random.Random(5)) == heuristic_pick(game, codes, random.Random(5))
 
 
+def test_an_inner_search_of_every_seat_plays_each_seat_for_its_own_reward() -> None:
+    """With ``EVERY_SEAT`` the seat to play is searched whoever it is, for its own reward:
+    another seat's reward changes nothing, the seat's own decides; supply decisions stay the
+    rollout policy's."""
+    state = at_visit(3, seed=4, visit=2)
+    seat = state.current_player
+    assert seat is not None
+    game = Playout(state)
+    codes = [WITHDRAW, *(code for code in game.moves() if code != WITHDRAW)]
+
+    def rewards(keeper: int) -> Callable[[Playout], list[float]]:
+        """``keeper`` gains by keeping cards, every other seat by spending them."""
+        return lambda g: [(1.0 if s == keeper else -1.0) * sum(g.hands[s]) for s in range(3)]
+
+    assert PlaySearch(EVERY_SEAT, 2, heuristic_pick, rewards(seat))(
+        game, codes, random.Random(1)) == WITHDRAW  # fmt: skip
+    played = PlaySearch(EVERY_SEAT, 2, heuristic_pick, rewards((seat + 1) % 3))(
+        game, codes, random.Random(1))  # fmt: skip
+    assert played != WITHDRAW and played % game.stride == 0
+    taking = Playout(state.apply(tm.Withdraw()))  # a card from the supply: not a play
+    assert taking.phase != PLAY
+    moves = taking.moves()
+    search = PlaySearch(EVERY_SEAT, 2, heuristic_pick, rewards(seat))
+    expected = heuristic_pick(taking, moves, random.Random(5))
+    assert search(taking, moves, random.Random(5)) == expected
+
+
 def test_inner_searches_the_seats_own_plays_and_keeps_a_seed_reproducible() -> None:
-    assert IsmctsBot().inner == IsmctsBot(level=5).inner == 0  # off unless asked for
+    assert IsmctsBot().inner == IsmctsBot(level=3).inner == 0  # off unless asked for
     assert tm.bots.create("ismcts:inner=2").inner == 2  # type: ignore[attr-defined]
     play = at_visit(3, seed=4, visit=2)
     take = play.apply(tm.Withdraw())
@@ -329,6 +367,32 @@ def test_inner_searches_the_seats_own_plays_and_keeps_a_seed_reproducible() -> N
             assert bots[0].last_statistics == plain.last_statistics
     with IsmctsBot(seed=3, iterations=30, inner=2, jobs=2) as split:  # a worker builds its own
         assert split.choose(view, legal) in legal and split.last_shares == 2
+
+
+def test_levels_4_and_5_search_every_seats_plays_and_explicit_options_win() -> None:
+    """Levels 4 and 5 are an inner search of every seat's play decisions at their own budgets;
+    an option given with the level replaces the level's; the frozen bots' levels stay budgets
+    only."""
+    for level in (4, 5):
+        top = IsmctsBot(level=level)
+        assert (top.iterations, top.inner, top.inner_seats) == (LEVELS[level], LEVEL_INNER, "all")
+    assert (IsmctsBot().inner, IsmctsBot().inner_seats) == (0, "own")
+    own = tm.bots.create("ismcts:level=5,inner_seats=own")
+    assert (own.inner, own.inner_seats) == (LEVEL_INNER, "own")  # type: ignore[attr-defined]
+    assert IsmctsBot(level=5, inner=0).inner == 0
+    assert (IsmctsV2Bot(level=5).inner, IsmctsV2Bot(level=5).inner_seats) == (0, "own")
+    every_seat = tm.bots.create("ismcts:inner=1,inner_seats=all")
+    assert every_seat.inner_seats == "all"  # type: ignore[attr-defined]
+    play = at_visit(3, seed=4, visit=2)
+    view, legal = play.view(play.current_player), play.legal_moves()  # type: ignore[arg-type]
+    every = IsmctsBot(seed=3, iterations=30, inner=2, inner_seats="all")
+    mine = IsmctsBot(seed=3, iterations=30, inner=2)
+    assert every.choose(view, legal) in legal and mine.choose(view, legal) in legal
+    assert every.last_iterations == mine.last_iterations  # the same simulations, played on
+    assert every.last_statistics != mine.last_statistics  # as the other seats would search them
+    again = IsmctsBot(seed=3, iterations=30, inner=2, inner_seats="all")
+    again.choose(view, legal)
+    assert again.last_statistics == every.last_statistics
 
 
 def test_ismcts_v2_is_the_second_release_frozen() -> None:

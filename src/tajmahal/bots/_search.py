@@ -101,13 +101,18 @@ def simulate(
     return reward(game)[seat]
 
 
-class OwnPlaySearch:
-    """A rollout policy that searches the deciding seat's own later play decisions.
+#: :class:`PlaySearch`'s ``seat`` for searching every seat's play decisions
+EVERY_SEAT = -1
 
-    When ``seat`` is to play or withdraw in a simulation, each plain play and withdrawing is
-    tried on ``k`` rollouts of ``pick`` to the visit's end (the same seeds for every
-    candidate) and the best mean reward is played; every other decision is ``pick``'s.
-    A simulation so plays on as the seat would, not as the cheap policy would.
+
+class PlaySearch:
+    """A rollout policy that searches later play-or-withdraw decisions of one seat, or of all.
+
+    When ``seat`` (every seat for :data:`EVERY_SEAT`) is to play or withdraw in a simulation,
+    each plain play and withdrawing is tried on ``k`` rollouts of ``pick`` to the visit's end
+    (the same seeds for every candidate) and the best mean reward of the seat to play is
+    played; every other decision is ``pick``'s.  A simulation so plays on as searching
+    seats would, not as the cheap policy would.
     """
 
     __slots__ = ("k", "pick", "reward", "seat")
@@ -123,14 +128,15 @@ class OwnPlaySearch:
 
     def __call__(self, game: Playout, codes: list[int], rng: random.Random) -> int:
         pick = self.pick
-        if len(codes) > 1 and game.phase == PLAY and game.current == self.seat:
+        if (len(codes) > 1 and game.phase == PLAY
+                and (self.seat == EVERY_SEAT or game.current == self.seat)):  # fmt: skip
             return self._search(game, codes, rng)
         if pick is None:
             return codes[int(rng.random() * len(codes))]
         return pick(game, codes, rng)
 
     def _search(self, game: Playout, codes: list[int], rng: random.Random) -> int:
-        stride, seat, pick = game.stride, self.seat, self.pick
+        stride, seat, pick = game.stride, game.current, self.pick
         stop = game.visit + 1
         seeds = [rng.getrandbits(32) for _ in range(self.k)]
         best, best_value = codes[0], -math.inf  # any reward scale: the first candidate counts

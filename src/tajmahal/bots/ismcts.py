@@ -33,11 +33,19 @@ outside baseline's flat search (``benchmarks/split_bot.py``, docs/performance.md
 flat, the same rollouts and evaluation win them.  ``flat="all"`` searches
 every decision flat, ``flat="off"`` none (``ismcts-v1`` and ``ismcts-v2``).
 
-**Levels for people**: ``ismcts:level=1`` to ``level=5`` are iteration
+**Levels for people**: ``ismcts:level=1`` to ``level=3`` are iteration
 budgets (``LEVELS``), each four times the one below; level 3 is the default
 budget (330: the CPU per decision of ``ismcts-v2``'s 400, whose evaluation is
 cheaper; ``ismcts-v1`` and ``ismcts-v2`` keep their levels, ``LEVELS_V2``).
-Iteration budgets keep a game reproducible from its seed.
+Levels 4 and 5 spend more CPU on a better model of the game rather than on
+more simulations: each simulation plays every seat's play-or-withdraw
+decisions by a small search of their own (``inner=2,inner_seats=all``,
+``LEVEL_OPTIONS``), at 100 iterations (level 4: about 3 times level 3's CPU
+per decision) and 330 (level 5: about 11 times; both about 1.5 times as much
+at 4 and 5 seats).  Sixteen times level 3's simulations measured no stronger
+than level 3; this model measured 6-7 points a game stronger at both levels
+(docs/performance.md).  Iteration budgets keep a game reproducible from its
+seed.
 
 **ismcts-v1** (``IsmctsV1Bot``) is the first release's bot, kept for
 head-to-head benchmarks: the same search with the first release's
@@ -55,11 +63,11 @@ import pickle
 import random
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from tajmahal.bots._evaluation_core import heuristic_pick
-from tajmahal.bots._search import Node, OwnPlaySearch, iterate, simulate
+from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
 from tajmahal.bots.evaluation import WEIGHTS_V2, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
@@ -73,6 +81,8 @@ __all__ = ["LEVELS", "LEVELS_V2", "IsmctsBot", "IsmctsV1Bot", "IsmctsV2Bot", "Mo
 ROLLOUTS = ("heuristic", "random")
 #: ``flat``: which decisions a flat search (``_FlatSearch``) makes instead of the tree
 FLAT = ("play", "all", "off")
+#: ``inner_seats``: whose later play-or-withdraw decisions an inner search searches
+INNER_SEATS = ("own", "all")
 #: a flat search runs this share of the iteration budget as simulations: about a tree's CPU
 #: per decision (compiled, the default budget: 0.0154 s against 0.0159, benchmarks/flat_cost.py)
 FLAT_SHARE = 0.95
@@ -81,6 +91,11 @@ MAX_TIME_LIMIT = 3600.0
 #: the default budget (``LEVELS[3]``): about the CPU per decision of ``ismcts-v2``'s 400
 #: (compiled build), whose evaluation costs less per iteration
 DEFAULT_ITERATIONS = 330
+#: levels 4 and 5: an inner search of every seat's play decisions (``inner=2,inner_seats=all``)
+#: at these many iterations: about 3 and 11 times level 3's CPU per decision at 3 seats
+LEVEL4_ITERATIONS = 100
+LEVEL5_ITERATIONS = 330
+LEVEL_INNER = 2  #: the inner rollouts a candidate of levels 4 and 5
 MAX_JOBS = 32  #: the most search processes per decision (``jobs``)
 MAX_TREES = 64  #: the most trees per search (``trees``)
 MAX_DEPTH = 12  #: the most visits a simulation may run through (``depth``)
@@ -106,7 +121,14 @@ STALL_FACTOR = 10.0  #: this many times what this process took for its own share
 #: a level's (or the default) budget is v2's too (400 by default): ``ismcts-v2``'s play
 CONTEST_SEATS = frozenset({3, 4})
 #: ``level`` -> iterations per decision (level 3 is the default budget)
-LEVELS: dict[int, int] = {1: 21, 2: 83, 3: DEFAULT_ITERATIONS, 4: 1320, 5: 5280}
+LEVELS: dict[int, int] = {
+    1: 21, 2: 83, 3: DEFAULT_ITERATIONS, 4: LEVEL4_ITERATIONS, 5: LEVEL5_ITERATIONS
+}
+#: ``level`` -> the options a level sets besides its budget (options given explicitly win):
+#: levels 4 and 5 spend their CPU on a better model of the game, not on more simulations
+LEVEL_OPTIONS: dict[int, dict[str, Any]] = {
+    level: {"inner": LEVEL_INNER, "inner_seats": "all"} for level in (4, 5)
+}
 #: the levels and default budget of ``ismcts-v1`` and ``ismcts-v2``, frozen
 LEVELS_V2: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
 
@@ -120,6 +142,49 @@ def _number_in(value: object, low: float, high: float, above: bool = False) -> b
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     return (low < value if above else low <= value) and value <= high
+
+
+#: an inner search's cost per rollout a candidate, in plain iterations (``inner_seats``):
+#: measured ``inner=3``: 2.8 times an iteration; ``inner=2,inner_seats=all``: 13 times at 3
+#: seats, 17 at 5 (docs/performance.md)
+INNER_COST = {"own": 1, "all": 8}
+
+
+def decision_work(options: Mapping[str, object]) -> int | None:
+    """About the most plain iterations' work one decision of ``ismcts`` with ``options`` (a
+    player spec's) costs: the iteration budget (``iterations``, a ``level``'s, or the
+    default) times ``extend``, ``depth`` and the inner search's cost; None for a budget in
+    seconds only.  Options of the wrong type count as their defaults (the bot refuses them).
+
+    A server bounds what a lobby may ask with it.
+
+    >>> decision_work({}), decision_work({"level": 5}), decision_work({"time_limit": 1.0})
+    (330, 5610, None)
+    >>> decision_work({"iterations": 1000, "extend": 2.0, "depth": 3, "inner": 16})
+    102000
+    """
+
+    def number(name: str, default: float) -> float:
+        value = options.get(name)
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+        return float(value) if ok else default  # type: ignore[arg-type]
+
+    iterations = options.get("iterations")
+    level = options.get("level")
+    preset: Mapping[str, object] = {}
+    if type(level) is int and level in LEVELS:
+        iterations, preset = LEVELS[level], LEVEL_OPTIONS.get(level, {})
+    elif type(iterations) is not int:
+        if options.get("time_limit") is not None or options.get("game_time") is not None:
+            return None
+        iterations = DEFAULT_ITERATIONS
+    inner = options.get("inner", preset.get("inner", 0))
+    seats = options.get("inner_seats", preset.get("inner_seats", "own"))
+    per_rollout = INNER_COST.get(seats, 1) if isinstance(seats, str) else 1
+    inner_cost = 1 + (inner if type(inner) is int and inner > 0 else 0) * per_rollout
+    depth = options.get("depth")
+    depth_cost = depth if type(depth) is int and depth > 1 else 1
+    return round(iterations * number("extend", 1.0) * depth_cost * inner_cost)
 
 
 def _close(rows: list[tuple[int, int, float]], margin: float) -> bool:
@@ -393,8 +458,9 @@ class IsmctsBot:
 
     Options (keyword arguments, or ``ismcts:iterations=400,c=0.7`` as a player spec):
 
-    - ``level``: 1 (weakest, fastest) to 5, an iteration budget from ``LEVELS``
-      (not with ``iterations``, ``time_limit`` or ``game_time``);
+    - ``level``: 1 (weakest, fastest) to 5, an iteration budget from ``LEVELS``, and for
+      levels 4 and 5 the options of ``LEVEL_OPTIONS`` (``inner=2,inner_seats=all``; an option
+      given beside the level wins) (not with ``iterations``, ``time_limit`` or ``game_time``);
     - ``iterations``: searches per decision (default 330 when neither ``time_limit``
       nor ``game_time`` is given: ``ismcts-v2``'s CPU per decision at 400);
     - ``time_limit``: seconds per decision instead (or as well: whichever ends first);
@@ -425,6 +491,10 @@ class IsmctsBot:
       withdrawing on ``inner`` rollouts to the visit's end, the best played (default 0:
       the rollout policy plays them; at most 16); at 3, about 2.8 times the CPU per
       iteration over a game's decisions, and measured no stronger at level 5's CPU;
+    - ``inner_seats``: whose later play decisions an inner search searches: ``"own"``
+      (default) or ``"all"`` (every seat's, each for its own reward, so that the others
+      contest the prizes as searching players would, not as the cheap policy does; at
+      ``inner=2`` about 13 times the CPU per iteration at 3 seats: levels 4 and 5);
     - ``flat``: which decisions a flat search makes instead of the tree: ``"play"``
       (default: play-or-withdraw), ``"all"`` or ``"off"``; a flat search runs
       ``FLAT_SHARE`` (0.95) of the budget as simulations, at least one a move;
@@ -457,14 +527,17 @@ class IsmctsBot:
     Traceback (most recent call last):
     ...
     ValueError: iterations must be an int from 1 to 10000000, got 0
-    >>> IsmctsBot(level=5).iterations
-    5280
+    >>> top = IsmctsBot(level=5)
+    >>> top.iterations, top.inner, top.inner_seats
+    (330, 2, 'all')
     """
 
     name: ClassVar[str] = "ismcts"
     default_focus: ClassVar[float] = DEFAULT_FOCUS
     default_flat: ClassVar[str] = "play"
     levels: ClassVar[dict[int, int]] = LEVELS
+    #: the options a level sets besides its budget
+    level_options: ClassVar[dict[int, dict[str, Any]]] = LEVEL_OPTIONS
     #: the numbers of seats at which the reward reads the prize contests; at the others the
     #: v2 weights, with the v2 budget for a level (or the default): the same CPU per decision
     contest_seats: ClassVar[frozenset[int]] = CONTEST_SEATS
@@ -485,7 +558,8 @@ class IsmctsBot:
         trees: int = 1,
         flat: str | None = None,
         depth: int = 1,
-        inner: int = 0,
+        inner: int | None = None,
+        inner_seats: str | None = None,
     ) -> None:
         if level is not None:
             if isinstance(level, bool) or level not in self.levels:
@@ -497,6 +571,11 @@ class IsmctsBot:
                     "level sets the budget: give level, or iterations/time_limit/game_time"
                 )
             iterations = self.levels[level]
+            preset = self.level_options.get(level, {})
+            inner = preset.get("inner", 0) if inner is None else inner
+            inner_seats = preset.get("inner_seats", "own") if inner_seats is None else inner_seats
+        inner = 0 if inner is None else inner
+        inner_seats = "own" if inner_seats is None else inner_seats
         if iterations is not None and (
             isinstance(iterations, bool)
             or not isinstance(iterations, int)
@@ -521,6 +600,10 @@ class IsmctsBot:
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH}, got {depth!r}")
         if isinstance(inner, bool) or not isinstance(inner, int) or not 0 <= inner <= MAX_INNER:
             raise ValueError(f"inner must be an int from 0 to {MAX_INNER}, got {inner!r}")
+        if inner_seats not in INNER_SEATS:
+            raise ValueError(
+                f"inner_seats must be one of {', '.join(INNER_SEATS)}, got {inner_seats!r}"
+            )
         if flat is None:
             flat = self.default_flat
         if flat not in FLAT:
@@ -558,6 +641,7 @@ class IsmctsBot:
         self.flat = flat
         self.depth = depth
         self.inner = inner
+        self.inner_seats = inner_seats
         self._pick: Picker | None
         if callable(rollout):
             self._pick = rollout
@@ -763,11 +847,13 @@ class IsmctsBot:
         return state
 
     def _rollout_policy(self, seat: int) -> Picker | None:
-        """The rollout policy of ``seat``'s searches: ``rollout``, with the seat's own later
-        play decisions searched (``inner`` rollouts a candidate) when ``inner`` is set."""
+        """The rollout policy of ``seat``'s searches: ``rollout``, with the later play decisions
+        of the seat (or of every seat: ``inner_seats="all"``) searched (``inner`` rollouts a
+        candidate) when ``inner`` is set."""
         if not self.inner:
             return self._pick
-        return OwnPlaySearch(seat, self.inner, self._pick, self.reward)
+        searched = EVERY_SEAT if self.inner_seats == "all" else seat
+        return PlaySearch(searched, self.inner, self._pick, self.reward)
 
     def _new_search(
         self, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
@@ -811,6 +897,7 @@ class IsmctsV1Bot(IsmctsBot):
     default_focus: ClassVar[float] = 1.0
     default_flat: ClassVar[str] = "off"
     levels: ClassVar[dict[int, int]] = LEVELS_V2
+    level_options: ClassVar[dict[int, dict[str, Any]]] = {}  # frozen: budgets only
     contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
     def reward(self, game: Playout) -> list[float]:
@@ -841,6 +928,7 @@ class IsmctsV2Bot(IsmctsBot):
     default_focus: ClassVar[float] = 1.0
     default_flat: ClassVar[str] = "off"
     levels: ClassVar[dict[int, int]] = LEVELS_V2
+    level_options: ClassVar[dict[int, dict[str, Any]]] = {}  # frozen: budgets only
     contest_seats: ClassVar[frozenset[int]] = frozenset(range(3, 6))  # no budget change
 
     def reward(self, game: Playout) -> list[float]:
