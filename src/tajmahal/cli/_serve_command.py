@@ -44,8 +44,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     serve.add_argument("--open-games-per-client", type=int, default=20, metavar="N",
                        help="unfinished games one client address may have (default 20)")
     serve.add_argument("--max-iterations", type=int, default=10_000, metavar="N",
-                       help="the most search iterations per decision a lobby's bot may ask "
-                       "(default 10000)")
+                       help="the most search iterations per decision a lobby's bot may ask, "
+                       "counting what extend, depth and inner cost (default 10000)")
     serve.add_argument("--allow-search-processes", action="store_true",
                        help="let a lobby's bot start search processes of its own (ismcts "
                        "jobs > 1) inside the server")

@@ -47,7 +47,9 @@ class ServerSettings:
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
     sandbox: bool = False  #: run programs and isolated bots under bubblewrap (``--sandbox``)
     # what the lobby may ask for (bot options of these names, and the game's own limits)
-    max_iterations: int = 10_000  #: a bot's ``iterations`` (or the ``level`` that sets them)
+    #: a bot's ``iterations`` (or its ``level``'s), times what ``extend``, ``depth`` and ``inner``
+    #: cost (:func:`tajmahal.bots.ismcts.decision_work`)
+    max_iterations: int = 10_000
     max_time_limit: float = 120.0  #: seconds per decision: the game's and a bot's ``time_limit``
     max_game_time: float = 3600.0  #: seconds per bot for a whole game (``game_time``)
     #: whether a bot may start search processes of its own inside the server (``jobs`` > 1)
@@ -245,18 +247,22 @@ def check_bots(config: GameConfig, seconds: float = 10.0) -> None:
             built.close()
 
 
+#: the options whose values a bot's work per decision is estimated from
+WORK_OPTIONS = frozenset({"iterations", "level", "extend", "depth", "inner", "inner_seats"})
+
+
 def _option_refusal(options: dict[str, object], settings: ServerSettings) -> str | None:
     """Why a bot's options ask more than ``settings`` allow (by their names), or None."""
-    iterations = options.get("iterations")
-    level = options.get("level")
-    if type(level) is int and iterations is None:
-        from tajmahal.bots.ismcts import LEVELS
+    from tajmahal.bots.ismcts import decision_work
 
-        iterations = LEVELS.get(level)
-    if type(iterations) is int and iterations > settings.max_iterations:
+    # the iterations, times what extend, depth and inner cost (of a bot that names any)
+    work = decision_work(options) if WORK_OPTIONS & options.keys() else None
+    if work is not None and work > settings.max_iterations:
+        iterations = options.get("iterations")
+        asked = "" if work == iterations else " (counting what extend, depth and inner cost)"
         return (
             f"this server allows at most {settings.max_iterations} iterations per decision, "
-            f"got {iterations}"
+            f"got {work}{asked}"
         )
     for name, most in (("time_limit", settings.max_time_limit),
                        ("game_time", settings.max_game_time)):  # fmt: skip
