@@ -76,7 +76,16 @@ from tajmahal.rules.playout import Picker, Playout, code_of, sampled
 from tajmahal.rules.snapshot import Phase
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["LEVELS", "LEVELS_V2", "IsmctsBot", "IsmctsV1Bot", "IsmctsV2Bot", "MoveStatistics"]
+__all__ = [
+    "LEVELS",
+    "LEVELS_V2",
+    "LEVEL_OPTIONS",
+    "IsmctsBot",
+    "IsmctsV1Bot",
+    "IsmctsV2Bot",
+    "MoveStatistics",
+    "decision_work",
+]
 
 ROLLOUTS = ("heuristic", "random")
 #: ``flat``: which decisions a flat search (``_FlatSearch``) makes instead of the tree
