@@ -41,11 +41,11 @@ Levels 4 and 5 spend more CPU on a better model of the game rather than on
 more simulations: each simulation plays every seat's play-or-withdraw
 decisions by a small search of their own (``inner=2,inner_seats=all``,
 ``LEVEL_OPTIONS``), at 100 iterations (level 4: about 3 times level 3's CPU
-per decision) and 330 (level 5: about 11 times; both about 1.5 times as much
-at 4 and 5 seats).  Sixteen times level 3's simulations measured no stronger
-than level 3; this model measured 6-7 points a game stronger at both levels
-(docs/performance.md).  Iteration budgets keep a game reproducible from its
-seed.
+per decision) and 330 (level 5: about 11 times; at 4 and 5 seats, where more
+seats' decisions are searched, about 17 and 23 times).  Sixteen times level
+3's simulations measured no stronger than level 3; this model measured 6-7
+points a game stronger at both levels (docs/performance.md).  Iteration
+budgets keep a game reproducible from its seed.
 
 **ismcts-v1** (``IsmctsV1Bot``) is the first release's bot, kept for
 head-to-head benchmarks: the same search with the first release's
@@ -101,7 +101,8 @@ MAX_TIME_LIMIT = 3600.0
 #: (compiled build), whose evaluation costs less per iteration
 DEFAULT_ITERATIONS = 330
 #: levels 4 and 5: an inner search of every seat's play decisions (``inner=2,inner_seats=all``)
-#: at these many iterations: about 3 and 11 times level 3's CPU per decision at 3 seats
+#: at these many iterations: about 3 and 11 times level 3's CPU per decision at 3 seats (level
+#: 5: 17 times at 4 seats, 23 at 5)
 LEVEL4_ITERATIONS = 100
 LEVEL5_ITERATIONS = 330
 LEVEL_INNER = 2  #: the inner rollouts a candidate of levels 4 and 5
@@ -154,9 +155,9 @@ def _number_in(value: object, low: float, high: float, above: bool = False) -> b
 
 
 #: an inner search's cost per rollout a candidate, in plain iterations (``inner_seats``):
-#: measured ``inner=3``: 2.8 times an iteration; ``inner=2,inner_seats=all``: 13 times at 3
-#: seats, 17 at 5 (docs/performance.md)
-INNER_COST = {"own": 1, "all": 8}
+#: measured ``inner=3``: 2.8 times an iteration; ``inner=2,inner_seats=all``: 11 times at 3
+#: seats, 17 at 4, 23 at 5 (docs/performance.md): the most, 5 seats', counts
+INNER_COST = {"own": 1, "all": 11}
 
 
 def decision_work(options: Mapping[str, object]) -> int | None:
@@ -168,7 +169,7 @@ def decision_work(options: Mapping[str, object]) -> int | None:
     A server bounds what a lobby may ask with it.
 
     >>> decision_work({}), decision_work({"level": 5}), decision_work({"time_limit": 1.0})
-    (330, 5610, None)
+    (330, 7590, None)
     >>> decision_work({"iterations": 1000, "extend": 2.0, "depth": 3, "inner": 16})
     102000
     """
