@@ -369,6 +369,8 @@ def test_damaged_rows_are_reported_and_skipped_and_the_server_starts(tmp_path: P
         ("ismcts:inner=16,inner_seats=all", {}, "got 58410 (counting what extend, depth and"),
         ("ismcts:iterations=2000,depth=6", {}, "at most 10000 iterations per decision, got 12000"),
         ("ismcts:level=4,extend=10", {}, "got 23000"),
+        ("ismcts:extend=1e308,depth=99999,inner=99999", {}, "counting what extend, depth and"),
+        ("ismcts:extend=inf", {}, "option 'extend' takes float"),
         ("ismcts:time_limit=3000", {}, "'time_limit' is at most 120"),
         ("ismcts:jobs=4", {}, "starts search processes"),
         ("random", {"time_limit": 3000}, "'time_limit' is at most 120"),

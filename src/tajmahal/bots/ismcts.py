@@ -164,7 +164,8 @@ def decision_work(options: Mapping[str, object]) -> int | None:
     """About the most plain iterations' work one decision of ``ismcts`` with ``options`` (a
     player spec's) costs: the iteration budget (``iterations``, a ``level``'s, or the
     default) times ``extend``, ``depth`` and the inner search's cost; None for a budget in
-    seconds only.  Options of the wrong type count as their defaults (the bot refuses them).
+    seconds only.  Options of the wrong type count as their defaults, values past an option's
+    most as its most (the bot refuses both), so the answer is always a finite number.
 
     A server bounds what a lobby may ask with it.
 
@@ -172,29 +173,32 @@ def decision_work(options: Mapping[str, object]) -> int | None:
     (330, 7590, None)
     >>> decision_work({"iterations": 1000, "extend": 2.0, "depth": 3, "inner": 16})
     102000
+    >>> decision_work({"extend": float("inf"), "depth": 10**400, "inner": 10**9})
+    673200
     """
 
-    def number(name: str, default: float) -> float:
+    def number(name: str, default: float, most: float) -> float:
         value = options.get(name)
         ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
-        return float(value) if ok else default  # type: ignore[arg-type]
+        return min(float(value), most) if ok else default  # type: ignore[arg-type]
 
-    iterations = options.get("iterations")
     level = options.get("level")
     preset: Mapping[str, object] = {}
     if type(level) is int and level in LEVELS:
-        iterations, preset = LEVELS[level], LEVEL_OPTIONS.get(level, {})
-    elif type(iterations) is not int:
-        if options.get("time_limit") is not None or options.get("game_time") is not None:
-            return None
+        iterations, preset = float(LEVELS[level]), LEVEL_OPTIONS.get(level, {})
+    elif type(options.get("iterations")) is int:
+        iterations = number("iterations", DEFAULT_ITERATIONS, MAX_ITERATIONS)
+    elif options.get("time_limit") is not None or options.get("game_time") is not None:
+        return None
+    else:
         iterations = DEFAULT_ITERATIONS
     inner = options.get("inner", preset.get("inner", 0))
     seats = options.get("inner_seats", preset.get("inner_seats", "own"))
     per_rollout = INNER_COST.get(seats, 1) if isinstance(seats, str) else 1
-    inner_cost = 1 + (inner if type(inner) is int and inner > 0 else 0) * per_rollout
+    inner_cost = 1 + min(inner if type(inner) is int and inner > 0 else 0, MAX_INNER) * per_rollout
     depth = options.get("depth")
-    depth_cost = depth if type(depth) is int and depth > 1 else 1
-    return round(iterations * number("extend", 1.0) * depth_cost * inner_cost)
+    depth_cost = min(depth if type(depth) is int and depth > 1 else 1, MAX_DEPTH)
+    return round(iterations * number("extend", 1.0, MAX_EXTEND) * depth_cost * inner_cost)
 
 
 def _close(rows: list[tuple[int, int, float]], margin: float) -> bool:
