@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-if TYPE_CHECKING:  # annotations only: this module sits below everything that uses it
+if TYPE_CHECKING:  # annotations only: the hooks' contracts (the bots' floor and below)
     from tajmahal.bots.base import Bot
     from tajmahal.events import DecisionMade, MatchStarted
-    from tajmahal.referee.match import MatchResult
+    from tajmahal.match_result import MatchResult
 
 __all__ = [
     "PROJECT",

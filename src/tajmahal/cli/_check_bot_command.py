@@ -27,6 +27,7 @@ import attrs
 from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import check_spec
 from tajmahal.cli._common import Commands, add_command, positive_seconds
+from tajmahal.faults import Fault
 from tajmahal.game import replay_states
 from tajmahal.protocol import (
     ProcessLimits,
@@ -35,7 +36,6 @@ from tajmahal.protocol import (
     check_command,
     check_sandbox,
 )
-from tajmahal.referee.faults import Fault
 from tajmahal.referee.match import MatchResult, bot_seed, play_match
 
 __all__ = ["GAMES", "CheckResult", "register", "run_checks"]

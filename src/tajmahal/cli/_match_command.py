@@ -22,8 +22,8 @@ from tajmahal.cli._common import (
     write_record,
     write_text,
 )
+from tajmahal.faults import Fault
 from tajmahal.protocol import ProcessLimits
-from tajmahal.referee.faults import Fault
 from tajmahal.referee.match import MatchResult, play_match
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 

@@ -9,13 +9,13 @@ import time
 from collections.abc import Sequence
 
 from tajmahal.bots.specs import PlayerSpec, SpecError
+from tajmahal.faults import FaultKind
 from tajmahal.protocol._player import BotProcessError, ProcessLimits, ProcessPlayer
 from tajmahal.protocol.confine import executable
 from tajmahal.protocol.messages import shorten
-from tajmahal.referee.faults import FaultKind
-from tajmahal.referee.seats import Answer
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
+from tajmahal.seat_contract import Answer
 
 __all__ = ["ProcessSeat", "check_command", "runner_command"]
 
@@ -68,8 +68,8 @@ def runner_command(spec: str) -> list[str]:
 class ProcessSeat:
     """A bot program in one seat of one match: the referee's seat for ``cmd:`` specs and isolation.
 
-    It is a :class:`~tajmahal.referee.seats.SeatPlayer`: :meth:`choose` answers with
-    an :class:`~tajmahal.referee.seats.Answer`, never raises for what the program
+    It is a :class:`~tajmahal.seat_contract.SeatPlayer`: :meth:`choose` answers with
+    an :class:`~tajmahal.seat_contract.Answer`, never raises for what the program
     does.  Reading :attr:`setup_fault` waits for the handshake: a program
     that cannot start or fails the handshake has a fault at decision 0 and
     is ``unavailable`` afterwards.

@@ -1,10 +1,12 @@
 """Seat players: how the referee asks one seat for its decisions, bounded in time.
 
-The referee talks to every seat through the :class:`SeatPlayer` protocol
-(``name``, ``choose``, ``close``); :class:`InProcessSeat` runs a Python bot
-in this process.  A seat answers each decision with an :class:`Answer`: the
-index of the chosen legal move, or a fault — never a bot's own object, so
-the referee never touches what a bot made.
+The referee talks to every seat through the
+:class:`~tajmahal.seat_contract.SeatPlayer` protocol (``name``, ``choose``,
+``close``; :mod:`tajmahal.seat_contract`, re-exported here);
+:class:`InProcessSeat` runs a Python bot in this process.  A seat answers each
+decision with an :class:`~tajmahal.seat_contract.Answer`: the index of the
+chosen legal move, or a fault — never a bot's own object, so the referee never
+touches what a bot made.
 
 **Worker threads.**  With a time limit, an in-process seat runs all its
 bot's code — building the bot, reading its ``name``, ``choose``, and
@@ -52,13 +54,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tajmahal.bots.base import Bot
 from tajmahal.bots.untrusted import exception_text, plain_text, traceback_text, type_name
-from tajmahal.referee.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
+from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
 from tajmahal.rules.components import Card, Color, Special, Symbol
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import (
@@ -70,6 +72,7 @@ from tajmahal.rules.moves import (
     TakeCard,
 )
 from tajmahal.rules.views import PlayerView
+from tajmahal.seat_contract import Answer, SeatPlayer, timeout_answer
 
 if TYPE_CHECKING:  # the bots package loads when a seat is first built from a spec
     from tajmahal.bots.specs import PlayerSpec
@@ -92,62 +95,6 @@ __all__ = [
 MAX_ABANDONED = 16  #: abandoned bot calls that may run at once in one process
 MAX_NAME = 64  #: the most characters of a bot's name
 CLOSE_LIMIT = 5.0  #: seconds a bot's ``close()`` may take at the end of a match
-
-
-@attrs.frozen
-class Answer:
-    """A seat's answer to one decision: a legal move's index, or a fault; and the time taken.
-
-    >>> Answer(index=2, elapsed=0.01).index
-    2
-    >>> Answer(kind=FaultKind.TIMEOUT, detail='no move after 1 s').kind.value
-    'timeout'
-    """
-
-    index: int | None = None  #: the chosen move's position in ``legal_moves``, or None on a fault
-    kind: FaultKind | None = None
-    detail: str = ""
-    traceback: str = ""
-    elapsed: float = 0.0  #: seconds the seat took
-
-
-class SeatPlayer(Protocol):
-    """What the referee needs from a seat (an in-process bot, or a bot in another process).
-
-    ``choose`` answers within ``limit`` seconds (None: no limit) with an
-    :class:`Answer`; it never raises for anything the bot does.  ``decision``
-    is the decision's number in the game (a bot program is told it; an
-    in-process bot is not).  ``close``
-    releases what the seat holds; the referee calls it once, at the end.
-
-    >>> seat = InProcessSeat.build('random', seed=1, limit=None)
-    >>> isinstance(seat.name, str)
-    True
-    >>> seat.close()
-    """
-
-    @property
-    def name(self) -> str: ...
-
-    def choose(
-        self, view: PlayerView, legal: tuple[Move, ...], limit: float | None, decision: int = 0
-    ) -> Answer:
-        """Ask for one decision (see the class docstring).
-
-        >>> import tajmahal as tm
-        >>> state = tm.new_game(3, seed=1)
-        >>> seat = InProcessSeat.build('random', seed=1, limit=None)
-        >>> seat.choose(state.view(0), state.legal_moves(), limit=1.0).index is not None
-        True
-        """
-        ...
-
-    def close(self) -> None:
-        """Release the seat's resources.
-
-        >>> InProcessSeat.build('random', seed=1, limit=None).close()
-        """
-        ...
 
 
 # ---------------------------------------------------------------------------- worker threads
@@ -414,16 +361,6 @@ class MatchTimer:
             self.running = None
             return True
         return self.resume is not None
-
-
-def timeout_answer(limit: float, elapsed: float) -> Answer:
-    """The answer of a call that had no move when its ``limit`` ran out.
-
-    >>> timeout_answer(0.5, elapsed=0.52).detail
-    'no move after the 0.5 s time limit'
-    """
-    detail = f"no move after the {limit:.3g} s time limit"
-    return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
 
 
 def _held_lock() -> threading.Lock:
