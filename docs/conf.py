@@ -70,6 +70,7 @@ nitpick_ignore_regex = [
     ("py:class",
      r"(tajmahal\.web\.(server|guard)\.)?(ASGIApp|Scope|Receive|Send|Message|MutableMapping|Awaitable|T)"),
     ("py:class", r"tajmahal\.web\.workers\.T"),  # a TypeVar: what a worker's call returns
+    ("py:class", r"(multiprocessing\.connection\.)?Connection"),  # a worker's pipes
 ]
 
 # -- autodoc: the docstrings are the reference text

@@ -1,13 +1,13 @@
 """The library's worker processes: how one starts, how the parent talks to it, how it ends.
 
 Three pools use worker processes: the search workers of ``ismcts:jobs=N``
-(:mod:`tajmahal.bots._search_pool`), the tournament's ``process`` backend
+(``tajmahal.bots._search_pool``), the tournament's ``process`` backend
 (:mod:`tajmahal.tournament.backends`) and the web server's bot workers
 (:mod:`tajmahal.web.workers`).  Each worker is ``python -c BOOT`` started by a
 :class:`WorkerProcess` with two pipes, requests in and answers out (messages
-framed by :class:`multiprocessing.connection.Connection`), and the parent's
+framed by ``multiprocessing.connection.Connection``), and the parent's
 process id; it never imports the caller's ``__main__`` (unlike
-:mod:`multiprocessing`), so scripts without a ``__main__`` guard, ``python -c``,
+``multiprocessing``), so scripts without a ``__main__`` guard, ``python -c``,
 the REPL and notebooks all work.  Its side, :func:`worker_pipes`, ignores
 Ctrl-C (the parent's to handle), ends within about a second of its parent's
 death (even by ``kill -9``), and makes itself non-dumpable.
@@ -80,7 +80,7 @@ def boot_code(entry: str) -> str:
 
 
 class WorkerProcess:
-    """One worker process and its two pipes: :attr:`requests` (to it), :attr:`answers` (from it).
+    """One worker process and its two pipes: ``requests`` (to it), ``answers`` (from it).
 
     ``entry`` names the worker's main function (``"module:function"``), which
     calls :func:`worker_pipes`; ``setup`` is the first message it receives.
@@ -95,13 +95,12 @@ class WorkerProcess:
     """
 
     def __init__(
-        self, entry: str, setup: bytes, *, environment: Mapping[str, str] | None = None,
-        start: Callable[..., subprocess.Popen[bytes]] = subprocess.Popen,
-    ) -> None:  # fmt: skip
+        self, entry: str, setup: bytes, *, environment: Mapping[str, str] | None = None
+    ) -> None:
         requests_read, requests_write = os.pipe()
         answers_read, answers_write = os.pipe()
         try:
-            self.process = start(
+            self.process = subprocess.Popen(
                 [sys.executable, "-c", boot_code(entry), str(requests_read), str(answers_write),
                  str(os.getpid()), LIBRARY_ROOT],
                 stdin=subprocess.DEVNULL, pass_fds=(requests_read, answers_write),

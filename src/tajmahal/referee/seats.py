@@ -52,7 +52,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -61,15 +61,11 @@ import attrs
 from tajmahal.bots.base import Bot
 from tajmahal.bots.untrusted import exception_text, plain_text, traceback_text, type_name
 from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
-from tajmahal.rules.components import Card, Color, Special, Symbol
+from tajmahal.referee.move_copies import copy_move, judge_choice
+from tajmahal.rules.components import Card
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import (
-    MOVE_TYPES,
     Move,
-    PlaceCrownPalace,
-    PlacePalace,
-    PlayCards,
-    TakeCard,
 )
 from tajmahal.rules.views import PlayerView
 from tajmahal.seat_contract import Answer, SeatPlayer, timeout_answer
@@ -125,7 +121,7 @@ class _Job:
         self.finished = False
         self.abandoned = False
         self.result: Any = None
-        #: released when the call has finished (a threaded call: the worker's, see _Worker.call)
+        #: released when the call has finished (a threaded call: the worker's, see _SeatThread.call)
         self.signal: threading.Lock | None = None
 
     def run(self) -> None:
@@ -231,7 +227,7 @@ def reraise_user_interrupt(exc: BaseException) -> None:
         raise exc
 
 
-class _Worker:
+class _SeatThread:
     """A daemon thread that runs one seat's calls, one at a time, in order.
 
     The thread starts with the first call that has a time limit: a seat
@@ -394,7 +390,7 @@ class InProcessSeat:
     def __init__(self, bot: Bot | None, name: str) -> None:
         self.bot, self._name = bot, name
         self._owns_bot = False  # built here from a spec: closed with the seat
-        self._worker: _Worker | None = None
+        self._worker: _SeatThread | None = None
         self._timer: MatchTimer | None = None  # the match's, when it runs in a thread of its own
         self.setup_fault = None
         # the engine's moves (by id) -> this seat's copies, made once each per seat
@@ -417,7 +413,7 @@ class InProcessSeat:
         return running is not None and not running.finished
 
     @classmethod
-    def _running(cls, bot: Bot, name: str, worker: _Worker) -> InProcessSeat:
+    def _running(cls, bot: Bot, name: str, worker: _SeatThread) -> InProcessSeat:
         seat = cls(bot, name)
         seat._worker = worker
         return seat
@@ -502,7 +498,7 @@ class InProcessSeat:
                 "this process (see 'Abandoned calls' in the docs of tajmahal.referee.seats)",
             )
             return seat
-        worker = _Worker()
+        worker = _SeatThread()
         job = _Job(make)
         finished, elapsed = worker.call(job, limit)
         if not finished:
@@ -572,7 +568,7 @@ class InProcessSeat:
                     detail=exception_text(exc, MAX_DETAIL - 100),
                     traceback=traceback_text(exc, MAX_TRACEBACK),
                 )
-            return _judge(chosen, legal, copies)
+            return judge_choice(chosen, legal, copies)
 
         result: Answer | int
         if limit is None:  # in this thread: nothing to bound (see watching_interrupts)
@@ -617,7 +613,7 @@ class InProcessSeat:
             for move in legal:
                 if id(move) not in copies:
                     self._originals.append(move)  # alive while its id is a key
-                    copies[id(move)] = _copy(move, self._cards)
+                    copies[id(move)] = copy_move(move, self._cards)
             return tuple([copies[id(move)] for move in legal])
 
     def close(self) -> None:
@@ -683,154 +679,6 @@ def _name_of(bot: Any) -> str | Answer:
     if name and len(name) <= MAX_NAME and name.isprintable():
         return name
     return type_name(bot)
-
-
-# ---------------------------------------------------------------------------- moves
-
-
-def _copy(move: Move, cards: dict[int, Card]) -> Move:
-    """A fresh copy of an engine move (fresh cards too): what a bot mutates stays its own.
-
-    ``cards`` maps the engine's cards to their copies within one seat.  The copy is
-    filled in field by field, without the constructor's type checks (the engine's
-    moves hold the library's own types); the slots attrs adds beside the fields
-    (its hash cache) start empty, as the constructor leaves them.
-    """
-    kind = type(move)
-    copy = _NEW(kind)
-    if kind is PlayCards:
-        assert isinstance(move, PlayCards)
-        extra = None if move.extra is None else _copy_card(move.extra, cards)
-        _SET(copy, "colored", _copy_card(move.colored, cards))
-        _SET(copy, "extra", extra)
-    elif kind is TakeCard:
-        assert isinstance(move, TakeCard)
-        _SET(copy, "card", _copy_card(move.card, cards))
-    elif kind is PlacePalace or kind is PlaceCrownPalace:
-        assert isinstance(move, PlacePalace | PlaceCrownPalace)
-        _SET(copy, "city", move.city)
-    for name in _INTERNAL_SLOTS[kind]:
-        _SET(copy, name, None)
-    return copy
-
-
-def _internal_slots(kind: type) -> tuple[str, ...]:
-    """The slots of an attrs class that are not its fields (attrs' hash cache)."""
-    fields = {field.name for field in attrs.fields(kind)}
-    slots = getattr(kind, "__slots__", ())
-    return tuple(n for n in slots if n not in fields and n != "__weakref__")
-
-
-_NEW = object.__new__
-_SET = object.__setattr__
-_INTERNAL_SLOTS = {kind: _internal_slots(kind) for kind in MOVE_TYPES}
-
-
-def _copy_card(card: Card, cards: dict[int, Card]) -> Card:
-    copy = cards.get(id(card))
-    if copy is None:
-        copy = cards[id(card)] = Card(card.color, card.symbols, card.special)
-    return copy
-
-
-def _judge(chosen: object, legal: Sequence[Move], copies: Sequence[Move]) -> Answer | int:
-    """Runs in the worker: the index of the legal move ``chosen`` is, checking exact types
-    field by field, or a fault."""
-    for index, copy in enumerate(copies):  # most bots return one of the moves handed over
-        if copy is chosen:
-            if _unchanged(copy, legal[index]):  # unless the bot changed that copy since
-                return index
-            break
-    problem = _foreign_part(chosen)
-    if problem is None:
-        for index, move in enumerate(legal):  # exact types only: == runs no bot code
-            if move == chosen:
-                return index
-        shown = str(chosen)  # our own __str__ over exact library types
-    else:
-        shown = problem
-    detail = f"returned {shown}, which is not one of the {len(legal)} legal moves"
-    return Answer(kind=FaultKind.ILLEGAL_MOVE, detail=detail[:MAX_DETAIL])
-
-
-def _unchanged(copy: object, move: Move) -> bool:
-    """Whether ``copy`` (handed to a bot) still holds the very objects of ``move``'s fields,
-    the engine's own values, all the way down: checked by identity, so no bot code runs."""
-    kind = type(move)
-    if type(copy) is not kind:
-        return False
-    get = object.__getattribute__
-    try:
-        if kind is PlayCards:
-            assert isinstance(move, PlayCards)
-            extra, copied = move.extra, get(copy, "extra")
-            return _same_card(get(copy, "colored"), move.colored) and (
-                copied is None if extra is None else _same_card(copied, extra)
-            )
-        if kind is TakeCard:
-            assert isinstance(move, TakeCard)
-            return _same_card(get(copy, "card"), move.card)
-        if kind is PlacePalace or kind is PlaceCrownPalace:
-            assert isinstance(move, PlacePalace | PlaceCrownPalace)
-            return get(copy, "city") is move.city
-    except AttributeError:  # a field deleted
-        return False
-    return True  # Withdraw: no fields
-
-
-def _same_card(copy: object, card: Card) -> bool:
-    get = object.__getattribute__
-    return (
-        type(copy) is Card
-        and get(copy, "color") is card.color
-        and get(copy, "symbols") is card.symbols
-        and get(copy, "special") is card.special
-    )
-
-
-def _foreign_part(chosen: object) -> str | None:
-    """None if ``chosen`` is exactly a move class with exactly the library's field types;
-    else a description that names foreign objects by type only."""
-    kind = type(chosen)
-    if kind is str:  # a plain string is safe to show (say, a move's text instead of the move)
-        assert isinstance(chosen, str)
-        return f"the string {chosen[:60]!r}" + ("..." if len(chosen) > 60 else "")
-    if kind not in MOVE_TYPES:
-        return f"an object of type {type_name(chosen)}"
-    try:
-        if kind is PlacePalace or kind is PlaceCrownPalace:
-            city = object.__getattribute__(chosen, "city")
-            text = plain_text(city, 101)
-            if type(city) is not str or text is None or len(text) > 100:
-                return f"a {kind.__name__} whose city is a {type_name(city)}, not a city id"
-        elif kind is TakeCard:
-            return _card_problem(object.__getattribute__(chosen, "card"), "TakeCard")
-        elif kind is PlayCards:
-            problem = _card_problem(object.__getattribute__(chosen, "colored"), "PlayCards")
-            extra = object.__getattribute__(chosen, "extra")
-            if problem is None and extra is not None:
-                problem = _card_problem(extra, "PlayCards")
-            return problem
-    except AttributeError:
-        return f"a {kind.__name__} with missing fields"
-    return None
-
-
-def _card_problem(card: object, where: str) -> str | None:
-    if type(card) is not Card:
-        return f"a {where} holding a {type_name(card)}, not a Card"
-    color = object.__getattribute__(card, "color")
-    symbols = object.__getattribute__(card, "symbols")
-    special = object.__getattribute__(card, "special")
-    if (
-        type(color) is not Color
-        or type(symbols) is not tuple
-        or len(symbols) > 4
-        or any(type(s) is not Symbol for s in symbols)
-        or (special is not None and type(special) is not Special)
-    ):
-        return f"a {where} whose Card has fields of foreign types"
-    return None
 
 
 def check_seconds(value: object, what: str) -> float | None:

@@ -53,7 +53,6 @@ __all__ = [
     "notebook_replay",
     "render_board",
     "seat_color",
-    "state_tiles",
     "write_board_svg",
 ]
 

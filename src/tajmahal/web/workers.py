@@ -402,6 +402,7 @@ class PooledSeat:
     async def decide(
         self, view: PlayerView, legal: Sequence[Move], limit: float | None, decision: int
     ) -> Answer:
+        """One decision of the seat's bot, asked of its game's worker within ``limit`` s."""
         return await self.pool.decide(self.game, self.seat, self.spec, self.seed, view, legal,
                                       limit, decision)  # fmt: skip
 
