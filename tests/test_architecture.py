@@ -1,4 +1,4 @@
-"""The library's layering, asserted from its own imports (DESIGN.md, "Dependencies point one way").
+"""The library's layering, asserted from its own imports ("dependencies point one way").
 
 The import graph of ``src/tajmahal`` is read from the code (``ast``): every
 ``import`` and ``from ... import``, at module level, under ``if TYPE_CHECKING:``
