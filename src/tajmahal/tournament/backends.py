@@ -52,7 +52,7 @@ from tajmahal.rules.components import Components
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.tournament.results import GameResult
 from tajmahal.tournament.seating import GameJob, TournamentError
-from tajmahal.worker_process import WorkerProcess
+from tajmahal.worker_process import WorkerProcess, boot_code
 
 __all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games", "set_up_worker",
            "worker_setup"]
@@ -60,6 +60,7 @@ __all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games", "set_up_worker"
 BACKENDS = ("serial", "process", "ray")
 QUEUED_PER_WORKER = 4  #: Ray tasks queued per CPU
 GAME_WORKER = "tajmahal.tournament._worker:main"  #: the workers' main function
+WORKER_BOOT = boot_code(GAME_WORKER)  #: the ``python -c`` code that starts a worker
 if TYPE_CHECKING:
     from tajmahal.bots.specs import PlayerSpec
 
