@@ -40,7 +40,8 @@ from tajmahal.render._draw import (
     _draw_roads,
 )
 from tajmahal.render._map_layout import Tiles, _layout, placement_tiles
-from tajmahal.render._panel import PANEL_WIDTH, draw_panel, panel_height, state_tiles
+from tajmahal.render._panel import PANEL_WIDTH, draw_panel, panel_height
+from tajmahal.render._panel import state_tiles as state_tiles  # the tiles a page shows
 from tajmahal.render._svg import BACKGROUND, FONT, Attrs, _el, _fmt, _open, _title, seat_color
 from tajmahal.rules.components import Components, standard_components
 from tajmahal.rules.errors import TajMahalError
