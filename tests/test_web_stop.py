@@ -22,9 +22,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("websockets")
 
-import tajmahal as tm  # noqa: E402
-
-from web_server import STARTUP_SECONDS, Server, token_of  # noqa: E402
+import tajmahal as tm
+from web_server import STARTUP_SECONDS, Server, token_of
 
 BOTS = ["greedy", "random", "random", "greedy"]
 
