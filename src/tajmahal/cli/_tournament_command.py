@@ -23,8 +23,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tajmahal.cli._common import (
-    CommandError,
     Commands,
+    UsageError,
     add_command,
     add_components_option,
     components_from,
@@ -128,10 +128,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.summary is not None:
         return _summary(args)
     if not args.entrants:
-        raise CommandError("name the entrants (tajmahal tournament greedy random random) "
+        raise UsageError("name the entrants (tajmahal tournament greedy random random) "
                            "or give --summary FILE")
     if args.resume and args.out is None:
-        raise CommandError("--resume needs --out FILE, the results file to continue")
+        raise UsageError("--resume needs --out FILE, the results file to continue")
     stderr = Console(stderr=True)
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
@@ -165,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _summary(args: argparse.Namespace) -> int:
     if args.entrants or args.resume:
-        raise CommandError("--summary reads a results file: give no entrants and no --resume")
+        raise UsageError("--summary reads a results file: give no entrants and no --resume")
     found = read_results(args.summary)
     result = summarize(found.header, found.games)
     if found.half_line:

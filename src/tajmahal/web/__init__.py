@@ -21,6 +21,14 @@ import threading
 
 import attrs
 
+from tajmahal._extras import missing_extra
+
+try:  # the extra 'web': without it, an ImportError that names it
+    import starlette  # noqa: F401
+    import uvicorn  # noqa: F401
+except ImportError as missing:
+    raise missing_extra(__name__, ("web",), missing) from missing
+
 from tajmahal.web.app import create_app
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
