@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import sysconfig
 import venv
 from pathlib import Path

@@ -11,8 +11,8 @@ from __future__ import annotations
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.greedy import GreedyBot
 from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
-from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.plugins import PluginInfo, plugin_infos
+from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
     BotInfo,
     PluginError,

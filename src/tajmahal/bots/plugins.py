@@ -113,7 +113,7 @@ def plugin_infos(registry: Registry | None = None, *, builtin: bool = False) -> 
                            offered, troubles))  # fmt: skip
     disabled = {word.strip() for word in os.environ.get(DISABLED_VARIABLE, "").split(",")}
     claimed: set[str] = {BUILTIN_PLUGIN}
-    for name, package, module in _entry_points():
+    for name, package, module in _entry_points() if registry.entry_points else ():
         if name in disabled or package in disabled:
             found.append(PluginInfo(name, package, distribution_version(package), module,
                                     "disabled"))  # fmt: skip
