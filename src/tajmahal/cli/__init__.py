@@ -7,13 +7,12 @@ Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
 ``--help`` shows, and ``EXAMPLES`` holds the examples each ``--help`` ends with.
 
-The exit status (:data:`EXIT_STATUSES`, docs/reference/cli.md): 0 success; 1 a
-failed check, game or file (an unreadable record, a bot program that cannot start);
-2 a usage error: argparse's (an unknown command or option, a bad value), a bad player
-spec (:class:`~tajmahal.bots.SpecError`), options that do not go together
-(:class:`~tajmahal.cli._common.UsageError`), or no command at all (the help is printed
-to standard error); 130 interrupted (Ctrl-C). An error prints one line to standard
-error.  Everything a command prints goes through
+The exit status (``EXIT_STATUSES``, :doc:`/reference/cli`): 0 success; 1 a failed
+check, game or file (an unreadable record, a bot program that cannot start); 2 a usage
+error: argparse's (an unknown command or option, a bad value), a bad player spec
+(:class:`~tajmahal.bots.SpecError`), options that do not go together (``UsageError``),
+or no command at all (the help is printed to standard error); 130 interrupted (Ctrl-C).
+An error prints one line to standard error.  Everything a command prints goes through
 ``tajmahal.cli._terminal.printable``: text from outside (names, files,
 fault details, bot stderr) cannot move the cursor, retitle the window or
 reorder a line.

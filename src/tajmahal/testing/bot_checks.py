@@ -2,7 +2,7 @@
 
 It plays the bot, as a bot program (a ``cmd:`` spec, or a registered or ``file:`` bot
 through the runner), in a few games against ``random`` bots, on different seats and
-player counts (:data:`GAMES`), then judges four things:
+player counts (:data:`~tajmahal.testing.GAMES`), then judges four things:
 
 - **handshake**: it answered ``hello`` with a valid ``ready`` in every game;
 - **answers**: it answered every request in time with a legal move;
@@ -42,7 +42,8 @@ CHECKS = ("handshake", "answers", "deterministic", "clean exit")
 
 @attrs.frozen
 class Check:
-    """One check: its name (one of :data:`CHECKS`), whether it passed, and what was seen.
+    """One check: its name (one of :data:`~tajmahal.testing.CHECKS`), whether it passed, and
+    what was seen.
 
     >>> print(Check('handshake', True, "answered 'hello' with 'ready' in every game"))
     PASS  handshake      answered 'hello' with 'ready' in every game
@@ -122,7 +123,8 @@ class BotReport:
         return tuple(check.name for check in self.checks if not check.passed)
 
     def check(self, name: str) -> Check:
-        """The check called ``name`` (one of :data:`CHECKS`); ``KeyError`` for another.
+        """The check called ``name`` (one of :data:`~tajmahal.testing.CHECKS`); ``KeyError``
+        for another.
 
         >>> report = BotReport('mybot', (Check('answers', True, 'all 70 answered'),), ())
         >>> report.check('answers').detail
@@ -209,7 +211,8 @@ def check_bot(
     sandbox: bool = False,
     progress: Callable[[GameSummary], object] | None = None,
 ) -> BotReport:
-    """Play the bot ``spec`` in the games of :data:`GAMES` (and the first again) and judge them.
+    """Play the bot ``spec`` in the games of :data:`~tajmahal.testing.GAMES` (and the first
+    again) and judge them.
 
     The same checks as ``tajmahal check-bot SPEC``, for a bot's own test suite (as
     PettingZoo's ``api_test``)::
