@@ -34,12 +34,13 @@ from tajmahal.tournament import (
     BACKENDS,
     Decision,
     GameResult,
+    TournamentError,
     TournamentResult,
     read_results,
     run_tournament,
     summarize,
 )
-from tajmahal.tournament.seating import SEATINGS
+from tajmahal.tournament.seating import SEATINGS, check_arguments
 from tajmahal.tournament.stats import TABLE_COLUMNS, table_cells
 
 __all__ = ["print_table", "register"]
@@ -129,9 +130,14 @@ def _run(args: argparse.Namespace) -> int:
         return _summary(args)
     if not args.entrants:
         raise UsageError("name the entrants (tajmahal tournament greedy random random) "
-                           "or give --summary FILE")
+                         "or give --summary FILE")
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out FILE, the results file to continue")
+    if args.games is not None and not args.resume:  # what run_tournament checks first
+        try:
+            check_arguments(args.entrants, args.players, args.games, args.seating or "balanced")
+        except TournamentError as exc:  # entrants, --players, --games that do not fit
+            raise UsageError(str(exc)) from None
     stderr = Console(stderr=True)
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
