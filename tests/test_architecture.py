@@ -34,14 +34,14 @@ VERSION = "__version__"
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("rules",),  # the game itself: imports nothing outside rules/
     # contracts and shared helpers: what a record holds, what a seat answers
-    ("faults", "seat_contract", "_escape", "_lazy", "_moved", "_parent", "worker_process",
-     VERSION),
+    ("faults", "seat_contract", "_escape", "_extras", "_lazy", "_moved", "_parent",
+     "worker_process", VERSION),
     ("game",),
     ("events", "serialize", "match_result"),
     ("bots",),  # with the plugin hooks' declarations (tajmahal.hookspecs, see UNIT_OF)
     ("protocol", "analysis"),
     ("referee",),
-    ("render", "tournament"),
+    ("render", "tournament", "testing"),  # testing: the bot authors' checks (check_bot)
     ("adapters", "web", "cli", "examples"),  # examples: bot programs shipped as data
     # the package root (the public API, loading its parts on first use), ``python -m``,
     # and the former homes of moved modules (deprecated re-exports of the referee's modules)

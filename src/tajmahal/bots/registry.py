@@ -175,6 +175,7 @@ class Registry:
         self._load_problems: list[PluginProblem] = []
         self._bot_problems: list[PluginProblem] = []
         self.register(builtin, name=BUILTIN_PLUGIN, origin="tajmahal")
+        self.entry_points = entry_points  #: whether the installed plugins were loaded
         if entry_points:
             self._load_entry_points()
 

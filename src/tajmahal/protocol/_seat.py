@@ -59,10 +59,15 @@ RUNNER_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "TAJMAHAL_SEARC
 def runner_command(spec: str) -> list[str]:
     """The command that runs the registered bot ``spec`` as a bot program (for isolation).
 
+    ``-P``: the working directory is not put first on the runner's ``sys.path``, so that a
+    folder there named like a plugin's module (the bot's own checkout) cannot hide it; the
+    spec goes as ``--spec=SPEC``, which no relative path of the working directory can be
+    taken for.
+
     >>> runner_command('greedy:enough=5')[1:]
-    ['-m', 'tajmahal.protocol.runner', 'greedy:enough=5']
+    ['-P', '-m', 'tajmahal.protocol.runner', '--spec=greedy:enough=5']
     """
-    return [sys.executable, "-m", "tajmahal.protocol.runner", spec]
+    return [sys.executable, "-P", "-m", "tajmahal.protocol.runner", f"--spec={spec}"]
 
 
 class ProcessSeat:

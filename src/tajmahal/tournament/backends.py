@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from tajmahal._escape import log_text
+from tajmahal._extras import missing_extra
 from tajmahal.referee.match import play_match
 from tajmahal.rules.components import Components
 from tajmahal.rules.errors import TajMahalError
@@ -401,16 +402,19 @@ def _play_game_alone(job: GameJob, options: MatchOptions) -> GameResult | str:
     return play_game(job, options)
 
 
+class MissingExtraError(TournamentError, ImportError):
+    """A backend whose extra is not installed: a TournamentError and an ImportError."""
+
+
 def _ray(
     jobs: Iterable[GameJob], options: MatchOptions, workers: int, address: str | None
 ) -> Iterator[GameResult | str]:
     try:  # an optional dependency, typed as Any: the package type-checks without the extra
         ray: Any = importlib.import_module("ray")
-    except ImportError:
-        raise TournamentError(
-            "the ray backend needs Ray: pip install 'tajmahal[ray]' (from a checkout: "
-            "pip install -e '.[ray]')"
-        ) from None
+    except ImportError as missing:
+        named = missing_extra("the ray backend", ("ray",), missing)
+        raise MissingExtraError(f"{named} (from a checkout: pip install -e '.[ray]')",
+                                name=named.name) from None  # fmt: skip
     started = not ray.is_initialized()
     if started:
         try:
