@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
+import attrs
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -290,6 +291,10 @@ def create_app(server: GameServer) -> Starlette:
             if kind == "state":
                 table.tell(listener, whole=True)
                 return
+            if kind == "log":  # the whole game's events, for the page's log (once per load)
+                key = ("log", table.id, table.version, seat)
+                listener.reply(await server.expensive.get(key, table.log, seat))
+                return
             if kind not in ("move", "undo", "hint"):
                 raise Rejected(f"unknown message type {kind[:30]!r}")
             if seat is None:
@@ -361,10 +366,12 @@ def _analysis_page(text: str, humans: tuple[int, ...]) -> str:
     """Runs in a worker thread: the analysis page of the people's decisions (every seat's in a
     game of bots only)."""
     from tajmahal.web._advice import analysis_html
+    from tajmahal.web.frames import people_names
 
     record = loads(text)
     assert isinstance(record, GameRecord)
-    return analysis_html(record, humans or range(len(record.players)))
+    named = attrs.evolve(record, players=people_names(record.players, humans))  # "level 3"
+    return analysis_html(named, humans or range(len(record.players)))
 
 
 def _err(message: str, request: str | None = None) -> dict[str, Any]:

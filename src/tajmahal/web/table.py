@@ -40,7 +40,9 @@ from tajmahal.web.frames import (
     live_board,
     move_labels,
     opening_lines,
+    people_names,
     state_text,
+    whole_log,
 )
 from tajmahal.web.store import SQLiteStore, StoredGame, StoredMove
 from tajmahal.web.workers import PooledSeat, Workers
@@ -158,6 +160,21 @@ class Table:
     def decision(self) -> int:
         """How many moves have been made."""
         return len(self.game)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seats' names on the pages: bots as the lobby names them ("level 3")."""
+        return people_names(self.config.players, self.config.humans)
+
+    async def log(self, seat: int | None) -> dict[str, Any]:
+        """The ``log`` message: every decision's events as ``seat`` knows them, up to the state
+        it sees (a page asks once per load; state messages carry the latest decisions only)."""
+        index = self._shown_index(seat)
+        states, moves = self.game.states[: index + 1], self.game.moves[:index]
+        looker, players = 0 if seat is None else seat, self.players
+        events = await self.workers.drawn(lambda: whole_log(
+            [state.view(looker) for state in states], moves, players, private=seat is not None))
+        return {"type": "log", "decision": index, "events": events}
 
     def seat_is_human(self, seat: int) -> bool:
         return self.config.seats[seat].human
@@ -299,7 +316,7 @@ class Table:
             "state": state, "moves": legal, "seat": seat,
             "board": _unpacked(self._board) if since is None and self._board else None,
             "game_id": self.id, "decision": index,
-            "players": self.config.players, "humans": self.config.humans,
+            "players": self.players, "humans": self.config.humans,
             "events": [e for e in self._events_of(seat) if first < e[0] <= index],
             "hints": self.config.hints and seat is not None,
             "undo": seat is not None and self.undo_allowed(seat), "result": result,
@@ -316,7 +333,7 @@ class Table:
         """The latest decisions' events as ``audience`` knows them, told when first asked
         (opening a game costs no events; a decision costs only those of its audiences, in
         the backlog's turn: when a state message is built)."""
-        players = self.config.players
+        players = self.players
         states = self.game.states
         told = self._events.get(audience)
         if told is None:
@@ -335,7 +352,7 @@ class Table:
         self, audience: int | None, before: GameState, move: Move, after: GameState, number: int
     ) -> tuple[int, int | None, list[str]]:
         looker = audience if audience is not None else 0
-        lines = decision_lines(before.view(looker), move, after.view(looker), self.config.players,
+        lines = decision_lines(before.view(looker), move, after.view(looker), self.players,
                                private=audience is not None)  # fmt: skip
         return number, before.current_player, lines
 
