@@ -322,3 +322,53 @@ def test_your_turn_the_title_the_alerts_and_the_dark_scheme(
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(30, 26, 22)", background
     page.context.close()
+
+
+def test_words_everywhere_the_lobby_result_and_analysis_on_a_phone(
+    browser: Browser, server: Server
+) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row:nth-child(3)")
+    rows = page.locator("#seats .seat-row")
+    rows.nth(0).locator("select").select_option("person")
+    rows.nth(0).locator("input").fill("Annabelle-Maximiliane")
+    rows.nth(1).locator("select").select_option("ismcts:level=1")
+    rows.nth(2).locator("select").select_option("random")
+    page.uncheck("#hints")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")
+                              and r.request.method == "POST") as created:  # fmt: skip
+        page.click("#create")
+    reply = created.value.json()
+    page.reload()  # "Your games" and the server's games listed: the lobby still fits
+    page.wait_for_selector(f"#your-games li[data-game='{reply['id']}'] a.seat-link")
+    page.wait_for_selector(f"#games tr[data-game='{reply['id']}']")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert "level 1" in page.inner_text("#your-games") and "ismcts" not in page.inner_text("main")
+    client = server.client(token_of(reply["seats"][0]["link"]))
+    while not client.my_turn()["over"]:
+        client.move(0)  # every card played first: with none left, withdrawing is forced
+    client.close()
+    page.goto(server.url + reply["seats"][0]["link"])
+    page.wait_for_selector("#result h2")
+    result = page.inner_text("#result")
+    assert "level 1" in result and "ismcts" not in page.inner_text("body"), result
+    page.click("#link-analysis")
+    page.wait_for_selector("#strip .mark", timeout=300_000)
+    name = page.inner_text("#strip .strip-name")
+    assert re.search(r"lost \d+\.\d\d expected wins$", name), name
+    assert "ismcts" not in page.inner_text("body")
+    bar = page.locator("#strip .mark").first.bounding_box()
+    assert bar is not None and bar["width"] >= 8, bar  # readable on a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    record = tm.loads(server.request("/record/" + token_of(reply["seats"][0]["link"]))[2].decode())
+    states = tm.Game.from_record(record).states
+    only = sum(1 for state in states[:-1]
+               if state.current_player == 0 and len(state.legal_moves()) == 1)  # fmt: skip
+    forced = page.locator("#strip .mark.forced")
+    assert forced.count() == only, only
+    title = forced.first.get_attribute("title") or ""  # a forced move says so, never "(0%)"
+    assert "forced" in title and "%" not in title, title
+    forced.first.click()
+    assert "forced" in page.inner_text("#review") and "(0%)" not in page.inner_text("#review")
+    page.context.close()
