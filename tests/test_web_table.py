@@ -9,8 +9,10 @@ readers; words instead of internal names; the phone board; your turn and the dar
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,9 @@ import tajmahal as tm
 from tajmahal.web.frames import whole_log
 from web_server import Server, token_of
 
+IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+SCREENSHOTS = bool(os.environ.get("TAJMAHAL_REFRESH_SCREENSHOTS")
+                   or os.environ.get("TAJMAHAL_DOCS_SCREENSHOTS"))  # as test_web_browser.py
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 SEAT_COLORS = ("rgb(209, 73, 91)", "rgb(46, 134, 171)", "rgb(58, 157, 35)", "rgb(240, 162, 2)",
@@ -31,6 +36,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("web-table") / "games.sqlite3")
     yield running
     running.stop()
+
+
+def screenshot(page: Page, name: str) -> None:
+    if SCREENSHOTS:
+        page.screenshot(path=str(IMAGES / name))
 
 
 def open_seat(browser: Browser, server: Server, link: str, size: dict[str, int],
@@ -166,6 +176,7 @@ def test_what_happened_since_your_move_is_in_sight_and_kept_across_reloads(
         assert found, "no palace of another seat between two of this seat's moves"
         assert since.startswith("Since your move: ") and "greedy" in since, since
         page.evaluate("window.scrollTo(0, 0)")
+        screenshot(page, f"web-since-{size['width']}.png")
         box = page.locator("#since").bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
         city = rings.first.get_attribute("data-city")
@@ -321,6 +332,14 @@ def test_your_turn_the_title_the_alerts_and_the_dark_scheme(
     page.click("#scheme")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(30, 26, 22)", background
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "web-dark-390.png")
+    if SCREENSHOTS:
+        wide = open_seat(browser, server, created["seats"][0]["link"], DESKTOP,
+                         color_scheme="dark")  # fmt: skip
+        wide.wait_for_selector("body[data-turn=yes]")
+        screenshot(wide, "web-dark-1280.png")
+        wide.context.close()
     page.context.close()
 
 
@@ -372,3 +391,68 @@ def test_words_everywhere_the_lobby_result_and_analysis_on_a_phone(
     forced.first.click()
     assert "forced" in page.inner_text("#review") and "(0%)" not in page.inner_text("#review")
     page.context.close()
+
+
+def play_out(server: Server, links: list[str]) -> None:
+    """The people at ``links`` withdraw (or take the last move) until the game is over."""
+    clients = [server.client(token_of(link)) for link in links]
+    over = False
+    while not over:
+        for client in clients:
+            try:
+                message = client.next(0.3)
+            except TimeoutError:
+                continue
+            if message["type"] == "state" and message["over"]:
+                over = True
+            elif message["type"] == "state" and message["legal"]:
+                client.send({"type": "move", "decision": message["decision"] + 1,
+                             "move": message["legal"][-1]})  # fmt: skip
+    for client in clients:
+        client.close()
+
+
+def test_rematch_one_button_the_seats_rotated_each_person_their_own_link(
+    browser: Browser, server: Server
+) -> None:
+    created = server.create([{"human": True, "name": "Ann"}, {"human": True, "name": "Bo"},
+                             "random"])  # fmt: skip
+    links = [created["seats"][0]["link"], created["seats"][1]["link"]]
+    play_out(server, links)
+    ann, bo = (open_seat(browser, server, link, size)
+               for link, size in zip(links, (PHONE, DESKTOP), strict=True))  # fmt: skip
+    for page in (ann, bo):
+        page.wait_for_selector("#rematch-button")
+    ann.click("#rematch-button")
+    ann.wait_for_selector("#rematch a.rematch-link")
+    bo.wait_for_selector("#rematch a.rematch-link")  # told by the server, its own link
+    screenshot(ann, "web-rematch-390.png")
+    mine = [page.get_attribute("#rematch a.rematch-link", "href") or "" for page in (ann, bo)]
+    assert mine[0] != mine[1] and all(link.startswith("/play/") for link in mine)
+    assert token_of(links[0]) not in mine[0] and token_of(links[1]) not in mine[1]
+    reply = bo.evaluate("JSON.parse(localStorage.getItem('tajmahal.games'))")[0]
+    assert reply["players"] == ["Bo", "random", "Ann"] and reply["seats"][0]["link"] == mine[1]
+    lobby = bo.context.new_page()  # the lobby's "Your games" learns it
+    lobby.goto(server.url + "/")
+    lobby.wait_for_selector(f"#your-games li[data-game='{reply['id']}'] a.seat-link")
+    lobby.close()
+    for page, link, seat in ((ann, mine[0], 2), (bo, mine[1], 0)):  # the seats rotated
+        page.goto(server.url + link)
+        page.wait_for_selector("body:not([data-decision='-1'])")
+        assert page.inner_text(f"#scores tr[data-seat='{seat}'] td.name").endswith("(you)")
+    server.stop()  # a restart keeps it: the same link, never a second game
+    server.start()
+    bo.goto(server.url + links[1])
+    bo.wait_for_selector("#rematch a.rematch-link")
+    assert bo.get_attribute("#rematch a.rematch-link", "href") == mine[1]
+    again = server.client(token_of(links[0]))
+    again.send({"type": "rematch", "create": True})
+    answer = again.until(lambda m: m["type"] == "rematch")
+    again.close()
+    assert answer["link"] == mine[0] and answer["game"] == reply["id"]
+    watcher = server.client(token_of(created["spectator"]))
+    watcher.send({"type": "rematch", "create": True})
+    assert "spectator" in watcher.until(lambda m: m["type"] == "error")["message"]
+    watcher.close()
+    for page in (ann, bo):
+        page.context.close()

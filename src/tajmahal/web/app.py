@@ -34,6 +34,7 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import loads
 from tajmahal.web.config import GameConfig
 from tajmahal.web.guard import Guard
+from tajmahal.web.rematch import rematch
 from tajmahal.web.server import GameServer
 from tajmahal.web.table import Listener, Rejected, Table
 
@@ -274,11 +275,12 @@ def create_app(server: GameServer) -> Starlette:
                 log.info("%s: a message that is not JSON", who)
                 listener.reply(_err("a message is a JSON object"))
                 continue
-            await _handle(data, table, seat, token, listener, who)
+            await _handle(data, table, seat, token, listener, who, client)
 
     async def _handle(
-        data: Any, table: Table, seat: int | None, token: str, listener: Listener, who: str
-    ) -> None:
+        data: Any, table: Table, seat: int | None, token: str, listener: Listener, who: str,
+        client: str = "",
+    ) -> None:  # fmt: skip
         kind = data.get("type") if isinstance(data, dict) else None
         try:
             if not isinstance(data, dict) or type(kind) is not str:
@@ -294,6 +296,10 @@ def create_app(server: GameServer) -> Starlette:
             if kind == "log":  # the whole game's events, for the page's log (once per load)
                 key = ("log", table.id, table.version, seat)
                 listener.reply(await server.expensive.get(key, table.log, seat))
+                return
+            if kind == "rematch":  # the next game, or (create false) whether there is one
+                create = data.get("create") is True
+                listener.reply(await rematch(server, table, seat, token, client, create))
                 return
             if kind not in ("move", "undo", "hint"):
                 raise Rejected(f"unknown message type {kind[:30]!r}")

@@ -852,13 +852,60 @@
       links.append(link);
     }
     box.append(links);
+    if (frame.seat !== null) box.append(rematchPart());
     if (frame.result.faults && frame.result.faults.length)
       box.append(el("div", "Faults: " + frame.result.faults.join("; "), "muted"));
+  }
+  // ------------------------------------------------------------------ rematch
+  let rematch = null;      // the server's rematch message: this person's next seat
+  let rematchAsked = false;
+  function rematchPart() {
+    const part = el("div", null, "rematch");
+    part.id = "rematch";
+    if (!rematchAsked) { rematchAsked = true; send({type: "rematch", create: false}); }
+    if (rematch && rematch.link) {
+      part.append(el("strong", "The rematch: "), "your seat (seat " + (rematch.seat + 1) + ") is ");
+      const link = el("a", location.origin + rematch.link, "rematch-link");
+      link.href = rematch.link;
+      part.append(link);
+      return part;
+    }
+    const button = el("button", "Rematch", "primary");
+    button.id = "rematch-button";
+    button.title = "the next game: the same seats, the order rotated, a new deal";
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      send({type: "rematch", create: true});
+    });
+    part.append(button, " ", el("span", "the same seats, each one place on, a new deal", "muted"));
+    return part;
+  }
+  function keepRematch(message) {  // the lobby's "Your games" learns the new link
+    const key = "tajmahal.games";
+    let games = [];
+    try { games = JSON.parse(store.get(key) || "[]"); } catch (e) { games = []; }
+    if (!Array.isArray(games)) games = [];
+    const seat = {seat: message.seat, name: message.players[message.seat], human: true, link: message.link};
+    const old = games.find(g => g && g.id === message.game);
+    if (old) {
+      if (!(old.seats || []).some(s => s && s.link === message.link)) old.seats = [...(old.seats || []), seat];
+    } else {
+      games.unshift({id: message.game, created: Date.now(), players: message.players,
+                     seats: [seat], spectator: message.spectator});
+    }
+    store.set(key, JSON.stringify(games.slice(0, 50)));
   }
   function received(event) {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
     if (message.type === "state") render(message);
+    else if (message.type === "rematch" && state && state.over) {
+      if (message.link && /^\/play\/[\w-]+$/.test(message.link) && typeof message.game === "string") {
+        rematch = message;
+        keepRematch(message);
+      } else if (message.ready) send({type: "rematch", create: false});  // someone made one
+      renderResult(state);
+    }
     else if (message.type === "log" && state && Array.isArray(message.events)) {
       for (const step of message.events)
         if (step && typeof step.decision === "number" && step.decision <= state.decision && Array.isArray(step.lines))
@@ -869,6 +916,10 @@
     else if (message.type === "error") {
       $("error").replaceChildren(withRules(message.message));
       if (message.request === "hint") $("hint-text").textContent = "";
+      if (message.request === "rematch" && $("rematch")) {  // the bar is gone at the end
+        $("rematch").append(el("div", message.message, "error"));
+        if ($("rematch-button")) $("rematch-button").disabled = false;
+      }
       if (state) for (const button of document.querySelectorAll("#moves button, #hand button")) button.disabled = false;
     } else if (message.type === "hint") {
       hinted = message.move;
