@@ -390,6 +390,9 @@ def test_words_everywhere_the_lobby_result_and_analysis_on_a_phone(
     assert "forced" in title and "%" not in title, title
     forced.first.click()
     assert "forced" in page.inner_text("#review") and "(0%)" not in page.inner_text("#review")
+    page.goto(server.url + "/replay/" + token_of(reply["seats"][0]["link"]))
+    page.wait_for_selector("#step")
+    assert "level 1" in page.inner_text("body") and "ismcts" not in page.inner_text("body")
     page.context.close()
 
 

@@ -180,8 +180,9 @@ def create_app(server: GameServer) -> Starlette:
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
         page = await server.expensive.get(
-            ("replay", table.id), table.workers.drawn, _replay_page, table.finished_record
-        )
+            ("replay", table.id), table.workers.drawn, _replay_page, table.finished_record,
+            table.config.humans,
+        )  # fmt: skip
         return HTMLResponse(page, headers=_HEADERS)
 
     async def analysis(request: Request) -> Response:
@@ -358,14 +359,15 @@ def create_app(server: GameServer) -> Starlette:
     )
 
 
-def _replay_page(text: str) -> str:
+def _replay_page(text: str, humans: tuple[int, ...] = ()) -> str:
     """Runs in a worker thread: the replay page of a finished game's record (seats counted
-    from 1, as on the game page)."""
+    from 1, as on the game page; bots by their lobby names)."""
     from tajmahal.web._advice import replay_page
+    from tajmahal.web.frames import people_names
 
     record = loads(text)
     assert isinstance(record, GameRecord)
-    return replay_page(record)
+    return replay_page(attrs.evolve(record, players=people_names(record.players, humans)))
 
 
 def _analysis_page(text: str, humans: tuple[int, ...]) -> str:

@@ -575,6 +575,7 @@
     }
     for (const number of [...log.keys()]) if (number > frame.decision) log.delete(number);  // an undo
     if (frame.full) send({type: "log"});  // the earlier visits, once per connection
+    if (frame.over && frame.seat !== null) try { localStorage.removeItem(BASE); } catch (e) { /* */ }
     body.dataset.decision = String(frame.decision);
     const mine = frame.seat !== null && frame.turn === frame.seat && !frame.over;
     const wasMine = was && was.seat !== null && was.turn === was.seat && !was.over && was.legal.length > 0;
