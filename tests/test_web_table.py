@@ -459,3 +459,56 @@ def test_rematch_one_button_the_seats_rotated_each_person_their_own_link(
     watcher.close()
     for page in (ann, bo):
         page.context.close()
+
+
+def test_a_clock_set_in_the_lobby_runs_out_and_the_server_plays_the_move(
+    browser: Browser, server: Server
+) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row:nth-child(3)")
+    rows = page.locator("#seats .seat-row")
+    rows.nth(0).locator("select").select_option("person")
+    rows.nth(0).locator("input").fill("Ann")
+    page.select_option("#clock-kind", "move")
+    page.fill("#clock-minutes", "0.1")  # 6 seconds a decision
+    page.select_option("#clock-zero", "withdraw")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")
+                              and r.request.method == "POST") as created:  # fmt: skip
+        page.click("#create")
+    reply = created.value.json()
+    page.goto(server.url + reply["seats"][0]["link"])
+    page.wait_for_selector("body[data-turn=yes] #scores td.clock.running")
+    screenshot(page, "web-clock-390.png")
+    left = float(page.get_attribute("#scores td.clock.running", "data-left") or 99)
+    assert 0 < left <= 6 and re.fullmatch(r"0:0\d", page.inner_text("#scores td.clock.running"))
+    now = decision(page)
+    page.wait_for_selector(f"body:not([data-decision='{now}'])", timeout=60_000)  # no tap
+    page.wait_for_selector("#events li:has-text('Ann) withdraws')", state="attached")
+    page.context.close()
+
+
+def test_a_bank_clock_counts_the_time_taken_and_a_restart_gives_none_back(
+    server: Server,
+) -> None:
+    clock = {"kind": "bank", "seconds": 600, "increment": 2, "at_zero": "autopilot"}
+    created = server.create([{"human": True, "name": "Ann"}, "random", "random"], clock=clock)
+    link = created["seats"][0]["link"]
+    client = server.client(token_of(link))
+    first = client.my_turn()
+    assert first["clocks"][0]["running"] and first["clocks"][1] is None
+    assert 598 <= first["clocks"][0]["left"] <= 600
+    after = client.move(-1)
+    state = client.my_turn() if not after["over"] else after
+    client.close()
+    mine = state["clocks"][0]["left"]
+    assert mine <= 602  # the increment once, less the time taken
+    server.stop()
+    server.start()
+    again = server.client(token_of(link))
+    told = again.my_turn()
+    again.close()
+    assert 0 < told["clocks"][0]["left"] <= mine + 0.01  # the time taken stays taken
+    refused = server.request("/api/games", {"seats": [{"human": True, "name": "A"}, "random",
+                                            "random"], "clock": {"kind": "move", "seconds": 1}})
+    assert refused[0] == 400 and b"5 to" in refused[2]

@@ -283,6 +283,7 @@ def _fields(
     result: dict[str, Any] | None = None,
     delayed: bool = False,
     board: dict[str, Any] | None = None,
+    clocks: list[dict[str, Any] | None] | None = None,
 ) -> dict[str, Any]:
     """Every field of :func:`state_frame` but the view document (the keywords checked here)."""
     frame = {
@@ -310,5 +311,7 @@ def _fields(
     }
     if board is not None:
         frame["board"] = board
+    if clocks is not None:  # a game with a time control: each person's seconds left
+        frame["clocks"] = clocks
     return frame
 

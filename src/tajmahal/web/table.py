@@ -33,6 +33,7 @@ from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps
 from tajmahal.web._advice import hint_for, table_data
+from tajmahal.web.clocks import SeatClocks, timeout_move
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.frames import (
     MAX_EVENTS,
@@ -148,6 +149,8 @@ class Table:
         #: why the bots may not play (the server's settings no longer allow this game), or None
         self.halted: str | None = None
         self.last_active = time.monotonic()  #: when a move was last made (or the game loaded)
+        self.clocks = self._clocks()  #: the people's clocks (None: no time control)
+        self._timer: asyncio.Task[None] | None = None  #: plays a person's move at zero
         self._rebuild_events()
 
     # ------------------------------------------------------------------------ reading
@@ -175,6 +178,46 @@ class Table:
         events = await self.workers.drawn(lambda: whole_log(
             [state.view(looker) for state in states], moves, players, private=seat is not None))
         return {"type": "log", "decision": index, "events": events}
+
+    def _clocks(self) -> SeatClocks | None:
+        clock, seats = self.config.clock, self.config.seats
+        if clock is None:
+            return None
+        spent = [(m.seat, m.elapsed) for m in self.moves if seats[m.seat].human]
+        return SeatClocks(clock, [seat.human for seat in seats], spent)
+
+    def _arm_clock(self) -> None:
+        """Start the countdown of the person to move (a bot's or the game's end: none)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        state = self.state
+        if self.clocks is None or self.closed or state.is_over or state.current_player is None:
+            return
+        seat = state.current_player
+        left = self.clocks.left(seat, running=True)
+        if left is not None:
+            self._timer = asyncio.get_running_loop().create_task(
+                self._run_out(len(self.game) + 1, seat, left))
+
+    async def _run_out(self, number: int, seat: int, left: float) -> None:
+        """At zero: the server plays the seat's move (autopilot, or withdrawing)."""
+        await asyncio.sleep(left)
+        async with self._lock:
+            state = self.state
+            if self.clocks is None or len(self.game) + 1 != number or state.is_over:
+                return
+            clock = self.clocks.clock
+            move = timeout_move(state.view(seat), state.legal_moves(), clock.at_zero,
+                                bot_seed(int(self.id[:8], 16), number))  # fmt: skip
+            detail = f"the clock ran out: the server played {move} ({clock.at_zero})"
+            fault = {"seat": seat, "decision": number, "kind": "timeout", "detail": detail,
+                     "traceback": ""}  # fmt: skip
+            log.info("game %s: seat %d: %s", self.id, seat, detail)
+            elapsed = round(self.clocks.running(), 3)
+            self._timer = None  # (this task: not cancelled by the commit's arming)
+            await self._commit(StoredMove(number, seat, str(move), elapsed, fault), move)
+        self.drive()
 
     def seat_is_human(self, seat: int) -> bool:
         return self.config.seats[seat].human
@@ -321,6 +364,7 @@ class Table:
             "hints": self.config.hints and seat is not None,
             "undo": seat is not None and self.undo_allowed(seat), "result": result,
             "delayed": index != len(self.game),
+            "clocks": None if self.clocks is None else self.clocks.shown(state.current_player),
         }  # fmt: skip
 
     def _rebuild_events(self) -> None:
@@ -357,6 +401,7 @@ class Table:
         return number, before.current_player, lines
 
     def _changed(self) -> None:
+        self._arm_clock()
         self.version += 1
         self.last_active = time.monotonic()
         for listener in self.listeners:
@@ -374,7 +419,8 @@ class Table:
         """
         async with self._lock:
             number, move = self._checked_move(seat, decision, text)
-            await self._commit(StoredMove(number, seat, str(move)), move, acknowledge)
+            elapsed = 0.0 if self.clocks is None else round(self.clocks.running(), 3)
+            await self._commit(StoredMove(number, seat, str(move), elapsed), move, acknowledge)
         self.drive()
 
     def _checked_move(self, seat: int, decision: object, text: object) -> tuple[int, Move]:
@@ -411,6 +457,7 @@ class Table:
             while len(self.game) > last:
                 self.game.pop()
             del self.moves[last:]
+            self.clocks = self._clocks()
             self._rebuild_events()
             log.info("game %s: seat %d took back moves %d and later", self.id, seat, last + 1)
             self.rewound = self.version + 1
@@ -438,6 +485,11 @@ class Table:
             acknowledge()  # the ack first, then the frames
         after = self.game.push(move)
         self.moves.append(stored)
+        if self.clocks is not None:  # the time taken counted; the next decision's clock runs
+            if self.seat_is_human(stored.seat):
+                self.clocks.record(stored.seat, stored.elapsed)
+            else:
+                self.clocks.started = time.monotonic()
         if after.is_over:
             await self._finish()
         self._changed()
@@ -493,6 +545,8 @@ class Table:
 
     def drive(self) -> None:
         """Let the bots play while it is a bot's turn (one task per table)."""
+        if self._timer is None:
+            self._arm_clock()  # a game loaded (a restart): the person's clock runs again
         if self.closed or self.halted or (self._driver is not None and not self._driver.done()):
             return
         state = self.state
@@ -585,6 +639,8 @@ class Table:
         self.closed = True
         if self._driver is not None:
             self._driver.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
         seats, self._seats = self._seats, []
         self.workers.pool.forget(self.id)
         for seat in seats:

@@ -738,6 +738,7 @@
     }
   }
   function renderScores(frame) {
+    clocksAt = performance.now();
     const leader = Math.max(...frame.view.scores);
     $("scores").replaceChildren(...frame.players.map((_, seat) => {
       const row = el("tr");
@@ -753,9 +754,30 @@
       const points = frame.view.scores[seat];
       row.append(el("td", String(points) + (points < leader ? " (" + (points - leader) + ")" : "")));
       row.append(el("td", frame.view.hand_sizes[seat] + " cards", "muted"));
+      const clock = frame.clocks ? frame.clocks[seat] : null;
+      if (clock) {  // the server's count; the page only counts down between its messages
+        const cell = el("td", clockText(clock.left), "clock" + (clock.running ? " running" : ""));
+        cell.dataset.left = String(clock.left);
+        cell.setAttribute("aria-label", (seat === frame.seat ? "your" : "their") + " time left: " + clockText(clock.left));
+        row.append(cell);
+      }
       return row;
     }));
   }
+  let clocksAt = performance.now();  // when the latest clocks came
+  function clockText(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;
+    return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(r).padStart(2, "0");
+  }
+  setInterval(() => {
+    const gone = (performance.now() - clocksAt) / 1000;
+    for (const cell of document.querySelectorAll("#scores td.clock.running")) {
+      const left = Number(cell.dataset.left) - gone;
+      cell.textContent = clockText(left);
+      cell.classList.toggle("low", left <= 10);
+    }
+  }, 500);
   function renderTable(table) {
     const panel = $("table-panel");
     panel.replaceChildren();

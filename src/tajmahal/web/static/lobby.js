@@ -18,6 +18,10 @@
     const level = /^ismcts:level=(\d)$/.exec(name);
     return level && !human ? "level " + level[1] : name;
   }
+  $("clock-kind").addEventListener("change", () => {
+    $("clock-options").hidden = !$("clock-kind").value;
+    $("clock-increment").disabled = $("clock-kind").value !== "bank";
+  });
   function choices() {  // the bots for people: levels instead of iteration counts
     const named = bots.filter(name => name !== "ismcts" && !/-v\d+$/.test(name));
     const levels = bots.includes("ismcts") ? [1, 2, 3, 4, 5].map(n => "ismcts:level=" + n) : [];
@@ -124,6 +128,12 @@
     $("error").textContent = "";
     const limit = $("time-limit").value;
     const request = {seats: seats(), hints: $("hints").checked, spectator_delay: $("delay").checked};
+    if ($("clock-kind").value) {  // the people's time control (the server judges it)
+      const kind = $("clock-kind").value;
+      request.clock = {kind: kind, seconds: Math.round(Number($("clock-minutes").value) * 60),
+                       increment: kind === "bank" ? Number($("clock-increment").value) : 0,
+                       at_zero: $("clock-zero").value};
+    }
     if (limit) request.time_limit = Number(limit);
     let reply;
     try {
