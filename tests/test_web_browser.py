@@ -220,6 +220,9 @@ def check_everything_received(
             assert message["events"] == whole_log(views, record.moves[:number], record.players,
                                                   private=True)  # fmt: skip
             continue
+        if message["type"] == "rematch":  # the end page asks whether there is one: none yet
+            assert message == {"type": "rematch", "link": None}
+            continue
         if message["type"] != "state":
             assert message["type"] in ("ack", "error", "hint")
             continue
