@@ -203,6 +203,12 @@ class Table:
     async def _run_out(self, number: int, seat: int, left: float) -> None:
         """At zero: the server plays the seat's move (autopilot, or withdrawing)."""
         await asyncio.sleep(left)
+        try:
+            await self._timed_out(number, seat)
+        except Exception:  # a store that refused (another process holds the game): logged
+            log.exception("game %s: cannot play seat %d's move at zero", self.id, seat)
+
+    async def _timed_out(self, number: int, seat: int) -> None:
         async with self._lock:
             state = self.state
             if self.clocks is None or len(self.game) + 1 != number or state.is_over:
