@@ -106,6 +106,9 @@ class LeasedStore:
     def find_token(self, token: str) -> TokenEntry | None:
         return self.store.find_token(token)
 
+    def add_token(self, game_id: str, token: str, seat: int | None) -> None:
+        self.store.add_token(game_id, token, seat)
+
     def unfinished(self) -> list[str]:
         return self.store.unfinished()
 

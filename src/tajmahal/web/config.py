@@ -12,6 +12,7 @@ from tajmahal.protocol import check_command
 from tajmahal.referee.seats import check_seconds
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
+from tajmahal.web.clocks import Clock
 
 __all__ = [
     "MAX_NAME", "ConfigError", "GameConfig", "SeatConfig", "ServerSettings", "check_bots"
@@ -109,6 +110,8 @@ class GameConfig:
     time_limit: float | None = None  #: seconds per bot decision
     game_time: float | None = None  #: seconds per bot for the whole game
     spectator_delay: bool = False  #: the spectator link shows the table one visit behind
+    #: the people's time control (:class:`tajmahal.web.clocks.Clock`), or None: no clock
+    clock: Clock | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -138,6 +141,7 @@ class GameConfig:
             "time_limit": self.time_limit,
             "game_time": self.game_time,
             "spectator_delay": self.spectator_delay,
+            **({} if self.clock is None else {"clock": self.clock.as_json()}),
         }
 
     @classmethod
@@ -154,7 +158,8 @@ class GameConfig:
         settings = settings or ServerSettings()
         if not isinstance(data, Mapping):
             raise ConfigError("the game's settings must be a JSON object")
-        unknown = set(data) - {"seats", "hints", "time_limit", "game_time", "spectator_delay"}
+        unknown = set(data) - {"seats", "hints", "time_limit", "game_time", "spectator_delay",
+                               "clock"}  # fmt: skip
         if unknown:
             raise ConfigError(f"unknown setting {sorted(unknown)[0][:40]!r}")
         seats_data = data.get("seats")
@@ -179,8 +184,14 @@ class GameConfig:
             }
         except TajMahalError as exc:
             raise ConfigError(str(exc)) from None
+        clock = None
+        if data.get("clock") is not None:
+            try:
+                clock = Clock.parse(data["clock"])
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
         config = cls(seats, flags["hints"], limits["time_limit"], limits["game_time"],
-                     flags["spectator_delay"])  # fmt: skip
+                     flags["spectator_delay"], clock)  # fmt: skip
         if not stored:
             refused = config.refusal(settings)
             if refused is not None:

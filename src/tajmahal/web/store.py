@@ -120,6 +120,11 @@ class GameStore(Protocol):
         """What ``token`` opens, or None."""
         ...
 
+    def add_token(self, game_id: str, token: str, seat: int | None) -> None:
+        """Another token for a stored game's seat (None: its spectators); one stored already
+        is left as it is."""
+        ...
+
     def unfinished(self) -> list[str]:
         """The ids of the games not yet over (resumed when the server starts)."""
         ...
@@ -357,6 +362,12 @@ class SQLiteStore:
             for n, seat, text, elapsed, fault in moves
         )
         return attrs.evolve(_game(rows[0]), moves=stored)
+
+    def add_token(self, game_id: str, token: str, seat: int | None) -> None:
+        """Another token for a stored game's seat (a rematch's link, given when asked for);
+        a token stored already is left as it is."""
+        self._write([("INSERT OR IGNORE INTO tokens (digest, game_id, seat) VALUES (?, ?, ?)",
+                      (token_digest(token), game_id, seat))], game_id=game_id)  # fmt: skip
 
     def find_token(self, token: str) -> TokenEntry | None:
         rows = self._read(

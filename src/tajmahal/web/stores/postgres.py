@@ -487,6 +487,19 @@ class PostgresStore:
         """The game's moves numbered above ``number`` (what a listener has not seen yet)."""
         return self._run(lambda db: _moves_after(db, game_id, number), "read")
 
+    def add_token(self, game_id: str, token: str, seat: int | None) -> None:
+        """Another token for a stored game's seat (a rematch's link, given when asked for);
+        a token stored already is left as it is."""
+
+        def work(db: _Connection) -> None:
+            db.execute(
+                "INSERT INTO tokens (digest, game_id, seat) VALUES (%s, %s, %s)"
+                " ON CONFLICT (digest) DO NOTHING",
+                (token_digest(token), game_id, seat),
+            )
+
+        self._run(work, "write", None, game_id)
+
     def find_token(self, token: str) -> TokenEntry | None:
         """What ``token`` opens, or None."""
         row = self._run(
