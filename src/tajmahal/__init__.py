@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load on first
     from tajmahal.hookspecs import hookimpl
     from tajmahal.match_result import MatchResult
     from tajmahal.referee.match import play_match
-    from tajmahal.serialize import dumps, loads
+    from tajmahal.serialize import dumps, from_document, loads, to_document
     from tajmahal.tournament import TournamentError, TournamentResult, run_tournament
 
 # The one place the version is written (pyproject.toml reads it; records carry it). Between
@@ -117,6 +117,7 @@ __all__ = [
     "bots",
     "dumps",
     "events",
+    "from_document",
     "hookimpl",
     "load_components",
     "loads",
@@ -129,6 +130,7 @@ __all__ = [
     "replay",
     "run_tournament",
     "standard_components",
+    "to_document",
 ]
 
 #: what loads on first use, and from where: the match layer, tournaments, the bot protocol,
@@ -143,11 +145,13 @@ _ON_FIRST_USE = {
     "TournamentError": "tajmahal.tournament",
     "TournamentResult": "tajmahal.tournament",
     "dumps": "tajmahal.serialize",
+    "from_document": "tajmahal.serialize",
     "hookimpl": "tajmahal.hookspecs",
     "loads": "tajmahal.serialize",
     "play_match": "tajmahal.referee.match",
     "replay": "tajmahal.game",
     "run_tournament": "tajmahal.tournament",
+    "to_document": "tajmahal.serialize",
     # subpackages and modules, as attributes of the package (``tm.bots.create(...)``)
     **{
         name: f"tajmahal.{name}"

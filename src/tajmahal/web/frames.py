@@ -27,7 +27,7 @@ from tajmahal.render import board_elements, seat_color, state_tiles
 from tajmahal.rules.components import Card, Components
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard
 from tajmahal.rules.views import PlayerView
-from tajmahal.serialize import dumps
+from tajmahal.serialize import dumps, to_document
 
 __all__ = [
     "board_state",
@@ -55,7 +55,7 @@ def seat_document(view: PlayerView) -> dict[str, Any]:
     >>> seat_document(tm.new_game(3, seed=1).view(2))['seat']
     2
     """
-    document: dict[str, Any] = json.loads(dumps(view))
+    document: dict[str, Any] = to_document(view)
     return document
 
 
