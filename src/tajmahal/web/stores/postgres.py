@@ -37,11 +37,15 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import TupleRow
 
 from tajmahal.web.store import (
+    QUOTA_COUNTS,
     DuplicateMoveError,
+    Quota,
+    QuotaError,
     StoredGame,
     StoredMove,
     StoreError,
     TokenEntry,
+    stored_json,
     taken_game,
     token_digest,
     unknown_game,
@@ -73,6 +77,7 @@ MAX_MOVE_TEXT = 4096  #: the longest move text a process may hand on
 MAX_ANSWER_TEXT = 1000  #: an answer's error is cut to this (a notice carries 8000 bytes)
 _SCHEMA_LOCK = 0x74616A6D  # advisory lock key ("tajm"): one process creates the tables
 _SERVER_LOCK = 0x74616A6E  # advisory lock key: the one server process of an exclusive store
+_QUOTA_LOCK = 0x74616A6F  # advisory lock key: new games counted and stored one at a time
 EXCLUSIVE_WAIT = 3.0  #: seconds an exclusive store waits for the database to be free
 
 _SCHEMA = [
@@ -115,6 +120,12 @@ _SCHEMA = [
         sent TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
     )""",
     "CREATE INDEX IF NOT EXISTS handed_moves_game ON handed_moves(game_id, id)",
+    # a game's owner (the digest of the client's address): the quotas, counted in the database
+    """CREATE TABLE IF NOT EXISTS owners (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        owner TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS owners_owner ON owners(owner)",
 ]
 
 T = TypeVar("T")
@@ -458,10 +469,24 @@ class PostgresStore:
 
     # ------------------------------------------------------------------ GameStore
 
-    def create_game(self, game: StoredGame, tokens: Sequence[tuple[str, int | None]]) -> None:
-        """Store a new game and its tokens (their digests only)."""
+    def create_game(
+        self, game: StoredGame, tokens: Sequence[tuple[str, int | None]], *,
+        quota: Quota | None = None,
+    ) -> None:  # fmt: skip
+        """Store a new game and its tokens (their digests only); with a ``quota``, only
+        within it, counted over every process's games (:class:`~tajmahal.web.store.QuotaError`
+        names the limit), and the game is its owner's."""
 
         def work(db: _Connection) -> None:
+            if quota is not None:  # one new game at a time, cluster-wide: counted, then stored
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (_QUOTA_LOCK,))
+                owner = token_digest(quota.owner)
+                counts = db.execute(QUOTA_COUNTS.format(p="%s"),
+                                    (owner, owner, game.created - 60.0)).fetchone()  # fmt: skip
+                assert counts is not None
+                refused = quota.refusal(*counts)
+                if refused is not None:
+                    raise QuotaError(refused)
             db.execute(
                 "INSERT INTO games (id, config, seed, created) VALUES (%s, %s, %s, %s)",
                 (game.id, json.dumps(game.config), game.seed, game.created),
@@ -471,8 +496,28 @@ class PostgresStore:
                     "INSERT INTO tokens (digest, game_id, seat) VALUES (%s, %s, %s)",
                     (token_digest(token), game.id, seat),
                 )
+            if quota is not None:
+                db.execute("INSERT INTO owners (game_id, owner) VALUES (%s, %s)",
+                           (game.id, token_digest(quota.owner)))  # fmt: skip
 
         self._run(work, "write", taken_game(game.id), game.id)
+
+    def delete_game(self, game_id: str, *, lease: Lease | None = None) -> None:
+        """Forget an unfinished game that expired: its moves, links, lease, handed moves and
+        settings (a finished game stays); fenced by ``lease`` when given."""
+
+        def work(db: _Connection) -> None:
+            if lease is not None:
+                self._check(db, lease)
+            row = db.execute("SELECT 1 FROM games WHERE id = %s AND record IS NULL FOR UPDATE",
+                             (game_id,)).fetchone()  # fmt: skip
+            if row is None:
+                return
+            for table in ("owners", "handed_moves", "leases", "tokens", "moves"):
+                db.execute(f"DELETE FROM {table} WHERE game_id = %s", (game_id,))
+            db.execute("DELETE FROM games WHERE id = %s", (game_id,))
+
+        self._run(work, "write")
 
     def add_move(self, game_id: str, move: StoredMove, *, lease: Lease | None = None) -> None:
         """Commit one move and tell every listener; :class:`DuplicateMoveError` if its number
@@ -598,7 +643,8 @@ class PostgresStore:
         return [row[0] for row in rows]
 
     def recent(self, limit: int) -> list[StoredGame]:
-        """The newest games, newest first, without their moves (``record`` is '' once over)."""
+        """The newest games, newest first, without their moves (``record`` is '' once over);
+        a game whose settings are damaged is left out (reported when it is loaded)."""
         rows = self._run(
             lambda db: db.execute(
                 "SELECT id, config, seed, created, CASE WHEN record IS NULL THEN NULL ELSE '' END "
@@ -607,7 +653,13 @@ class PostgresStore:
             ).fetchall(),
             "read",
         )
-        return [_game(row) for row in rows]
+        games = []
+        for row in rows:
+            try:
+                games.append(_game(row))
+            except StoreError:  # damaged settings: reported when loaded (as on SQLite)
+                continue
+        return games
 
     def close(self) -> None:
         """Release the connection (a later call raises :class:`~tajmahal.web.store.StoreError`)."""
@@ -764,14 +816,16 @@ def _moves_after(db: _Connection, game_id: str, number: int) -> tuple[StoredMove
         (game_id, number),
     ).fetchall()
     return tuple(
-        StoredMove(n, seat, text, elapsed, None if fault is None else json.loads(fault))
+        StoredMove(n, seat, text, elapsed,
+                   None if fault is None else stored_json(fault, game_id, f"move {n}'s fault"))
         for n, seat, text, elapsed, fault in rows
-    )
+    )  # fmt: skip
 
 
 def _game(row: Sequence[Any]) -> StoredGame:
     game_id, config, seed, created, record = row
-    return StoredGame(game_id, json.loads(config), seed, created, record=record)
+    return StoredGame(game_id, stored_json(config, game_id, "settings"), seed, created,
+                      record=record)  # fmt: skip
 
 
 class Listener:
