@@ -189,3 +189,5 @@ def test_a_servers_searches_answer_in_time_and_its_workers_are_never_replaced(
     finally:
         server.stop()
     assert not any("worker process was replaced" in line for line in server.lines)
+    # each decision's search ended by itself: none was still running at the seat's next turn
+    assert not any("still running an earlier call" in line for line in server.lines)
