@@ -99,7 +99,7 @@ def decision_deadline(seconds: float | None) -> Iterator[None]:
 
 
 def current_deadline() -> float | None:
-    """The :func:`time.monotonic` time by which a decision in this thread must end (see
+    """The ``time.monotonic()`` time by which a decision in this thread must end (see
     :func:`decision_deadline`), or None."""
     at: float | None = getattr(_deadlines, "at", None)
     return at
