@@ -154,7 +154,11 @@ class StoredGame:
 class GameStore(Protocol):
     """What the server needs from a database (SQLite here; a server database can follow).
 
-    Methods are called from one thread at a time (the server's storage thread).
+    Methods are called from one thread at a time (the server's storage thread). Two more
+    are used when a store has them (both built-in stores do): ``create_game(..., quota=)``
+    checks a :class:`Quota` in the database as the game is stored, and
+    ``delete_game(game_id)`` deletes an expired unfinished game; without them the server
+    counts its limits in its own memory and expired games stay stored.
     """
 
     def create_game(
