@@ -106,18 +106,21 @@ class GameServer:
                 await table.close()
                 log.debug("game %s: over, left memory", table.id)
             elif now - table.last_active > self.settings.idle_expiry:
+                delete = getattr(self.store, "delete_game", None)
+                kept = None
+                if delete is not None:
+                    try:  # first, while this process holds it (in a cluster, only its holder
+                        await self.workers.stored(delete, table.id)  # deletes it)
+                    except StoreError as exc:
+                        kept = exc
                 self.tables.pop(table.id, None)
                 self._owners.pop(table.id, None)
                 await table.close()
                 self._generation += 1
-                delete = getattr(self.store, "delete_game", None)
-                if delete is not None:
-                    try:  # (in a cluster, only the game's holder deletes it)
-                        await self.workers.stored(delete, table.id)
-                    except StoreError as exc:
-                        log.info("game %s: left memory, not deleted here: %s", table.id,
-                                 log_text(exc))  # fmt: skip
-                        continue
+                if kept is not None:
+                    log.info("game %s: left memory, not deleted here: %s", table.id,
+                             log_text(kept))  # fmt: skip
+                    continue
                 log.info("game %s: expired after %g s without a move", table.id,
                          self.settings.idle_expiry)  # fmt: skip
 
