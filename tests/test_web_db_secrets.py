@@ -87,6 +87,10 @@ def test_a_url_of_another_scheme_is_refused_unechoed(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []  # no folder 'postgressql:' made for a SQLite file
     with pytest.raises(StoreError, match="not a 'mysql' address"):
         open_store(f"mysql://ann:{SECRET}@db.example/games")
+    done = serve(f"ann:{SECRET}@db.example/games", tmp_path)  # the scheme forgotten
+    assert done.returncode != 0 and "without postgresql://" in done.stderr
+    assert_no_secret(done.stdout + done.stderr)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_running_cluster_prints_no_password_even_when_its_connections_are_cut(

@@ -28,6 +28,8 @@ _KEY_VALUE = re.compile(
 )
 #: what looks like a URL of another scheme (a typo of postgresql:// too): never a file name
 _OTHER_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
+#: ``user:password@host...`` without its scheme: never a file name either
+_CREDENTIALS = re.compile(r"[^/:@\s]+:[^/\s]*@")
 
 
 def is_postgres_url(db: str | os.PathLike[str]) -> bool:
@@ -67,6 +69,11 @@ def open_store(
             raise StoreError(
                 f"the game database is an SQLite file or a postgresql:// URL, not a {scheme!r} "
                 "address (the address is not shown: it may hold a password)"
+            )
+        if isinstance(db, str) and _CREDENTIALS.match(db):
+            raise StoreError(
+                "the game database is an SQLite file or a postgresql:// URL: this looks like a "
+                "user and password without postgresql:// (not shown: it may hold a password)"
             )
         return SQLiteStore(db)
     try:
