@@ -25,7 +25,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     serve.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
     serve.add_argument("--db", metavar="FILE|URL",
                        help="the game database: an SQLite file (default: games.sqlite3 in your "
-                       "data folder) or a postgresql:// URL (needs tajmahal[postgres])")
+                       "data folder), a postgresql:// URL or libpq's 'host=... dbname=...' "
+                       "pairs (needs tajmahal[postgres]; the password is never printed)")
     serve.add_argument("--allow-commands", action="store_true",
                        help="allow 'cmd:' and 'file:' bots (they run programs, or a Python "
                        "file's code, on this machine)")
@@ -45,7 +46,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                        help="unfinished games one client address may have (default 20)")
     serve.add_argument("--max-iterations", type=int, default=10_000, metavar="N",
                        help="the most search iterations per decision a lobby's bot may ask, "
-                       "counting what extend, depth and inner cost (default 10000)")
+                       "counting what focus, extend, depth and inner cost (default 10000); a "
+                       "bot's time budget must fit the game's move limit")
     serve.add_argument("--allow-search-processes", action="store_true",
                        help="let a lobby's bot start search processes of its own (ismcts "
                        "jobs > 1) inside the server")

@@ -61,12 +61,13 @@ from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
+from tajmahal.bots.base import decision_deadline
 from tajmahal.faults import FaultKind
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 from tajmahal.seat_contract import Answer, timeout_answer
-from tajmahal.web.config import ServerSettings
+from tajmahal.web.config import ServerSettings, search_seconds
 from tajmahal.web.store import GameStore, StoredMove
 from tajmahal.worker_process import WorkerProcess, worker_pipes
 
@@ -689,7 +690,8 @@ class _Bots:
                 self.moves = {}
             moves = self.moves
             legal = tuple([moves.setdefault(move, move) for move in legal])
-            answer = player.choose(view, legal, None, decision)
+            with decision_deadline(search_seconds(limit)):  # a search ends by itself in time
+                answer = player.choose(view, legal, None, decision)
         finally:
             self.busy.discard(key)
         if limit is not None and answer.elapsed > limit:
