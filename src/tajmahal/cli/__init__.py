@@ -1,7 +1,7 @@
 """The command line: ``tajmahal COMMAND ...``, also ``python -m tajmahal COMMAND ...``.
 
 The commands: ``bots``, ``match``, ``replay``, ``check-bot``, ``play``, ``render``,
-``tournament``, ``analyse``, ``serve``.
+``tournament``, ``analyse``, ``serve``, ``arena``, ``bot``.
 
 Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from tajmahal import __version__
 from tajmahal.cli import (
     _analyse_command,
+    _arena_command,
     _bots_command,
     _check_bot_command,
     _match_command,
@@ -40,7 +41,7 @@ __all__ = ["COMMANDS", "CommandError", "account", "build_parser", "main"]
 
 COMMANDS = (
     _bots_command, _match_command, _check_bot_command, _play_command, _render_command,
-    _tournament_command, _analyse_command, _serve_command,
+    _tournament_command, _analyse_command, _serve_command, _arena_command,
 )
 
 

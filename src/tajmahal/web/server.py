@@ -173,8 +173,13 @@ class GameServer:
         table = await self.table(entry.game_id)
         return None if table is None else (table, entry.seat)
 
-    async def create(self, config: GameConfig, client: str = "") -> CreatedGame:
+    async def create(
+        self, config: GameConfig, client: str = "", *, scheduled: bool = False
+    ) -> CreatedGame:
         """Store a new game (its seed drawn from the operating system) and start its bots.
+
+        ``scheduled``: the server's own game (the arena's), under the server's limits but not
+        a client address's.
 
         Every registered bot is built once first (:func:`~tajmahal.web.config.check_bots`):
         a bot that cannot be built refuses the game (:class:`~tajmahal.web.config.ConfigError`).
@@ -183,7 +188,7 @@ class GameServer:
         if refused is not None:
             raise ConfigError(refused)
         recent = [t for t in self._created.get(client, []) if t > time.monotonic() - 60]
-        if len(recent) >= self.settings.games_per_minute:
+        if len(recent) >= self.settings.games_per_minute and not scheduled:
             raise Rejected(f"at most {self.settings.games_per_minute} new games a minute")
         open_games = sum(1 for t in self.tables.values() if not t.state.is_over)
         if open_games >= self.settings.max_open_games:
@@ -191,14 +196,15 @@ class GameServer:
         tables = self.tables
         mine = sum(1 for game_id, owner in self._owners.items() if owner == client
                    and game_id in tables and not tables[game_id].state.is_over)  # fmt: skip
-        if mine >= self.settings.open_games_per_client:
+        if mine >= self.settings.open_games_per_client and not scheduled:
             raise Rejected(
                 f"your address has {mine} unfinished games on this server, the most it may have: "
                 "finish one, or wait until one expires"
             )
         self._created = {c: t for c, t in self._created.items() if c != client and
                          t[-1] > time.monotonic() - 60}  # fmt: skip
-        self._created[client] = [*recent, time.monotonic()]
+        if not scheduled:
+            self._created[client] = [*recent, time.monotonic()]
         await self.workers.bot(check_bots, config)
         game_id = uuid.uuid4().hex[:12]
         seats = tuple(new_token() if seat.human else None for seat in config.seats)
