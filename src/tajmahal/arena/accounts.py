@@ -195,8 +195,9 @@ class ArenaStore:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = str(path)
         try:
-            if self.path != ":memory:":
+            if self.path != ":memory:":  # like the game store's: readable by its owner only
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
             self._db = sqlite3.connect(self.path, check_same_thread=False,
                                        isolation_level=None, timeout=30.0)  # fmt: skip
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -7,6 +7,8 @@ Neither imports tajmahal: each speaks the bot protocol on its standard input and
   "cmd:python3 -m tajmahal.examples.palace_lover" greedy random``).
 - ``random_bot.js``: Node.js, no packages. ``python -m tajmahal.examples`` prints each
   example's path and the command that seats it.
+- ``arena_bot.js``: Node.js, no packages: a random bot that plays in a server's arena over
+  the network (``node arena_bot.js http://localhost:8000 bot.token 3``; docs/protocol.md).
 
 >>> from tajmahal.examples import example_path
 >>> example_path("random_bot.js").name
