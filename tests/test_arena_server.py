@@ -12,10 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from web_server import Server
-
 from tajmahal.arena import ArenaStore
 from tajmahal.arena.ratings import NEW_SIGMA
+from web_server import Server
 
 GAMES = 12
 WAIT = 300.0  # generous: a loaded 2-core machine

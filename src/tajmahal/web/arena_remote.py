@@ -304,10 +304,10 @@ class BotHub:
         except WebSocketDisconnect:
             return
         connection = _Connection(name, concurrency, client, games)
+        connection.send(json.dumps({"type": "welcome", "bot": name, "concurrency": concurrency}))
         self.connections.setdefault(name, []).append(connection)
         log.info("arena: %s connected from %s (%d games at once)", name, client, concurrency)
         await asyncio.to_thread(self.store.seen, name)
-        connection.send(json.dumps({"type": "welcome", "bot": name, "concurrency": concurrency}))
         for text in self._undelivered.pop(name, []):
             connection.send(text)
         self._arrived.setdefault(name, asyncio.Event()).set()
