@@ -12,9 +12,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-from web_server import Server
-
 from tajmahal.arena import ArenaStore
+from web_server import Server
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "tutorials" / "arena.md"

@@ -200,7 +200,8 @@ class Arena:
 
     async def _rate(self, game_id: str, names: tuple[str, ...], text: str) -> None:
         record = loads(text)
-        if not isinstance(record, GameRecord) or len(record.scores) != len(names):
+        if (not isinstance(record, GameRecord) or record.scores is None
+                or len(record.scores) != len(names)):  # fmt: skip
             log.error("arena: game %s has no usable record: not rated", game_id)
             await asyncio.to_thread(self.store.drop_game, game_id)
             return
@@ -257,12 +258,12 @@ class Arena:
 
 def _result(game_id: str, seat: int, record: GameRecord,
             rating: tuple[int, float, float] | None) -> dict[str, Any]:  # fmt: skip
-    scores = list(record.scores)
+    scores = list(record.scores or ())
     faulty = {fault.seat for fault in record.faults}
     ranking = sorted(range(len(scores)), key=lambda s: (s in faulty, -scores[s], s))
     message: dict[str, Any] = {
         "type": "result", "game": game_id, "seat": seat, "scores": scores,
-        "winners": list(record.winners), "ranking": ranking, "rated": rating is not None,
+        "winners": list(record.winners or ()), "ranking": ranking, "rated": rating is not None,
     }  # fmt: skip
     if rating is not None:
         message.update(rank=rating[0], mu=round(rating[1], 4), sigma=round(rating[2], 4))
