@@ -202,3 +202,50 @@ def test_the_rating_chart_is_an_inline_svg() -> None:
     points = [RatingPoint(f"g{n}", float(n), 25.0 + n, 8.0 - n / 5, 1) for n in range(10)]
     chart = rating_chart(points)
     assert chart.startswith("<svg") and chart.count("<polyline") == 2 and "10 games" in chart
+
+
+# ------------------------------------------------------------------ the arena, in-process
+
+
+def test_the_arena_plays_and_rates_house_games_and_rests_after_a_refused_one(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from tajmahal.web import GameServer, ServerSettings, SQLiteStore
+    from tajmahal.web.arena import Arena, ArenaSettings
+
+    db = tmp_path / "games.sqlite3"
+    accounts = ArenaStore(db)
+    for name in ("a", "b", "c"):
+        accounts.add_bot(name, house="random")
+    accounts.add_bot("big", house="ismcts:iterations=50000")  # past the server's cap
+
+    async def scenario() -> tuple[int, bool, list[str]]:
+        server = GameServer(SQLiteStore(db), ServerSettings(bot_workers=1))
+        arena = Arena(server, accounts, ArenaSettings(games=1, most_seats=3, schedule=False),
+                      seed=1)  # fmt: skip
+        await server.start()
+        await arena.start()
+        try:
+            accounts.remove_bot("big")
+            await arena.schedule()  # a, b, c: one game (at most one at once)
+            started = list(arena.playing)
+            for _ in range(600):
+                await arena.settle()
+                if not arena.playing:
+                    break
+                await asyncio.sleep(0.1)
+            accounts.add_bot("big", house="ismcts:iterations=50000")
+            accounts.remove_bot("a")
+            await arena.schedule()  # b, c and big: refused by the server; it rests
+            return len(arena.playing), arena._resting_until > 0, started
+        finally:
+            await arena.stop()
+            await server.stop()
+
+    playing, resting, started = asyncio.run(scenario())
+    assert len(started) == 1 and playing == 0 and resting
+    (game,) = accounts.games(rated=True)
+    assert game.game_id == started[0] and sorted(game.bots) == ["a", "b", "c"]
+    assert {bot.name: bot.games for bot in accounts.bots()} == {"b": 1, "c": 1, "big": 0}

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -46,6 +47,7 @@ __all__ = ["Arena", "ArenaSettings", "ArenaTable", "arena_app"]
 
 log = logging.getLogger("tajmahal.web")
 ARENA_CLIENT = "arena"  #: the client address the arena's own games are created for
+RETRY = 30.0  #: seconds before the arena tries again after a game could not start
 
 
 @attrs.frozen
@@ -90,6 +92,7 @@ class Arena:
         self.challenges: dict[str, tuple[str, int]] = {}
         self._seat_counts: dict[str, dict[tuple[int, int], int]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._resting_until = 0.0  #: after a game that could not start: no new one until then
         server.make_table = self._make_table
 
     def __repr__(self) -> str:
@@ -136,6 +139,8 @@ class Arena:
 
     async def schedule(self) -> None:
         """Start games while the server has room and enough bots have room."""
+        if time.monotonic() < self._resting_until:
+            return
         while len(self.playing) < self.settings.games:
             bots = await asyncio.to_thread(self.store.bots)
             candidates = [Candidate(b.name, b.mu, b.sigma, b.games, self.free(b)) for b in bots]
@@ -145,9 +150,10 @@ class Arena:
             accounts = {bot.name: bot for bot in bots}
             try:
                 await self._start_game(chosen, accounts)
-            except TajMahalError as exc:
-                log.warning("arena: cannot start a game of %s: %s", ", ".join(chosen),
-                            log_text(str(exc)))  # fmt: skip
+            except TajMahalError as exc:  # (a house bot this server refuses): tried again later
+                log.warning("arena: cannot start a game of %s: %s; trying again in %g s",
+                            ", ".join(chosen), log_text(str(exc)), RETRY)  # fmt: skip
+                self._resting_until = time.monotonic() + RETRY
                 return
 
     async def _start_game(self, names: tuple[str, ...], accounts: dict[str, ArenaBot]) -> None:
@@ -177,10 +183,10 @@ class Arena:
             if not found:
                 log.warning("arena: game %s is gone from the database: never rated", game_id)
                 await asyncio.to_thread(self.store.drop_game, game_id)
-                del self.playing[game_id]
+                self.playing.pop(game_id, None)
             elif text is not None:
                 await self._rate(game_id, names, text)
-                del self.playing[game_id]
+                self.playing.pop(game_id, None)
         for game_id, (name, seat) in list(self.challenges.items()):
             found, text = await self._record(game_id)
             if text is not None:
@@ -188,7 +194,7 @@ class Arena:
                 if isinstance(record, GameRecord):
                     self.hub.deliver(name, _result(game_id, seat, record, None))
             if text is not None or not found:
-                del self.challenges[game_id]
+                self.challenges.pop(game_id, None)
 
     async def _record(self, game_id: str) -> tuple[bool, str | None]:
         """(whether the game is stored, its record once it is over)."""
