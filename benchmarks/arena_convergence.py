@@ -187,7 +187,10 @@ def throughput(args: argparse.Namespace) -> None:
     local_cpu, local_decisions = json.loads(local.stdout)
     print(f"throughput: {rated} rated games in {seconds / 60:.1f} min with the default ismcts in "
           f"every seat ({rated / (seconds / 60):.2f} a minute, {args.games_at_once} at once)")
-    if decisions:
+    if decisions:  # games still being played count by their decisions
+        print(f"decisions a minute: {decisions / (seconds / 60):.0f} (about "
+              f"{decisions / (seconds / 60) / local_decisions:.2f} games of {local_decisions} "
+              "decisions a minute)")
         print(f"server CPU per decision: {1000 * cpu / decisions:.1f} ms ({decisions} decisions, "
               f"{cpu:.1f} s of CPU, bot workers included)")  # fmt: skip
     print(f"local game CPU per decision: {1000 * local_cpu / local_decisions:.1f} ms "

@@ -191,3 +191,23 @@ def test_the_pages_show_the_table_and_a_bots_games(arena: tuple[Server, dict[str
     assert status == 200 and "<svg" in page and "/replay/" in page and "/analysis/" in page
     assert server.request("/arena/bot/nobody")[0] == 404
     assert "tmb_" not in page
+
+
+def test_a_person_goes_from_the_lobby_to_a_game_against_a_bot_in_a_browser(
+    arena: tuple[Server, dict[str, str]], browser: Any,
+) -> None:
+    server, _ = arena
+    page = browser.new_page()
+    try:
+        errors: list[str] = []  # responses that failed (a browser asks for /favicon.ico)
+        page.on("response", lambda r: errors.append(r.url) if r.status >= 400
+                and "favicon" not in r.url else None)  # fmt: skip
+        page.goto(server.url + "/")
+        page.get_by_role("link", name="The arena: challenge a bot").click()
+        page.wait_for_url("**/arena")
+        page.fill("#person", "Ann")
+        page.locator('button[data-challenge="house-b"]').click()
+        page.wait_for_url("**/play/**", timeout=60_000)
+        assert "/play/" in page.url and not errors, errors
+    finally:
+        page.close()
