@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -211,3 +212,19 @@ def test_a_person_goes_from_the_lobby_to_a_game_against_a_bot_in_a_browser(
         assert "/play/" in page.url and not errors, errors
     finally:
         page.close()
+
+
+def test_bot_connect_plays_a_program_in_any_language(
+    arena: tuple[Server, dict[str, str]], tmp_path: Path
+) -> None:
+    server, tokens = arena
+    token_file = tmp_path / "other.token"
+    token_file.write_text(tokens["other"] + "\n")
+    token_file.chmod(0o600)
+    program = f"cmd:{sys.executable} -m tajmahal.examples.palace_lover"
+    done = subprocess.run([sys.executable, "-m", "tajmahal", "bot", "connect", server.url,
+                           program, "--token-file", str(token_file), "--games", "1"],
+                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "played 1 games" in done.stdout and "rank" in done.stdout
+    assert tokens["other"] not in done.stdout + done.stderr

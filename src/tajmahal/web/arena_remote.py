@@ -30,7 +30,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tajmahal._escape import log_text
-from tajmahal.arena.accounts import ArenaStore
+from tajmahal.arena.accounts import ArenaError, ArenaStore
 from tajmahal.protocol import BotProcessError, read_answer
 from tajmahal.protocol.messages import (
     PROTOCOL_NAME,
@@ -280,7 +280,12 @@ class BotHub:
         if self._failed[client] >= FAILED_LOGINS:
             await _close(socket, 1008, "too many unknown tokens from your address: wait a minute")
             return
-        name = await asyncio.to_thread(self.store.authenticate, _bearer(socket))
+        try:
+            name = await asyncio.to_thread(self.store.authenticate, _bearer(socket))
+        except ArenaError as exc:  # the database is unusable: said, never a traceback
+            log.error("arena: cannot check a token: %s", log_text(str(exc)))
+            await _close(socket, 1011, "the server cannot check tokens now: try again later")
+            return
         if name is None:
             self._failed[client] += 1
             log.info("arena: a connection from %s with no valid token refused", client)
@@ -307,7 +312,7 @@ class BotHub:
         connection.send(json.dumps({"type": "welcome", "bot": name, "concurrency": concurrency}))
         self.connections.setdefault(name, []).append(connection)
         log.info("arena: %s connected from %s (%d games at once)", name, client, concurrency)
-        await asyncio.to_thread(self.store.seen, name)
+        await self._seen(name)
         for text in self._undelivered.pop(name, []):
             connection.send(text)
         self._arrived.setdefault(name, asyncio.Event()).set()
@@ -332,8 +337,13 @@ class BotHub:
                 await asyncio.wait_for(sender, 2.0)
             sender.cancel()
             log.info("arena: %s disconnected (%s)", name, log_text(connection.closing or "?"))
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.store.seen, name)
+            await self._seen(name)
+
+    async def _seen(self, name: str) -> None:
+        try:
+            await asyncio.to_thread(self.store.seen, name)
+        except ArenaError as exc:  # only the "last seen" column is behind
+            log.warning("arena: %s", log_text(str(exc)))
 
     async def _receive(self, socket: WebSocket, connection: _Connection) -> None:
         bucket = connection.bucket
