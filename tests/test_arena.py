@@ -7,6 +7,7 @@ import random
 import sqlite3
 import stat
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -244,7 +245,8 @@ def test_the_arena_plays_and_rates_house_games_and_rests_after_a_refused_one(
             await arena.stop()
             await server.stop()
 
-    playing, resting, started = asyncio.run(scenario())
+    with ThreadPoolExecutor(1) as thread:  # (a session's browser keeps a loop in this thread)
+        playing, resting, started = thread.submit(asyncio.run, scenario()).result()
     assert len(started) == 1 and playing == 0 and resting
     (game,) = accounts.games(rated=True)
     assert game.game_id == started[0] and sorted(game.bots) == ["a", "b", "c"]

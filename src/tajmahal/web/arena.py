@@ -94,6 +94,7 @@ class Arena:
         self._task: asyncio.Task[None] | None = None
         self._resting_until = 0.0  #: after a game that could not start: no new one until then
         server.make_table = self._make_table
+        server.exempt.add(ARENA_CLIENT)  # (an address is never this name)
 
     def __repr__(self) -> str:
         return f"<Arena {len(self.playing)} games playing, {len(self.hub.connections)} online>"
@@ -166,7 +167,7 @@ class Arena:
                 spec = check_spec(house)
                 seats.append(SeatConfig(False, spec.text, spec))
         config = GameConfig(tuple(seats), time_limit=self.settings.time_limit)
-        created = await self.server.create(config, ARENA_CLIENT, scheduled=True)
+        created = await self.server.create(config, ARENA_CLIENT)
         await asyncio.to_thread(self.store.add_game, created.id, names, created.spectator)
         self.playing[created.id] = names
         for seat, name in enumerate(names):

@@ -66,6 +66,8 @@ class GameServer:
         self._sweeper: asyncio.Task[None] | None = None
         #: analyses, hints, replay pages and the games list: once each, a few at a time
         self.expensive = SingleFlight(self.settings.expensive_jobs)
+        #: the clients that create the server's own games (the arena), no address's limits
+        self.exempt: set[str] = set()
 
     async def start(self) -> None:
         """Start the bots' worker processes; resume every unfinished game where it stood."""
@@ -173,13 +175,11 @@ class GameServer:
         table = await self.table(entry.game_id)
         return None if table is None else (table, entry.seat)
 
-    async def create(
-        self, config: GameConfig, client: str = "", *, scheduled: bool = False
-    ) -> CreatedGame:
+    async def create(self, config: GameConfig, client: str = "") -> CreatedGame:
         """Store a new game (its seed drawn from the operating system) and start its bots.
 
-        ``scheduled``: the server's own game (the arena's), under the server's limits but not
-        a client address's.
+        A ``client`` in ``exempt`` (the server's own, the arena's) is under the server's
+        limits but not a client address's.
 
         Every registered bot is built once first (:func:`~tajmahal.web.config.check_bots`):
         a bot that cannot be built refuses the game (:class:`~tajmahal.web.config.ConfigError`).
@@ -187,6 +187,7 @@ class GameServer:
         refused = config.refusal(self.settings)
         if refused is not None:
             raise ConfigError(refused)
+        scheduled = client in self.exempt
         recent = [t for t in self._created.get(client, []) if t > time.monotonic() - 60]
         if len(recent) >= self.settings.games_per_minute and not scheduled:
             raise Rejected(f"at most {self.settings.games_per_minute} new games a minute")
