@@ -135,6 +135,7 @@ async def play_in_arena(
     played = 0
     backoff = 0.5
     seen: set[str] = set()
+    playing: set[str] = set()  # the games whose result has not come
     local = _Games(spec)
     while played < games:
         reason = ""
@@ -145,6 +146,7 @@ async def play_in_arena(
                 await socket.send(json.dumps({
                     "type": "ready", "version": PROTOCOL_VERSION, "name": spec.text[:64],
                     "concurrency": concurrency, "games": games - played,
+                    "playing": sorted(playing)[:64],  # their results, if lost, come again
                 }))  # fmt: skip
                 tasks: set[asyncio.Task[None]] = set()
 
@@ -168,6 +170,7 @@ async def play_in_arena(
                             f"({concurrency} games at once, {games - played} to play)")
                     elif kind == "hello":
                         local.build(message)
+                        playing.add(str(message["game"]))
                         if message["game"] not in seen:
                             seen.add(message["game"])
                             say(f"game {message['game']}: seat {message['seat'] + 1} of "
@@ -177,10 +180,12 @@ async def play_in_arena(
                         tasks.add(task)
                         task.add_done_callback(tasks.discard)
                     elif kind == "result":
+                        if str(message.get("game")) not in playing and message.get("game") in seen:
+                            continue  # a result sent again that arrived already
+                        playing.discard(str(message.get("game")))
                         await local.close((str(message.get("game")), int(message.get("seat", 0))))
-                        if message.get("game") in seen:
-                            played += 1
-                            say(_result_line(message, played, games))
+                        played += 1  # (the server sends as many results as it was asked)
+                        say(_result_line(message, played, games))
                         if played >= games:
                             break
                     elif kind == "error":

@@ -95,6 +95,7 @@ class Arena:
         self._resting_until = 0.0  #: after a game that could not start: no new one until then
         server.make_table = self._make_table
         server.exempt.add(ARENA_CLIENT)  # (an address is never this name)
+        self.hub.result_of = self.result_of
 
     def __repr__(self) -> str:
         return f"<Arena {len(self.playing)} games playing, {len(self.hub.connections)} online>"
@@ -225,6 +226,23 @@ class Arena:
         for seat, name in enumerate(names):
             if name in accounts and accounts[name].house is None:
                 self.hub.deliver(name, _result(game_id, seat, record, (ranks[seat], *after[seat])))
+
+    async def result_of(self, name: str, game_id: str) -> dict[str, Any] | None:
+        """The ``result`` message of ``name``'s game ``game_id`` if it is over and rated (a
+        result the bot may have lost with its connection), else None."""
+        games = await asyncio.to_thread(self.store.games_of, name, 100)
+        game = next((g for g in games if g.game_id == game_id and g.rated), None)
+        if game is None or game.ranks is None:
+            return None
+        _, text = await self._record(game_id)
+        record = loads(text) if text is not None else None
+        if not isinstance(record, GameRecord):
+            return None
+        seat = game.bots.index(name)
+        point = next((p for p in await asyncio.to_thread(self.store.history, name)
+                      if p.game_id == game_id), None)  # fmt: skip
+        rating = None if point is None else (game.ranks[seat], point.mu, point.sigma)
+        return _result(game_id, seat, record, rating)
 
     # ------------------------------------------------------------------ people
 

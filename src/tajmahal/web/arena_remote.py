@@ -24,7 +24,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -85,7 +85,7 @@ class _Connection:
 
     def __init__(self, name: str, concurrency: int, client: str, games: int | None) -> None:
         self.name, self.concurrency, self.client = name, concurrency, client
-        self.games_left = games  #: the new games it still takes (None: no end)
+        self.games_left = games  #: the results it still wants (None: no end)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX)
         self.games: set[tuple[str, int]] = set()  #: the (game, seat) pairs it was sent
         self.closing: str | None = None  #: why the server closes it (None: open)
@@ -93,12 +93,21 @@ class _Connection:
 
     @property
     def capacity(self) -> int:
-        """The games it plays at once, counting those it will still take."""
+        """The games it plays at once: its concurrency, at most the results it still wants
+        (the games it plays now count among them)."""
         if self.closing is not None:
             return 0
         if self.games_left is None:
             return self.concurrency
-        return min(self.concurrency, len(self.games) + self.games_left)
+        return min(self.concurrency, self.games_left)
+
+    def send_result(self, text: str) -> bool:
+        """Send a game's result: one fewer that it wants."""
+        if not self.send(text):
+            return False
+        if self.games_left is not None:
+            self.games_left = max(0, self.games_left - 1)
+        return True
 
     def send(self, text: str) -> bool:
         """Queue a message (False: the bot does not read its messages: it is stalled)."""
@@ -186,6 +195,9 @@ class BotHub:
         self._undelivered: dict[str, list[str]] = {}  #: results for bots not connected
         self._failed: Counter[str] = Counter()  # unknown tokens per address this minute
         self._failed_minute = 0
+        #: the result of a bot's game that is over, or None (the arena says): sent again to a
+        #: bot that names the game in its ``ready`` (a result lost with a connection)
+        self.result_of: Callable[[str, str], Awaitable[dict[str, Any] | None]] | None = None
 
     # ------------------------------------------------------------------ what the arena asks
 
@@ -242,8 +254,6 @@ class BotHub:
         if connection is None:
             connection = min(live, key=lambda c: len(c.games) - c.capacity)
             connection.games.add(key)
-            if connection.games_left is not None:
-                connection.games_left = max(0, connection.games_left - 1)
             connection.send(seat.hello(seconds))
         pending.connection = connection
         connection.bucket.grant()
@@ -262,7 +272,7 @@ class BotHub:
         key = (str(message.get("game")), int(message.get("seat", -1)))
         live = [c for c in self.connections.get(name, ()) if c.closing is None]
         connection = next((c for c in live if key in c.games), live[0] if live else None)
-        if connection is None or not connection.send(text):
+        if connection is None or not connection.send_result(text):
             kept = self._undelivered.setdefault(name, [])
             kept.append(text)
             del kept[:-100]
@@ -301,6 +311,10 @@ class BotHub:
             games = ready.get("games")
             if games is not None and (type(games) is not int or games < 0):
                 raise ValueError('"games" is the number of games the bot still plays, if given')
+            playing = ready.get("playing", [])
+            if not isinstance(playing, list) or len(playing) > 64 or not all(
+                    type(g) is str and len(g) <= 40 for g in playing):  # fmt: skip
+                raise ValueError('"playing" lists the ids of the games the bot was playing')
             read_ready(ready)
         except (TimeoutError, MessageError, ValueError) as exc:
             why = "no 'ready' in time" if isinstance(exc, TimeoutError) else str(exc)
@@ -313,8 +327,16 @@ class BotHub:
         self.connections.setdefault(name, []).append(connection)
         log.info("arena: %s connected from %s (%d games at once)", name, client, concurrency)
         await self._seen(name)
-        for text in self._undelivered.pop(name, []):
-            connection.send(text)
+        kept = self._undelivered.pop(name, [])
+        for text in kept:
+            connection.send_result(text)
+        sent = {json.loads(text).get("game") for text in kept}
+        for game in dict.fromkeys(playing):  # games that ended while it was away
+            if game in sent:
+                continue
+            result = None if self.result_of is None else await self.result_of(name, game)
+            if result is not None:
+                connection.send_result(json.dumps(result))
         self._arrived.setdefault(name, asyncio.Event()).set()
         for pending in list(self._pending.values()):  # requests waiting for this bot
             if pending.seat.account == name and pending.connection is None:
