@@ -247,3 +247,18 @@ def test_an_oversized_message_or_a_bad_ready_closes_the_connection(
     socket.send(json.dumps({"type": "ready", "version": 1, "concurrency": 1000}))
     assert "concurrency" in receive(socket)["message"]
     assert closed_code(socket) == 4400
+
+
+def test_a_result_lost_with_a_connection_is_sent_again(
+    arena: tuple[Server, dict[str, str]],
+) -> None:
+    server, tokens = arena
+    (game,) = [g for g in ArenaStore(server.db).games_of("raw") if g.rated]
+    socket = bot_socket(server, tokens["raw"])
+    socket.send(json.dumps({"type": "ready", "version": 1, "games": 0,
+                            "playing": [game.game_id, "not-a-game"]}))  # fmt: skip
+    assert receive(socket)["type"] == "welcome"
+    result = receive(socket, "result")
+    assert result["game"] == game.game_id and result["rated"] and result["rank"] == 3
+    assert result["seat"] == game.bots.index("raw")
+    socket.close()
