@@ -189,7 +189,7 @@ def test_bot_connect_refuses_bad_arguments_before_connecting(
     assert "does not hold a bot token" in capsys.readouterr().err
     token_file.write_text("tmb_" + "x" * 43)
     assert main(["bot", "connect", "http://127.0.0.1:9", "no_such_bot", "--token-file",
-                 str(token_file)]) == 1  # fmt: skip
+                 str(token_file)]) == 2  # a bad spec is a usage error  # fmt: skip
     assert "no_such_bot" in capsys.readouterr().err
     with pytest.raises(ArenaError):
         arena_url("ftp://example.com")

@@ -27,7 +27,8 @@ from tajmahal.arena.accounts import TOKEN_PREFIX, ArenaError
 from tajmahal.bots.specs import PlayerSpec
 from tajmahal.protocol import ProcessSeat, Request
 from tajmahal.protocol.messages import PROTOCOL_VERSION
-from tajmahal.referee.seats import Answer, InProcessSeat, SeatPlayer
+from tajmahal.referee.seats import InProcessSeat
+from tajmahal.seat_contract import Answer, SeatPlayer
 
 __all__ = ["BOT_PATH", "MAX_BACKOFF", "arena_url", "play_in_arena", "read_token_file"]
 

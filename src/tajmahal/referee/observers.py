@@ -33,7 +33,7 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import dumps
 
 if TYPE_CHECKING:  # annotation only: the referee imports this module
-    from tajmahal.referee.match import MatchResult
+    from tajmahal.match_result import MatchResult
 
 __all__ = ["HOOKS", "DecisionDataset", "ObserverWarning", "Watchers"]
 

@@ -33,8 +33,8 @@ from tajmahal.arena.scheduling import Candidate, choose_game
 from tajmahal.bots.specs import check_spec
 from tajmahal.game import GameRecord
 from tajmahal.referee.match import bot_seed
-from tajmahal.referee.seats import SeatPlayer
 from tajmahal.rules.errors import TajMahalError
+from tajmahal.seat_contract import SeatPlayer
 from tajmahal.serialize import loads
 from tajmahal.web.app import create_app
 from tajmahal.web.arena_remote import BotHub, RemoteSeat, bot_socket

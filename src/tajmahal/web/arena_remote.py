@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tajmahal._escape import log_text
 from tajmahal.arena.accounts import ArenaError, ArenaStore
+from tajmahal.faults import FaultKind
 from tajmahal.protocol import BotProcessError, read_answer
 from tajmahal.protocol.messages import (
     PROTOCOL_NAME,
@@ -39,10 +40,9 @@ from tajmahal.protocol.messages import (
     read_ready,
     request_line,
 )
-from tajmahal.referee.faults import FaultKind
-from tajmahal.referee.seats import Answer
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
+from tajmahal.seat_contract import Answer
 from tajmahal.serialize import dumps
 
 __all__ = ["MAX_MESSAGE_BYTES", "BotHub", "RemoteSeat", "bot_socket"]

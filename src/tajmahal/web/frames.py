@@ -23,9 +23,7 @@ from tajmahal.analysis import (
     symbol_name,
 )
 from tajmahal.events import EventKind, explain_views, opening
-from tajmahal.render import board_elements
-from tajmahal.render._panel import state_tiles
-from tajmahal.render._svg import seat_color
+from tajmahal.render import board_elements, seat_color, state_tiles
 from tajmahal.rules.components import Card, Components
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard
 from tajmahal.rules.views import PlayerView

@@ -21,16 +21,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tajmahal._escape import log_text
+from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
 from tajmahal.protocol import ProcessLimits, ProcessSeat
-from tajmahal.referee.faults import Fault, FaultKind
-from tajmahal.referee.match import _Referee, bot_seed
+from tajmahal.referee.decisions import Referee as _Referee
+from tajmahal.referee.match import bot_seed
 from tajmahal.referee.record_tags import match_tags
-from tajmahal.referee.seats import Answer, SeatPlayer
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
+from tajmahal.seat_contract import Answer, SeatPlayer
 from tajmahal.serialize import dumps
 from tajmahal.web._advice import hint_for, table_data
 from tajmahal.web.config import GameConfig, ServerSettings
@@ -609,7 +610,7 @@ def _frame_text(shown: dict[str, Any], table: dict[str, Any] | None) -> str:
 def _breakdown(record: GameRecord) -> dict[str, Any]:
     """The result's account of where each seat's points came from."""
     from tajmahal.analysis import score_breakdown
-    from tajmahal.render._viewer_data import breakdown_data
+    from tajmahal.render.viewer import breakdown_data
 
     data: dict[str, Any] = breakdown_data(score_breakdown(record))
     return data

@@ -31,9 +31,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard, TypeVar
 
 import attrs
-import psycopg
-from psycopg.conninfo import conninfo_to_dict
-from psycopg.rows import TupleRow
+
+from tajmahal._extras import missing_extra
+
+try:  # the extra 'postgres': without it, an ImportError that names it
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+    from psycopg.rows import TupleRow
+except ImportError as missing:
+    raise missing_extra(__name__, ("postgres",), missing) from missing
 
 from tajmahal.web.store import (
     DuplicateMoveError,
