@@ -147,7 +147,7 @@ class _Pending:
 
 
 class RemoteSeat:
-    """A remote arena bot's seat in one game: the table awaits :meth:`decide`."""
+    """A remote arena bot's seat in one game: the table awaits ``decide``."""
 
     setup_fault = None
 
@@ -169,7 +169,7 @@ class RemoteSeat:
         return await self.hub.ask(self, view, legal, limit, decision)
 
     def choose(self, view: Any, legal: Any, limit: Any, decision: int = 0) -> Answer:
-        """Never called: a remote seat is asked through :meth:`decide`."""
+        """Never called: a remote seat is asked through ``decide``."""
         return Answer(kind=FaultKind.UNAVAILABLE, detail="asked out of turn")  # pragma: no cover
 
     def close(self) -> None:
