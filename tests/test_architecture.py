@@ -41,7 +41,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("bots",),  # with the plugin hooks' declarations (tajmahal.hookspecs, see UNIT_OF)
     ("protocol", "analysis"),
     ("referee",),
-    ("render", "tournament", "testing"),  # testing: the bot authors' checks (check_bot)
+    ("render", "tournament", "testing", "arena"),  # testing: the bot authors' checks (check_bot)
     ("adapters", "web", "cli", "examples"),  # examples: bot programs shipped as data
     # the package root (the public API, loading its parts on first use), ``python -m``,
     # and the former homes of moved modules (deprecated re-exports of the referee's modules)

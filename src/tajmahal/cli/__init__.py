@@ -1,7 +1,7 @@
 """The command line: ``tajmahal COMMAND ...``, also ``python -m tajmahal COMMAND ...``.
 
 The commands: ``bots``, ``plugins``, ``match``, ``replay``, ``check-bot``, ``new-bot``,
-``play``, ``render``, ``tournament``, ``analyse``, ``serve``.
+``play``, ``render``, ``tournament``, ``analyse``, ``serve``, ``arena``, ``bot``.
 
 Each sub-command lives in its own module with a ``register(commands)``
 function that adds its parser; ``COMMANDS`` lists them in the order
@@ -29,6 +29,7 @@ from tajmahal import __version__
 from tajmahal.bots.specs import SpecError
 from tajmahal.cli import (
     _analyse_command,
+    _arena_command,
     _bots_command,
     _check_bot_command,
     _match_command,
@@ -52,6 +53,7 @@ __all__ = [
 COMMANDS = (
     _bots_command, _plugins_command, _match_command, _check_bot_command, _new_bot_command,
     _play_command, _render_command, _tournament_command, _analyse_command, _serve_command,
+    _arena_command,
 )
 
 #: each command's examples, shown at the end of its ``--help``
@@ -87,6 +89,16 @@ EXAMPLES = {
     "serve": (
         "tajmahal serve",
         "tajmahal serve --host 0.0.0.0 --allowed-host games.example.org --port 8080",
+        "tajmahal serve --arena --db arena.sqlite3",
+    ),
+    "arena": (
+        "tajmahal arena add-bot mybot --token-file mybot.token",
+        "tajmahal arena add-bot house-greedy --house greedy",
+        "tajmahal arena list",
+    ),
+    "bot": (
+        "tajmahal bot connect http://localhost:8000 mybot --token-file mybot.token --games 10",
+        'tajmahal bot connect https://arena.example "cmd:node bot.js" --token-file bot.token',
     ),
 }
 

@@ -67,6 +67,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                        "a little after (default 5)")
     serve.add_argument("--bot-workers", type=int, default=0, metavar="N",
                        help="worker processes for the bots (default 0: one per core)")
+    serve.add_argument("--arena", action="store_true",
+                       help="run the arena: rated games among the bot accounts of "
+                       "'tajmahal arena' (house bots, and remote bots while connected)")
+    serve.add_argument("--arena-games", type=int, default=4, metavar="N",
+                       help="arena games played at once (default 4)")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -130,5 +135,12 @@ def _run(args: argparse.Namespace) -> int:
         max_sockets_per_client=args.connections_per_address,
         allow_search_processes=args.allow_search_processes,
     )
-    serve(args.host, args.port, args.db, settings, log_level=args.log_level)
+    arena = None
+    if args.arena:
+        from tajmahal.web import ArenaSettings
+
+        if not 1 <= args.arena_games <= 1000:
+            raise CommandError(f"--arena-games is 1 to 1000, got {args.arena_games}")
+        arena = ArenaSettings(games=args.arena_games, time_limit=limit)
+    serve(args.host, args.port, args.db, settings, log_level=args.log_level, arena=arena)
     return 0

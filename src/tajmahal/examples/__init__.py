@@ -9,6 +9,8 @@ Neither imports tajmahal: each speaks the bot protocol on its standard input and
   example's path and the commands that seat and check it, with the absolute path of the
   Python that runs it (:func:`suggested_spec`), so that they work without the virtual
   environment first on ``PATH``.
+- ``arena_bot.js``: Node.js, no packages: a random bot that plays in a server's arena over
+  the network (``node arena_bot.js http://localhost:8000 bot.token 3``; docs/protocol.md).
 
 >>> from tajmahal.examples import example_path
 >>> example_path("random_bot.js").name

@@ -26,7 +26,14 @@ document and the legal moves in move notation) → one ``move``, and a last
 from __future__ import annotations
 
 from tajmahal.protocol._bot_side import BotConnection, Hello, Request, Result, serve
-from tajmahal.protocol._player import BotProcessError, ProcessFault, ProcessLimits, ProcessPlayer
+from tajmahal.protocol._player import (
+    BotProcessError,
+    ProcessFault,
+    ProcessLimits,
+    ProcessPlayer,
+    move_texts,
+    read_answer,
+)
 from tajmahal.protocol._seat import ProcessSeat, check_command, runner_command
 from tajmahal.protocol.confine import SandboxError, check_sandbox
 from tajmahal.protocol.messages import (
@@ -55,6 +62,8 @@ __all__ = [
     "SandboxError",
     "check_command",
     "check_sandbox",
+    "move_texts",
+    "read_answer",
     "runner_command",
     "serve",
 ]

@@ -43,7 +43,9 @@ from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps
 
-__all__ = ["BotProcessError", "ProcessFault", "ProcessLimits", "ProcessPlayer"]
+__all__ = [
+    "BotProcessError", "ProcessFault", "ProcessLimits", "ProcessPlayer", "move_texts", "read_answer"
+]
 
 MAX_DETAIL = 420  #: the longest ``detail`` (a fault's adds the fallback move: 500 in all)
 MAX_STDERR = 4000  #: the longest stderr tail kept with a failure
@@ -376,22 +378,7 @@ class ProcessPlayer:
             message = parse_line(answer)
         except MessageError as exc:  # the conversation is lost: stop the program
             self._stop(ProcessFault.PROTOCOL, str(exc))
-        try:
-            text = read_move(message, number)
-        except BotReportedError as exc:
-            raise BotProcessError(
-                ProcessFault.EXCEPTION, f"the bot reported: {shorten(str(exc), 300)}"
-            ) from None
-        except MessageError as exc:
-            raise BotProcessError(ProcessFault.PROTOCOL, str(exc)) from None
-        move = match_move(text, legal_moves, texts)
-        if move is None:
-            raise BotProcessError(
-                ProcessFault.ILLEGAL_MOVE,
-                f"answered {shorten(text, 80)}, which is not one of the {len(texts)} legal "
-                f"moves ({shorten(', '.join(texts), 200)})",
-            )
-        return move
+        return read_answer(message, number, legal_moves, texts)
 
     def finish(self, scores: Sequence[int], winners: Sequence[int], ranking: Sequence[int]) -> None:
         """Send the ``result`` message (if the program still plays); errors are ignored.
@@ -502,6 +489,43 @@ class ProcessPlayer:
 #: values that live as long as their match, so a move's text is made once, not per request
 _TEXTS: dict[int, tuple[Move, str]] = {}
 _MAX_TEXTS = 4096  #: bounded: the cache starts again when it holds this many moves
+
+
+def read_answer(
+    message: dict[str, Any], decision: int, legal_moves: Sequence[Move],
+    texts: Sequence[str] | None = None,
+) -> Move:  # fmt: skip
+    """The legal move that a bot's answer to request ``decision`` names, judged as the referee
+    judges every bot program's answer; :class:`BotProcessError` (``exception``, ``protocol`` or
+    ``illegal_move``, the bot keeps its seat) if it names none.  ``texts``: the legal moves'
+    texts as the request listed them (made here if not given).
+
+    >>> import tajmahal as tm
+    >>> legal = tm.new_game(3, seed=1).legal_moves()
+    >>> read_answer({'type': 'move', 'move': 'WITHDRAW'}, 1, legal)
+    Withdraw()
+    >>> read_answer({'type': 'move', 'move': 'palace agra'}, 1, legal)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tajmahal.protocol._player.BotProcessError: illegal_move: answered 'palace agra', which is ...
+    """
+    texts = move_texts(legal_moves) if texts is None else texts
+    try:
+        text = read_move(message, decision)
+    except BotReportedError as exc:
+        raise BotProcessError(
+            ProcessFault.EXCEPTION, f"the bot reported: {shorten(str(exc), 300)}"
+        ) from None
+    except MessageError as exc:
+        raise BotProcessError(ProcessFault.PROTOCOL, str(exc)) from None
+    move = match_move(text, legal_moves, texts)
+    if move is None:
+        raise BotProcessError(
+            ProcessFault.ILLEGAL_MOVE,
+            f"answered {shorten(text, 80)}, which is not one of the {len(texts)} legal "
+            f"moves ({shorten(', '.join(texts), 200)})",
+        )
+    return move
 
 
 def move_texts(moves: Sequence[Move]) -> list[str]:

@@ -21,6 +21,7 @@ import attrs
 
 from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import PlayerSpec, check_spec
+from tajmahal.faults import Fault
 from tajmahal.game import replay_states
 from tajmahal.protocol import (
     ProcessLimits,
@@ -29,7 +30,6 @@ from tajmahal.protocol import (
     check_command,
     check_sandbox,
 )
-from tajmahal.faults import Fault
 from tajmahal.referee.match import MatchResult, bot_seed, play_match
 
 __all__ = ["CHECKS", "GAMES", "BotChecks", "BotReport", "Check", "GameSummary", "check_bot"]

@@ -19,6 +19,7 @@ import contextlib
 import importlib.util
 import os
 import threading
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -33,12 +34,17 @@ except ImportError as missing:
     raise missing_extra(__name__, ("web",), missing) from missing
 
 from tajmahal.web.app import create_app
+from tajmahal.web.arena import ArenaSettings
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
 from tajmahal.web.store import GameStore, SQLiteStore, StoreError, default_db_path
 from tajmahal.web.stores import is_postgres_url, open_store
 
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
 __all__ = [
+    "ArenaSettings",
     "ConfigError",
     "CreatedGame",
     "GameConfig",
@@ -62,6 +68,7 @@ def serve(
     *,
     announce: bool = True,
     log_level: str = "info",
+    arena: ArenaSettings | None = None,
 ) -> None:
     """Run the server until it is stopped (Ctrl-C or SIGTERM); ``port=0`` picks a free port.
 
@@ -74,7 +81,7 @@ def serve(
     installs :class:`~tajmahal.web.guard.LogGuard` on the loggers it writes to
     (no seat token in any line, floods dropped) and configures no root logger:
     where the lines go is the application's choice (``tajmahal serve`` prints
-    them).
+    them).  ``arena``: also run the arena (:mod:`tajmahal.web.arena`), on a SQLite file.
     """
     import uvicorn
 
@@ -87,7 +94,7 @@ def serve(
         settings = attrs.evolve(settings, allowed_hosts=(*settings.allowed_hosts, named))
     _more_files(settings.max_sockets + 200)
     game_server, where = _game_server(db if db is not None else default_db_path(), settings)
-    app = create_app(game_server)
+    app = create_app(game_server) if arena is None else _arena_app(game_server, db, arena)
     config = uvicorn.Config(
         app,
         host=host,
@@ -132,6 +139,22 @@ def _game_server(
         ) from exc
     server = ClusterServer(str(db), settings)
     return server, server.cluster.store.path
+
+
+def _arena_app(
+    server: GameServer, db: str | os.PathLike[str] | None, settings: ArenaSettings
+) -> Starlette:
+    """The application with the arena (its tables in the server's SQLite file)."""
+    from tajmahal.arena import ArenaError, ArenaStore
+    from tajmahal.web.arena import Arena, arena_app
+
+    if db is not None and is_postgres_url(db):
+        raise StoreError("the arena runs on a SQLite database for now, not on PostgreSQL")
+    try:
+        store = ArenaStore(db if db is not None else default_db_path())
+    except ArenaError as exc:
+        raise StoreError(str(exc)) from None
+    return arena_app(server, Arena(server, store, settings))
 
 
 def _more_files(wanted: int) -> None:

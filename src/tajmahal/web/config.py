@@ -94,6 +94,9 @@ class SeatConfig:
     name: str
     #: a bot's spec, parsed and checked (when the config was made: not stored)
     spec: PlayerSpec | None = attrs.field(default=None, eq=False, repr=False)
+    #: an arena bot that plays from elsewhere over the network (``name`` is its account):
+    #: only the arena seats one (see :mod:`tajmahal.web.arena`)
+    remote: bool = False
 
 
 @attrs.frozen
@@ -140,7 +143,8 @@ class GameConfig:
         True
         """
         return {
-            "seats": [{"human": s.human, "name": s.name} for s in self.seats],
+            "seats": [{"human": s.human, "name": s.name, **({"remote": True} if s.remote else {})}
+                      for s in self.seats],
             "hints": self.hints,
             "time_limit": self.time_limit,
             "game_time": self.game_time,
@@ -216,7 +220,7 @@ class GameConfig:
             if value is not None and value > most:
                 return f"'{name}' is at most {most:g} seconds on this server, got {value:g}"
         for number, seat in enumerate(self.seats):
-            if seat.human:
+            if seat.human or seat.remote:
                 continue
             spec = seat.spec if seat.spec is not None else parse_spec(seat.name)
             if (spec.is_command or spec.is_file) and not settings.allow_commands:
@@ -261,7 +265,7 @@ def check_bots(config: GameConfig, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     for number, seat in enumerate(config.seats):
         spec = seat.spec
-        if seat.human or spec is None or spec.is_command or spec.is_file:
+        if seat.human or seat.remote or spec is None or spec.is_command or spec.is_file:
             continue
         left = deadline - time.monotonic()
         if left <= 0:
@@ -335,6 +339,12 @@ def _seat(number: int, data: object, settings: ServerSettings, stored: bool) -> 
             f"seat {number + 1}: a player spec, or {{'human': true/false, 'name': ...}}"
         )
     name = data.get("name")
+    if data.get("remote", False) is not False:
+        if data["human"] or data["remote"] is not True or not stored:
+            raise ConfigError(f"seat {number + 1}: an arena bot is seated by the arena only")
+        if type(name) is not str or not 0 < len(name) <= MAX_NAME:
+            raise ConfigError(f"seat {number + 1}: an arena bot is named by its account")
+        return SeatConfig(False, name, remote=True)
     if data["human"]:
         name = f"player {number + 1}" if name in (None, "") else name
         if type(name) is not str or not name.isprintable() or len(name.strip()) == 0:

@@ -68,6 +68,8 @@ class GameServer:
         self._sweeper: asyncio.Task[None] | None = None
         #: analyses, hints, replay pages and the games list: once each, a few at a time
         self.expensive = SingleFlight(self.settings.expensive_jobs)
+        #: the clients that create the server's own games (the arena), no address's limits
+        self.exempt: set[str] = set()
 
     async def start(self) -> None:
         """Start the bots' worker processes; resume every unfinished game where it stood."""
@@ -186,14 +188,18 @@ class GameServer:
     async def create(self, config: GameConfig, client: str = "") -> CreatedGame:
         """Store a new game (its seed drawn from the operating system) and start its bots.
 
+        A ``client`` in ``exempt`` (the server's own, the arena's) is under the server's
+        limits but not a client address's.
+
         Every registered bot is built once first (:func:`~tajmahal.web.config.check_bots`):
         a bot that cannot be built refuses the game (:class:`~tajmahal.web.config.ConfigError`).
         """
         refused = config.refusal(self.settings)
         if refused is not None:
             raise ConfigError(refused)
+        scheduled = client in self.exempt
         recent = [t for t in self._created.get(client, []) if t > time.monotonic() - 60]
-        if len(recent) >= self.settings.games_per_minute:
+        if len(recent) >= self.settings.games_per_minute and not scheduled:
             raise Rejected(f"at most {self.settings.games_per_minute} new games a minute")
         open_games = sum(1 for t in self.tables.values() if not t.state.is_over)
         if open_games >= self.settings.max_open_games:
@@ -201,14 +207,15 @@ class GameServer:
         tables = self.tables
         mine = sum(1 for game_id, owner in self._owners.items() if owner == client
                    and game_id in tables and not tables[game_id].state.is_over)  # fmt: skip
-        if mine >= self.settings.open_games_per_client:
+        if mine >= self.settings.open_games_per_client and not scheduled:
             raise Rejected(
                 f"your address has {mine} unfinished games on this server, the most it may have: "
                 "finish one, or wait until one expires"
             )
         self._created = {c: t for c, t in self._created.items() if c != client and
                          t[-1] > time.monotonic() - 60}  # fmt: skip
-        self._created[client] = [*recent, time.monotonic()]
+        if not scheduled:
+            self._created[client] = [*recent, time.monotonic()]
         await self.workers.bot(check_bots, config)
         game_id = uuid.uuid4().hex[:12]
         seats = tuple(new_token() if seat.human else None for seat in config.seats)

@@ -583,8 +583,9 @@ class Table:
                 answer = referee.clock_out(seat)  # a timeout at once if its game clock ran out
                 if answer is None:
                     player = self._seats[seat]
-                    if isinstance(player, PooledSeat):
-                        answer = await player.decide(view, legal, referee.limit, number)
+                    decide = getattr(player, "decide", None)  # pooled and arena seats: awaited
+                    if decide is not None:
+                        answer = await decide(view, legal, referee.limit, number)
                     else:
                         answer = await self.workers.program(
                             player.choose, view, legal, referee.limit, number
@@ -619,6 +620,9 @@ class Table:
             if seat.human:
                 seats.append(_HumanSeat(seat.name))
                 continue
+            if seat.remote:  # an arena bot playing from elsewhere
+                seats.append(self.remote_seat(number, seat.name))
+                continue
             spec = seat.spec if seat.spec is not None else check_spec(seat.name)
             seed = bot_seed(self._seed, number)
             if spec.is_command or self.settings.isolate or self.settings.sandbox:
@@ -631,6 +635,11 @@ class Table:
                 await pooled.build(limit)
                 seats.append(pooled)
         return seats
+
+    def remote_seat(self, number: int, name: str) -> SeatPlayer:
+        """The seat of the arena bot ``name`` (an arena's tables say how it plays; a server
+        without the arena has none: its seat is unavailable, the game goes on)."""
+        return _HumanSeat(name)
 
     def _process_limits(self) -> ProcessLimits:
         """A bot program's limits: sandboxed if the server says so, the database out of reach."""

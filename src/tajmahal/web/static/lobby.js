@@ -242,6 +242,13 @@
     });
     $("new-game").addEventListener("submit", create);
     showLimits();
+    fetch("/api/arena/leaderboard").then(r => {  // a server with the arena: its bots to challenge
+      if (!r.ok) return;
+      const link = document.createElement("a");
+      link.href = "/arena";
+      link.textContent = "The arena: challenge a bot";
+      document.querySelector("header").append(link);
+    }).catch(() => {});
     refresh();
     setInterval(refresh, 10000);
   }

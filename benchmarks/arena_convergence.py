@@ -1,0 +1,217 @@
+"""The arena's targets (issue #48): does its table find the known order of six bots, after how
+many games per bot; and how many rated games a minute does a server play.
+
+Two runs of a real ``tajmahal serve --arena`` on a fresh SQLite file, each for ``--minutes``:
+
+1. **Population**: ``random`` and ``greedy`` as remote bots (``tajmahal bot connect``, their
+   own processes), ``ismcts:level=1``, ``level=2``, ``level=3`` and the default ``ismcts`` as
+   house bots.  The known order is random < greedy < level 1 < level 2 < level 3, and the
+   default is level 3 (their pair has no order).  It prints the table and whether its order
+   (by mean) matches.  Then, from the rated games the arena recorded (which bots, which
+   ranks), the convergence: the games are resampled (a bootstrap, ``--resamples`` orders) and
+   rated one by one as the arena does; for each number of games per bot, the share of
+   resamples whose order matches.  The answer is the first count from which 95% match.
+2. **Throughput**: three house bots, the default ``ismcts`` in every seat: rated games a
+   minute, and the server's CPU per decision (its own and its bot workers', from
+   ``getrusage``) against a local game's (``tm.play_match`` in a child process).
+
+Usage::
+
+    python benchmarks/arena_convergence.py --minutes 2
+    python benchmarks/arena_convergence.py --minutes 1 --skip-throughput
+
+On a busy 2-core machine the counts are small: the bootstrap's answer then says what the
+games played support, and more minutes narrow it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+from tajmahal.arena import ArenaStore, rate_game
+from tajmahal.arena.ratings import NEW_MU, NEW_SIGMA
+
+HOUSE = {"level1": "ismcts:level=1", "level2": "ismcts:level=2", "level3": "ismcts:level=3",
+         "ismcts": "ismcts"}  # fmt: skip
+REMOTE = {"random": "random", "greedy": "greedy"}
+#: the known order, weakest first (the default ismcts is level 3)
+STRENGTH = {"random": 0, "greedy": 1, "level1": 2, "level2": 3, "level3": 4, "ismcts": 4}
+
+
+def ordered(mu: dict[str, float]) -> bool:
+    """Whether the means order every pair of the known order (weakest first); level 3 and the
+    default are one strength, their pair unordered."""
+    return all(mu[a] < mu[b] for a in STRENGTH for b in STRENGTH if STRENGTH[a] < STRENGTH[b])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def tajmahal(*words: str) -> list[str]:
+    return [sys.executable, "-m", "tajmahal", *words]
+
+
+def run_arena(folder: Path, house: dict[str, str], remote: dict[str, str], minutes: float,
+              games_at_once: int) -> tuple[ArenaStore, float, float, Path]:  # fmt: skip
+    """A server with these bots for ``minutes``; (its store, seconds run, CPU seconds of the
+    server and its bot workers, the database)."""
+    db = folder / "arena.sqlite3"
+    for name, spec in house.items():
+        subprocess.run(tajmahal("arena", "add-bot", name, "--house", spec, "--db", str(db),
+                                "--max-games", "2"), check=True, capture_output=True)
+    for name in remote:
+        subprocess.run(tajmahal("arena", "add-bot", name, "--db", str(db), "--token-file",
+                                str(folder / f"{name}.token")), check=True, capture_output=True)
+    port = free_port()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server = subprocess.Popen(
+        tajmahal("serve", "--arena", "--db", str(db), "--port", str(port), "--arena-games",
+                 str(games_at_once), "--time-limit", "60", "--bot-workers", "2",
+                 "--log-level", "warning"),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(url + "/api/arena/leaderboard", timeout=5).read()
+            break
+        except OSError:
+            time.sleep(0.1)
+    bots = [subprocess.Popen(tajmahal("bot", "connect", url, spec, "--token-file",
+                                      str(folder / f"{name}.token"), "--games", "100000",
+                                      "--concurrency", "2"),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for name, spec in remote.items()]  # fmt: skip
+    start = time.monotonic()
+    time.sleep(minutes * 60)
+    seconds = time.monotonic() - start
+    for bot in bots:
+        bot.terminate()
+        bot.wait()
+    middle = resource.getrusage(resource.RUSAGE_CHILDREN)  # the bots' CPU: not the server's
+    server.send_signal(signal.SIGTERM)
+    server.wait(120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (middle.ru_utime + middle.ru_stime)
+    del before
+    return ArenaStore(db), seconds, cpu, db
+
+
+def decisions_of(db: Path) -> int:
+    import sqlite3
+
+    (count,) = sqlite3.connect(db).execute("SELECT COUNT(*) FROM moves").fetchone()
+    return int(count)
+
+
+def convergence(games: list[tuple[tuple[str, ...], tuple[int, ...]]], resamples: int,
+                seed: int) -> list[tuple[int, float]]:  # fmt: skip
+    """(games per bot, share of resampled orders whose table matches the known order when the
+    bot with the fewest games reaches that many)."""
+    rng = random.Random(seed)
+    matched: Counter[int] = Counter()
+    counted: Counter[int] = Counter()
+    for _ in range(resamples):
+        ratings = {name: (NEW_MU, NEW_SIGMA) for name in STRENGTH}
+        played: Counter[str] = Counter()
+        least = 0
+        for _ in range(len(games)):
+            bots, ranks = rng.choice(games)
+            after = rate_game([ratings[b] for b in bots], ranks)
+            for bot, rating in zip(bots, after, strict=True):
+                ratings[bot] = rating
+                played[bot] += 1
+            now = min(played[b] for b in STRENGTH)
+            if now > least:
+                least = now
+                counted[now] += 1
+                matched[now] += ordered({b: r[0] for b, r in ratings.items()})
+    return [(k, matched[k] / counted[k]) for k in sorted(counted)]
+
+
+def population(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        store, seconds, _, _ = run_arena(Path(folder), HOUSE, REMOTE, args.minutes,
+                                         args.games_at_once)  # fmt: skip
+        bots = store.bots()
+        games = [(g.bots, g.ranks) for g in store.games(rated=True) if g.ranks is not None]
+    print(f"population: {len(games)} rated games in {seconds / 60:.1f} min "
+          f"({len(games) / (seconds / 60):.2f} a minute)")  # fmt: skip
+    print(f"{'bot':<8} {'rating':>7} {'mu':>6} {'sigma':>6} {'games':>5}")
+    for bot in bots:
+        print(f"{bot.name:<8} {bot.rating:7.2f} {bot.mu:6.2f} {bot.sigma:6.2f} {bot.games:5d}")
+    mus = {bot.name: bot.mu for bot in bots}
+    print(f"the table's order (by mean) matches the known order: {ordered(mus)}")
+    if not games:
+        return
+    table = convergence(games, args.resamples, args.seed)
+    print("games per bot (the fewest of any bot) -> share of resampled orders that match")
+    for k, share in table:
+        print(f"  {k:4d}  {share:6.1%}")
+    reached = next((k for k, _ in table if all(s >= 0.95 for kk, s in table if kk >= k)), None)
+    print(f"95% of orders match from {reached} games per bot" if reached is not None else
+          "95% of orders do not match yet: play more minutes")  # fmt: skip
+
+
+def throughput(args: argparse.Namespace) -> None:
+    house = {"a": "ismcts", "b": "ismcts", "c": "ismcts"}
+    with tempfile.TemporaryDirectory() as folder:
+        store, seconds, cpu, db = run_arena(Path(folder), house, {}, args.minutes,
+                                            args.games_at_once)  # fmt: skip
+        rated = len(store.games(rated=True))
+        decisions = decisions_of(db)
+    local = subprocess.run([sys.executable, "-c", (
+        "import resource, json, tajmahal as tm\n"
+        "r = tm.play_match(['ismcts'] * 3, seed=1)\n"
+        "u = resource.getrusage(resource.RUSAGE_SELF); c = resource.getrusage("
+        "resource.RUSAGE_CHILDREN)\n"
+        "print(json.dumps([u.ru_utime + u.ru_stime + c.ru_utime + c.ru_stime, "
+        "len(r.record.moves)]))")], capture_output=True, text=True, check=True)  # fmt: skip
+    local_cpu, local_decisions = json.loads(local.stdout)
+    print(f"throughput: {rated} rated games in {seconds / 60:.1f} min with the default ismcts in "
+          f"every seat ({rated / (seconds / 60):.2f} a minute, {args.games_at_once} at once)")
+    if decisions:  # games still being played count by their decisions
+        print(f"decisions a minute: {decisions / (seconds / 60):.0f} (about "
+              f"{decisions / (seconds / 60) / local_decisions:.2f} games of {local_decisions} "
+              "decisions a minute)")
+        print(f"server CPU per decision: {1000 * cpu / decisions:.1f} ms ({decisions} decisions, "
+              f"{cpu:.1f} s of CPU, bot workers included)")  # fmt: skip
+    print(f"local game CPU per decision: {1000 * local_cpu / local_decisions:.1f} ms "
+          f"({local_decisions} decisions, the import included)")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=2.0, help="each run's length")
+    parser.add_argument("--games-at-once", type=int, default=2)
+    parser.add_argument("--resamples", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--skip-population", action="store_true")
+    args = parser.parse_args()
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    if not args.skip_population:
+        population(args)
+    if not args.skip_throughput:
+        throughput(args)
+
+
+if __name__ == "__main__":
+    main()
