@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.greedy import GreedyBot
-from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
+from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot, IsmctsV3Bot
 from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
     BotInfo,
@@ -34,6 +34,7 @@ __all__ = [
     "IsmctsBot",
     "IsmctsV1Bot",
     "IsmctsV2Bot",
+    "IsmctsV3Bot",
     "PlayerSpec",
     "PluginError",
     "PluginProblem",

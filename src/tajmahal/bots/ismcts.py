@@ -53,7 +53,10 @@ evaluation, frozen in :mod:`tajmahal.bots.evaluation_v1` (a test pins its
 choices on a fixed seed).  **ismcts-v2** (``IsmctsV2Bot``) is the second
 release's default, frozen the same way: the same search with the second
 release's weights (``evaluation_weights_v2.json``, the twelve features of
-:data:`~tajmahal.bots.evaluation.FEATURES_V2`).
+:data:`~tajmahal.bots.evaluation.FEATURES_V2`).  **ismcts-v3** (``IsmctsV3Bot``) is the
+third release's default, frozen with its weights (``evaluation_weights_v3.json``), its
+levels (``LEVELS_V3``, levels 4 and 5 with ``inner=2,inner_seats=all``) and its flat search
+of the play decisions; a test pins its decisions on fixed seeds.
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ from typing import Any, ClassVar, NamedTuple
 from tajmahal.bots._evaluation_core import heuristic_pick
 from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
-from tajmahal.bots.evaluation import WEIGHTS_V2, evaluate
+from tajmahal.bots.evaluation import WEIGHTS_V2, WEIGHTS_V3, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import Picker, Playout, code_of, sampled
@@ -79,10 +82,12 @@ from tajmahal.rules.views import PlayerView
 __all__ = [
     "LEVELS",
     "LEVELS_V2",
+    "LEVELS_V3",
     "LEVEL_OPTIONS",
     "IsmctsBot",
     "IsmctsV1Bot",
     "IsmctsV2Bot",
+    "IsmctsV3Bot",
     "MoveStatistics",
     "decision_work",
 ]
@@ -141,6 +146,8 @@ LEVEL_OPTIONS: dict[int, dict[str, Any]] = {
 }
 #: the levels and default budget of ``ismcts-v1`` and ``ismcts-v2``, frozen
 LEVELS_V2: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
+#: the levels and default budget of ``ismcts-v3`` (the third release's), frozen
+LEVELS_V3: dict[int, int] = {1: 21, 2: 83, 3: 330, 4: 100, 5: 330}
 
 
 logger = logging.getLogger("tajmahal.bots")
@@ -955,4 +962,42 @@ class IsmctsV2Bot(IsmctsBot):
         >>> IsmctsV2Bot(seed=1).reward(game) == evaluate(game, weights=WEIGHTS_V2)
         True
         """
+        return evaluate(game, weights=WEIGHTS_V2)
+
+
+class IsmctsV3Bot(IsmctsBot):
+    """The third release's default ismcts, frozen for head-to-head benchmarks.
+
+    The same search and options as the third release's ``ismcts``: the flat search of the
+    play-or-withdraw decisions, its levels (``LEVELS_V3``; levels 4 and 5 search every
+    seat's play decisions inside each simulation), the prize-contest evaluation
+    (``evaluation_weights_v3.json``) at 3 and 4 seats, ``ismcts-v2``'s weights and budget at 5.
+
+    >>> import tajmahal as tm
+    >>> bot = tm.bots.create("ismcts-v3:level=5")
+    >>> isinstance(bot, IsmctsV3Bot), bot.iterations, bot.inner, bot.inner_seats, bot.flat
+    (True, 330, 2, 'all', 'play')
+    """
+
+    name: ClassVar[str] = "ismcts-v3"
+    default_focus: ClassVar[float] = 1.0
+    default_flat: ClassVar[str] = "play"
+    levels: ClassVar[dict[int, int]] = LEVELS_V3
+    level_options: ClassVar[dict[int, dict[str, Any]]] = {
+        4: {"inner": 2, "inner_seats": "all"},
+        5: {"inner": 2, "inner_seats": "all"},
+    }
+    contest_seats: ClassVar[frozenset[int]] = frozenset({3, 4})
+
+    def reward(self, game: Playout) -> list[float]:
+        """The third release's reward: its weights at 3 and 4 seats, ``ismcts-v2``'s at 5.
+
+        >>> import tajmahal as tm
+        >>> from tajmahal.rules.playout import Playout
+        >>> game = Playout(tm.new_game(num_players=3, seed=1))
+        >>> IsmctsV3Bot(seed=1).reward(game) == evaluate(game, weights=WEIGHTS_V3)
+        True
+        """
+        if game.num_players in self.contest_seats:
+            return evaluate(game, weights=WEIGHTS_V3)
         return evaluate(game, weights=WEIGHTS_V2)
