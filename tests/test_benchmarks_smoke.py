@@ -316,3 +316,27 @@ def test_contest_rollout_bot_plays_legal_moves_through_a_match() -> None:
     bot = f"file:{ROOT / 'benchmarks' / 'contest_rollout.py'}:ContestRolloutIsmcts:iterations=10"
     result = tm.play_match([bot, "greedy", "random"], seed=4)
     assert not result.faults and len(result.scores) == 3 and result.winners
+
+
+def test_search_speed_compares_two_builds_on_the_search_benchmarks_decision(
+    tmp_path: Path,
+) -> None:
+    """benchmarks/search_speed.py (issue 51): a short CPU-time run of two builds (here both the
+    sources) writes a row per build with a rate and a ratio to the first."""
+    src = str(ROOT / "src")
+    out = tmp_path / "speed.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "search_speed.py"), "--build", f"a={src}",
+         "--build", f"b={src}", "--workload", "flat", "--iterations", "20", "--reps", "1",
+         "--rounds", "2", "--json", str(out)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(out.read_text())
+    assert [row["build"] for row in rows] == ["a", "b"]
+    assert all(row["iterations_per_cpu_s"] > 0 and row["spec"] == "ismcts-v3" for row in rows)
+    assert rows[0]["ratio"] == 1.0 and "it/CPU-s" in done.stdout
+    script = str(ROOT / "benchmarks" / "search_speed.py")
+    bad = subprocess.run([sys.executable, script, "--build", f"x={tmp_path}"],
+                         capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert bad.returncode == 2 and "no tajmahal package" in bad.stderr

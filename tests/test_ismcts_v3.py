@@ -116,3 +116,51 @@ def test_ismcts_v3_is_registered_with_its_frozen_settings() -> None:
     assert isinstance(bot, IsmctsBot)  # the same search, options and errors
     with pytest.raises(ValueError, match="level must be"):
         IsmctsV3Bot(level=6)
+
+
+# --------------------------------------------------------------- the faster search (issue 51)
+
+
+def test_one_seeded_generator_per_deal_simulates_as_a_fresh_one_per_move() -> None:
+    """``simulate_each`` seeds one generator again for each move: the values of a fresh
+    ``random.Random(seed)`` per move, also for a rollout policy that draws Gaussians."""
+    from tajmahal.bots._search import simulate, simulate_each
+    from tajmahal.rules.playout import sampled
+
+    def gaussian_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
+        return codes[int(abs(rng.gauss(0.0, 1.0)) * 7) % len(codes)]
+
+    state = decision_state(4, 9, 0)
+    view = state.view(state.current_player)
+    bot = IsmctsBot()
+    deal = sampled(view, random.Random(1))
+    codes = deal.moves()
+    for pick in (None, gaussian_pick, bot._rollout_policy(view.seat)):
+        fresh = [simulate(deal.copy(), code, random.Random(77), pick, bot.reward, view.seat)
+                 for code in codes]  # fmt: skip
+        assert simulate_each(deal, codes, 77, pick, bot.reward, view.seat) == fresh
+        assert len(set(fresh)) > 1  # the moves lead to other positions
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_the_searches_evaluate_as_the_bots_reward_does(seats: int) -> None:
+    from tajmahal.bots.ismcts import IsmctsV1Bot, IsmctsV2Bot
+
+    game = Playout(decision_state(seats, 4, 25))
+    for bot in (IsmctsBot(), IsmctsV1Bot(), IsmctsV2Bot(), IsmctsV3Bot()):
+        assert bot._search_reward(seats)(game) == bot.reward(game)
+
+
+def test_a_subclass_reward_is_what_the_search_calls() -> None:
+    calls = []
+
+    class Leader(IsmctsV3Bot):
+        def reward(self, game: Playout) -> list[float]:
+            calls.append(game.visit)
+            return [float(score) for score in game.scores]
+
+    state = decision_state(3, 1, 0)
+    bot = Leader(seed=1, iterations=20)
+    bot.choose(state.view(state.current_player), state.legal_moves())
+    assert len(calls) == bot.last_iterations
+    assert bot._search_reward(3) == bot.reward

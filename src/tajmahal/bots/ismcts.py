@@ -66,13 +66,13 @@ import pickle
 import random
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from tajmahal.bots._evaluation_core import heuristic_pick
-from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate
+from tajmahal.bots._evaluation_core import Reward, heuristic_pick
+from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate, simulate_each
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
-from tajmahal.bots.evaluation import WEIGHTS_V2, WEIGHTS_V3, evaluate
+from tajmahal.bots.evaluation import WEIGHTS, WEIGHTS_V2, WEIGHTS_V3, EvaluationWeights, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import Picker, Playout, code_of, sampled
@@ -238,13 +238,14 @@ class _Search:
     """One decision's trees (``bot.trees`` of them, grown in turn and summed at the root),
     grown by :meth:`run`: the roots and the iterations done so far."""
 
-    __slots__ = ("allowed", "bot", "done", "pick", "rng", "roots", "view")
+    __slots__ = ("allowed", "bot", "done", "pick", "reward", "rng", "roots", "view")
 
     def __init__(
         self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
     ) -> None:
         self.bot, self.view, self.allowed, self.rng = bot, view, allowed, rng
         self.pick = bot._rollout_policy(view.seat)
+        self.reward = bot._search_reward(view.num_players)
         self.roots = [Node(view.seat) for _ in range(bot.trees)]
         self.done = 0
 
@@ -252,7 +253,7 @@ class _Search:
         """Search ``iterations`` more times, or until ``deadline`` (:func:`time.monotonic`),
         whichever ends first; at least once."""
         bot, roots, view, rng, allowed = self.bot, self.roots, self.view, self.rng, self.allowed
-        c, pick, reward, depth = bot.c, self.pick, bot.reward, bot.depth
+        c, pick, reward, depth = bot.c, self.pick, self.reward, bot.depth
         trees = len(roots)
         done = 0
         while iterations is None or done < iterations:
@@ -284,13 +285,15 @@ class _FlatSearch:
     2013): in each round every move still in the race gets the same number of simulations,
     then the worse half is dropped.  The same interface as :class:`_Search`."""
 
-    __slots__ = ("bot", "codes", "done", "pick", "rng", "seat", "totals", "view", "visits")
+    __slots__ = ("bot", "codes", "done", "pick", "reward", "rng", "seat", "totals", "view",
+                 "visits")  # fmt: skip
 
     def __init__(
         self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
     ) -> None:
         self.bot, self.view, self.rng, self.seat = bot, view, rng, view.seat
         self.pick = bot._rollout_policy(view.seat)
+        self.reward = bot._search_reward(view.num_players)
         codes = sampled(view, random.Random(0)).moves()  # the seat's own moves: in every deal
         self.codes = [code for code in codes if allowed is None or code in allowed] or codes
         self.visits = dict.fromkeys(self.codes, 0)
@@ -323,9 +326,11 @@ class _FlatSearch:
             first = False
             for _ in range(each):  # the same number each: the best mean wins the last round
                 deal, seed = sampled(self.view, self.rng), self.rng.getrandbits(32)
+                if deadline is None:  # the moves in one compiled loop: the same values
+                    self._simulate_all(alive, deal, seed)
+                    continue
                 for code in alive:  # one deal for every move; a deadline leaves them even
-                    if (deadline is not None and self.done >= len(self.codes)
-                            and time.monotonic() >= deadline):  # fmt: skip
+                    if self.done >= len(self.codes) and time.monotonic() >= deadline:
                         return False
                     self._simulate(code, deal, seed)
             left = max(0, left - each * len(alive))
@@ -335,12 +340,19 @@ class _FlatSearch:
             alive = alive[: (len(alive) + 1) // 2]
 
     def _simulate(self, code: int, deal: Playout, seed: int) -> None:
-        bot = self.bot
-        value = simulate(deal.copy(), code, random.Random(seed), self.pick, bot.reward, self.seat,
-                         bot.depth)  # fmt: skip
+        value = simulate(deal.copy(), code, random.Random(seed), self.pick, self.reward,
+                         self.seat, self.bot.depth)  # fmt: skip
         self.visits[code] += 1
         self.totals[code] += value
         self.done += 1
+
+    def _simulate_all(self, codes: list[int], deal: Playout, seed: int) -> None:
+        values = simulate_each(deal, codes, seed, self.pick, self.reward, self.seat, self.bot.depth)
+        visits, totals = self.visits, self.totals
+        for code, value in zip(codes, values, strict=True):
+            visits[code] += 1
+            totals[code] += value
+        self.done += len(codes)
 
     def rows(self) -> list[tuple[int, int, float]]:
         """(move code, simulations, total reward) of each root move simulated, in the moves'
@@ -885,6 +897,19 @@ class IsmctsBot:
             return _FlatSearch(self, view, allowed, rng)
         return _Search(self, view, allowed, rng)
 
+    def _search_reward(self, seats: int) -> Callable[[Playout], list[float]]:
+        """What the searches call for :meth:`reward` at ``seats`` seats: the same evaluation
+        with the weights bound (compiled: no Python call between the search and the
+        evaluation), or :meth:`reward` itself where a subclass evaluates otherwise."""
+        weights = self._reward_weights(seats)
+        return self.reward if weights is None else Reward(weights.weights, weights.scales)
+
+    def _reward_weights(self, seats: int) -> EvaluationWeights | None:
+        """The weights :meth:`reward` evaluates with at ``seats`` seats (None: another reward)."""
+        if type(self).reward is not IsmctsBot.reward:
+            return None
+        return WEIGHTS if seats in self.contest_seats else WEIGHTS_V2
+
     def reward(self, game: Playout) -> list[float]:
         """The reward of a position, one per seat (see :mod:`tajmahal.bots.evaluation`).
 
@@ -964,6 +989,9 @@ class IsmctsV2Bot(IsmctsBot):
         """
         return evaluate(game, weights=WEIGHTS_V2)
 
+    def _reward_weights(self, seats: int) -> EvaluationWeights | None:
+        return WEIGHTS_V2 if type(self).reward is IsmctsV2Bot.reward else None
+
 
 class IsmctsV3Bot(IsmctsBot):
     """The third release's default ismcts, frozen for head-to-head benchmarks.
@@ -1001,3 +1029,8 @@ class IsmctsV3Bot(IsmctsBot):
         if game.num_players in self.contest_seats:
             return evaluate(game, weights=WEIGHTS_V3)
         return evaluate(game, weights=WEIGHTS_V2)
+
+    def _reward_weights(self, seats: int) -> EvaluationWeights | None:
+        if type(self).reward is not IsmctsV3Bot.reward:
+            return None
+        return WEIGHTS_V3 if seats in self.contest_seats else WEIGHTS_V2
