@@ -340,3 +340,23 @@ def test_search_speed_compares_two_builds_on_the_search_benchmarks_decision(
     bad = subprocess.run([sys.executable, script, "--build", f"x={tmp_path}"],
                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
     assert bad.returncode == 2 and "no tajmahal package" in bad.stderr
+
+
+def test_analysis_agreement_tables_two_seeds_marks_and_reads_its_log(tmp_path: Path) -> None:
+    """benchmarks/analysis_agreement.py (issue 51): one game, a cheap analysis, a row."""
+    script = str(ROOT / "benchmarks" / "analysis_agreement.py")
+    log = tmp_path / "agree.jsonl"
+    done = subprocess.run(
+        [sys.executable, script, "--games", "1", "--iterations", "8", "--build",
+         f"here={ROOT / 'src'}", "--log", str(log)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(text) for text in log.read_text().splitlines()]
+    assert [(line["game"], line["seed"]) for line in lines] == [(0, 0), (0, 1)]
+    assert lines[0]["marks"].keys() == lines[1]["marks"].keys() and lines[0]["marks"]
+    row = done.stdout.splitlines()[-1].split()
+    assert row[:2] == ["here", "1"] and row[3].endswith("%")
+    again = subprocess.run([sys.executable, script, "--from-log", "--log", str(log)],
+                           capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert again.stdout.splitlines()[-1] == done.stdout.splitlines()[-1]
