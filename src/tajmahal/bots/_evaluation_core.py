@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from typing import Final, NamedTuple
 
 from tajmahal.rules.components import COLORED, Special
@@ -247,8 +248,36 @@ def estimated_scores(game: Playout, rows: tuple[tuple[float, ...], ...]) -> list
     table = features(game, len(row) > BASE_FEATURES)  # v2's weights: its features only
     out = []
     for seat, values in enumerate(table):
-        out.append(float(scores[seat]) + sum([row[i] * values[i] for i in range(len(values))]))
+        out.append(float(scores[seat]) + _dot(row, values))
     return out
+
+
+#: whether the built-in ``sum`` of floats compensates its rounding (Neumaier: Python 3.12 on)
+_COMPENSATED: Final = sys.version_info >= (3, 12)
+
+
+def _dot(row: tuple[float, ...], values: list[float]) -> float:
+    """``sum([row[i] * values[i] for i in range(len(values))])`` to the last bit, the way this
+    Python's ``sum`` adds floats (compensated from 3.12), without a list of boxed floats."""
+    if not values:
+        return 0.0
+    total = row[0] * values[0]
+    if not _COMPENSATED:
+        for i in range(1, len(values)):
+            total += row[i] * values[i]
+        return total
+    c = 0.0
+    for i in range(1, len(values)):
+        x = row[i] * values[i]
+        t = total + x
+        if abs(total) >= abs(x):
+            c += (total - t) + x
+        else:
+            c += (x - t) + total
+        total = t
+    if c != 0.0 and math.isfinite(c):
+        total += c
+    return total
 
 
 def _contests(game: Playout, owned_by: list[list[int]]) -> list[list[float]]:
