@@ -35,10 +35,10 @@ MAX_JOBS = 64
 #: deal plays both moves, with the same rollout seed) ...
 DUEL_DEALS = 24
 #: ... at most this many rounds ...
-DUEL_ROUNDS = 12
+DUEL_ROUNDS = 16
 #: ... until the loss lies this many standard errors from the threshold (its mark is clear);
 #: a loss within this many of 0 when the rounds run out is "about equal" (never a mistake)
-CLEAR = 2.0
+CLEAR = 2.5
 
 
 @attrs.frozen
