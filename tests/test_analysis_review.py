@@ -181,3 +181,70 @@ def test_g1_k_every_seats_points_by_reason_add_up_to_its_score(record: tm.GameRe
         assert special == sum(1 for c in hand if c.special is not None)
     half = tm.GameRecord(record.num_players, record.seed, record.moves[:30])
     assert all(row.final_hand is None for row in score_breakdown(half))
+
+
+# ------------------------------------------------- the adaptive duel (issue 51): behaviour only
+
+
+def _play_decision() -> tuple[tm.PlayerView, list[tm.Move]]:
+    state = tm.new_game(3, seed=5)
+    return state.view(state.current_player), list(state.legal_moves())  # type: ignore[arg-type]
+
+
+def test_a_duel_of_a_move_with_itself_is_about_equal_after_one_round() -> None:
+    from tajmahal.analysis._review import DUEL_DEALS, duel_moves
+
+    view, legal = _play_decision()
+    bot = IsmctsBot()
+    duel = duel_moves(view, legal[1], legal[1], 3, 0.08, bot.reward)
+    assert duel.first == duel.second and duel.error == 0.0
+    assert duel.deals == DUEL_DEALS and duel.about_equal
+
+
+def test_the_duel_budget_grows_while_the_mark_is_unclear() -> None:
+    """The same duel (same seed, same moves) stops after a round when the threshold lies far
+    from the difference, and runs more rounds when the threshold lies on it."""
+    from tajmahal.analysis._review import DUEL_DEALS, DUEL_ROUNDS, duel_moves
+
+    view, legal = _play_decision()
+    withdraw, play = tm.Withdraw(), next(m for m in legal if m != tm.Withdraw())
+    reward = IsmctsBot().reward
+    far = duel_moves(view, play, withdraw, 7, 0.9, reward)  # nowhere near a 90% loss
+    assert far.deals == DUEL_DEALS and far.error > 0
+    close = duel_moves(view, play, withdraw, 7, far.first - far.second, reward)
+    assert DUEL_DEALS < close.deals <= DUEL_DEALS * DUEL_ROUNDS
+    assert close.deals % DUEL_DEALS == 0
+    again = duel_moves(view, play, withdraw, 7, far.first - far.second, reward)
+    assert again == close  # seeded: the same deals, the same rounds
+
+
+def test_noise_alone_is_about_equal_and_never_a_mistake() -> None:
+    """A reward that is noise, whatever the move: the duel runs every round it may, and calls
+    the two about equal; the analysis never marks such a decision a mistake."""
+    import random
+
+    from tajmahal.analysis._review import DUEL_DEALS, DUEL_ROUNDS, duel_moves
+
+    view, legal = _play_decision()
+    noise = random.Random(1)
+
+    def reward(game: object) -> list[float]:
+        return [noise.random() for _ in range(3)]
+
+    duel = duel_moves(view, legal[0], legal[1], 2, 0.0, reward)
+    assert duel.about_equal and abs(duel.first - duel.second) <= 2 * duel.error
+    assert duel.deals > DUEL_DEALS and duel.deals <= DUEL_DEALS * DUEL_ROUNDS
+
+
+def test_about_equal_decisions_are_kept_in_the_saved_analysis(record: tm.GameRecord) -> None:
+    review = analyse_game(record, seats=[2], iterations=10, seed=4)
+    dueled = [d for d in review.decisions if d.played != d.best]
+    assert dueled  # a random seat: the search prefers other moves
+    assert not any(d.mistake and d.about_equal for d in review.decisions)
+    assert all(not d.about_equal for d in review.decisions if d.played == d.best)
+    document = review.as_dict()
+    assert all("about_equal" in d for d in document["decisions"])
+    assert load_analysis(document, record) == review
+    for item in document["decisions"]:
+        del item["about_equal"]  # an analysis saved before the duel: every decision settled
+    assert not any(d.about_equal for d in load_analysis(document, record).decisions)

@@ -316,3 +316,47 @@ def test_contest_rollout_bot_plays_legal_moves_through_a_match() -> None:
     bot = f"file:{ROOT / 'benchmarks' / 'contest_rollout.py'}:ContestRolloutIsmcts:iterations=10"
     result = tm.play_match([bot, "greedy", "random"], seed=4)
     assert not result.faults and len(result.scores) == 3 and result.winners
+
+
+def test_search_speed_compares_two_builds_on_the_search_benchmarks_decision(
+    tmp_path: Path,
+) -> None:
+    """benchmarks/search_speed.py (issue 51): a short CPU-time run of two builds (here both the
+    sources) writes a row per build with a rate and a ratio to the first."""
+    src = str(ROOT / "src")
+    out = tmp_path / "speed.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "search_speed.py"), "--build", f"a={src}",
+         "--build", f"b={src}", "--workload", "flat", "--iterations", "20", "--reps", "1",
+         "--rounds", "2", "--json", str(out)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(out.read_text())
+    assert [row["build"] for row in rows] == ["a", "b"]
+    assert all(row["iterations_per_cpu_s"] > 0 and row["spec"] == "ismcts-v3" for row in rows)
+    assert rows[0]["ratio"] == 1.0 and "it/CPU-s" in done.stdout
+    script = str(ROOT / "benchmarks" / "search_speed.py")
+    bad = subprocess.run([sys.executable, script, "--build", f"x={tmp_path}"],
+                         capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert bad.returncode == 2 and "no tajmahal package" in bad.stderr
+
+
+def test_analysis_agreement_tables_two_seeds_marks_and_reads_its_log(tmp_path: Path) -> None:
+    """benchmarks/analysis_agreement.py (issue 51): one game, a cheap analysis, a row."""
+    script = str(ROOT / "benchmarks" / "analysis_agreement.py")
+    log = tmp_path / "agree.jsonl"
+    done = subprocess.run(
+        [sys.executable, script, "--games", "1", "--iterations", "8", "--build",
+         f"here={ROOT / 'src'}", "--log", str(log)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(text) for text in log.read_text().splitlines()]
+    assert [(line["game"], line["seed"]) for line in lines] == [(0, 0), (0, 1)]
+    assert lines[0]["marks"].keys() == lines[1]["marks"].keys() and lines[0]["marks"]
+    row = done.stdout.splitlines()[-1].split()
+    assert row[:2] == ["here", "1"] and row[3].endswith("%")
+    again = subprocess.run([sys.executable, script, "--from-log", "--log", str(log)],
+                           capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert again.stdout.splitlines()[-1] == done.stdout.splitlines()[-1]

@@ -91,11 +91,11 @@ def test_builtin_bots_come_through_the_hook() -> None:
     results = registry.plugin_manager.hook.tajmahal_bots()
     builtins = [
         tm.bots.RandomBot, tm.bots.GreedyBot, tm.bots.IsmctsBot, tm.bots.IsmctsV1Bot,
-        tm.bots.IsmctsV2Bot,
+        tm.bots.IsmctsV2Bot, tm.bots.IsmctsV3Bot,
     ]
     assert [bot for result in results for bot in result] == builtins
     infos = registry.bot_infos()
-    assert list(infos) == ["greedy", "ismcts", "ismcts-v1", "ismcts-v2", "random"]
+    assert list(infos) == ["greedy", "ismcts", "ismcts-v1", "ismcts-v2", "ismcts-v3", "random"]
     assert {(i.plugin, i.origin) for i in infos.values()} == {("tajmahal", "tajmahal")}
 
 
@@ -109,7 +109,7 @@ def test_installed_plugin_is_discovered_through_its_entry_point(
     assert info.description.startswith("Withdraws as soon as")
     bot = tm.bots.create("cautious", seed=4)
     assert isinstance(bot, module.CautiousBot) and isinstance(bot, tm.Bot)
-    builtins = {"greedy", "ismcts", "ismcts-v1", "ismcts-v2", "random"}
+    builtins = {"greedy", "ismcts", "ismcts-v1", "ismcts-v2", "ismcts-v3", "random"}
     assert Registry(entry_points=False).available().keys() == builtins
 
 
@@ -161,7 +161,7 @@ def test_two_plugins_with_the_same_bot_name_make_only_that_name_an_error() -> No
     for word in ("first-plugin", "second-plugin", "pkg-one", "pkg-two"):
         assert word in str(caught.value)
     assert sorted(registry.available()) == [
-        "greedy", "ismcts", "ismcts-v1", "ismcts-v2", "random", "solo"
+        "greedy", "ismcts", "ismcts-v1", "ismcts-v2", "ismcts-v3", "random", "solo"
     ]
     assert "registered twice" in problems_of(registry, "second-plugin")
 
@@ -182,7 +182,9 @@ def test_a_broken_entry_point_is_reported_and_skipped(monkeypatch: pytest.Monkey
     assert "cannot import tajmahal_no_such_module_xyz: ModuleNotFoundError" in problems_of(
         registry, "broken"
     )
-    assert sorted(registry.available()) == ["greedy", "ismcts", "ismcts-v1", "ismcts-v2", "random"]
+    assert sorted(registry.available()) == [
+        "greedy", "ismcts", "ismcts-v1", "ismcts-v2", "ismcts-v3", "random"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -198,7 +200,7 @@ def test_malformed_bots_are_reported_and_skipped(offered: list[Any], problem: st
     registry.register(Plugin(*offered, make_bot("fine")), name="sloppy")
     assert problem in problems_of(registry, "sloppy")
     assert sorted(registry.available()) == [
-        "fine", "greedy", "ismcts", "ismcts-v1", "ismcts-v2", "random"
+        "fine", "greedy", "ismcts", "ismcts-v1", "ismcts-v2", "ismcts-v3", "random"
     ]
 
 
@@ -211,7 +213,9 @@ def test_a_failing_hook_is_reported_and_skipped() -> None:
     registry = Registry(entry_points=False)
     registry.register(Failing(), name="failing")
     assert "SystemExit: no bots today" in problems_of(registry, "failing")
-    assert sorted(registry.available()) == ["greedy", "ismcts", "ismcts-v1", "ismcts-v2", "random"]
+    assert sorted(registry.available()) == [
+        "greedy", "ismcts", "ismcts-v1", "ismcts-v2", "ismcts-v3", "random"
+    ]
 
 
 def test_bot_options_are_passed_and_checked() -> None:

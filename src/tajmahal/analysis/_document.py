@@ -129,6 +129,7 @@ def load_analysis(text: str | dict[str, Any], record: GameRecord) -> GameAnalysi
             ratings=tuple(ratings), loss=_value(item, "loss", path),
             mistake=bool(_get(item, "mistake", bool, path)),
             played_text=texts[0], best_text=texts[1],
+            about_equal="about_equal" in item and bool(_get(item, "about_equal", bool, path)),
         )  # fmt: skip
         decisions.append(review)
     players = tuple(str(p)[:100] for p in _get(doc, "players", list))

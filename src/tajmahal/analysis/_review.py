@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import concurrent.futures
+import math
 import multiprocessing
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -30,6 +31,14 @@ DEFAULT_ITERATIONS = 300
 #: a decision whose move rates this far below the best one (0..1 reward) is a mistake
 MISTAKE = 0.08
 MAX_JOBS = 64
+#: the duel of the best move against the played one: rounds of this many sampled deals (each
+#: deal plays both moves, with the same rollout seed) ...
+DUEL_DEALS = 24
+#: ... at most this many rounds ...
+DUEL_ROUNDS = 16
+#: ... until the loss lies this many standard errors from the threshold (its mark is clear);
+#: a loss within this many of 0 when the rounds run out is "about equal" (never a mistake)
+CLEAR = 2.5
 
 
 @attrs.frozen
@@ -56,6 +65,8 @@ class DecisionReview:
     mistake: bool  #: ``loss`` reaches the analysis's threshold
     played_text: str  #: the played move and its immediate effect, in plain words
     best_text: str  #: the best move and its immediate effect
+    #: the duel could not tell the played move from the best one: about equal (no mistake)
+    about_equal: bool = False
 
     @property
     def forced(self) -> bool:
@@ -79,6 +90,7 @@ class DecisionReview:
             "mistake": self.mistake,
             "played_text": self.played_text,
             "best_text": self.best_text,
+            "about_equal": self.about_equal,
             "ratings": [
                 {"move": str(r.move), "name": r.name, "value": round(r.value, 4),
                  "visits": r.visits}
@@ -160,15 +172,26 @@ class _Job:
     played: Move
     seed: int
     iterations: int
+    threshold: float
 
 
-def _rate(job: _Job) -> tuple[int, tuple[MoveRating, ...]]:
-    """Rate every legal move of one decision with an ISMCTS search from the seat's view."""
+class _Rated(NamedTuple):
+    """What the search made of one decision."""
+
+    decision: int  #: the move's index in the record
+    ratings: tuple[MoveRating, ...]  #: every legal move, best first
+    about_equal: bool = False  #: the duel could not tell the best and the played move apart
+
+
+def _rate(job: _Job) -> _Rated:
+    """Rate every legal move of one decision with an ISMCTS search from the seat's view; when
+    the seat played another move than the best, a duel of the two rates both again."""
     from tajmahal.bots.ismcts import IsmctsBot
 
     comps = job.view.components
     if len(job.legal) == 1:
-        return job.index, (MoveRating(job.legal[0], move_name(job.legal[0], comps), 0.0, 0),)
+        only = job.legal[0]
+        return _Rated(job.index, (MoveRating(only, move_name(only, comps), 0.0, 0),))
     # every root move is tried once before any is tried twice: give each a few searches
     bot = IsmctsBot(seed=job.seed, iterations=max(job.iterations, 3 * len(job.legal)))
     bot.choose(job.view, job.legal)
@@ -181,18 +204,73 @@ def _rate(job: _Job) -> tuple[int, tuple[MoveRating, ...]]:
         MoveRating(m, move_name(m, comps), 0.0, 0) for m in job.legal if m not in seen
     ]  # never happens with enough searches; kept so that every move is listed
     best = ratings[0].move
-    if job.played != best:  # the search tried a move it dislikes rarely: rate both again,
-        duel = IsmctsBot(seed=job.seed + 1, iterations=max(20, job.iterations // 2))
-        duel.search_offered_only = True  # the whole budget on the two of them
-        duel.choose(job.view, (best, job.played))
-        again = {s.move: s for s in duel.last_statistics}
-        ratings = [_rerated(r, again[r.move]) if r.move in again else r for r in ratings]
-    return job.index, tuple(ratings)
+    if job.played == best:
+        return _Rated(job.index, tuple(ratings))
+    duel = duel_moves(job.view, best, job.played, job.seed + 1, job.threshold, bot.reward)
+    again = {best: (duel.first, duel.deals), job.played: (duel.second, duel.deals)}
+    ratings = [
+        attrs.evolve(r, value=round(again[r.move][0], 4), visits=r.visits + again[r.move][1])
+        if r.move in again else r
+        for r in ratings
+    ]  # fmt: skip
+    return _Rated(job.index, tuple(ratings), duel.about_equal)
 
 
-def _rerated(rating: MoveRating, duel: Any) -> MoveRating:
-    """``rating`` with the value of a second search between the best and the played move."""
-    return attrs.evolve(rating, value=round(duel.value, 4), visits=rating.visits + duel.visits)
+class Duel(NamedTuple):
+    """Two moves compared on the same sampled deals: their mean rewards and the deals played."""
+
+    first: float  #: the first move's mean reward
+    second: float  #: the second move's
+    deals: int  #: the deals each move was played on
+    error: float  #: the standard error of ``first - second`` (paired over the deals)
+    about_equal: bool  #: ``first - second`` lies within ``CLEAR`` standard errors of 0
+
+
+def duel_moves(
+    view: PlayerView,
+    first: Move,
+    second: Move,
+    seed: int,
+    threshold: float,
+    reward: Callable[[Any], list[float]],
+) -> Duel:
+    """Compare ``first`` and ``second`` (legal in ``view``) with an adaptive budget.
+
+    Each deal samples what ``view`` cannot see, plays each move on it and the cheap
+    ``heuristic`` policy on to the visit's end with the same rollout seed (common random
+    numbers: the two are compared on the same luck), and scores both with ``reward`` (one
+    value per seat).  Rounds of ``DUEL_DEALS`` deals run until the difference of the means
+    lies ``CLEAR`` standard errors from ``threshold`` (the mistake mark is clear) or
+    ``DUEL_ROUNDS`` rounds have run; it is "about equal" when it lies within ``CLEAR``
+    standard errors of 0 at the end.
+    """
+    from tajmahal.bots.evaluation import heuristic_pick
+    from tajmahal.rules.playout import code_of, sampled
+
+    seat = view.seat
+    codes = (code_of(view.components, first), code_of(view.components, second))
+    rng = random.Random(seed)
+    firsts: list[float] = []
+    diffs: list[float] = []
+    mean = error = 0.0
+    for _ in range(DUEL_ROUNDS):
+        for _ in range(DUEL_DEALS):
+            deal, rollout_seed = sampled(view, rng), rng.getrandbits(32)
+            values = []
+            for code in codes:
+                game = deal.copy()
+                game.play(code)
+                game.run(random.Random(rollout_seed), heuristic_pick, visit_end=True)
+                values.append(reward(game)[seat])
+            firsts.append(values[0])
+            diffs.append(values[0] - values[1])
+        count = len(diffs)
+        mean = sum(diffs) / count
+        error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1) / count)
+        if abs(mean - threshold) >= CLEAR * error:
+            break
+    first_mean = sum(firsts) / len(firsts)
+    return Duel(first_mean, first_mean - mean, len(diffs), error, abs(mean) <= CLEAR * error)
 
 
 def _decision_seed(seed: int, index: int) -> int:
@@ -215,12 +293,15 @@ def analyse_game(
     view at that moment (what it knew then, never the hidden cards), with
     ``iterations`` searches (at least three per legal move), and every legal
     move gets the search's mean reward (0..1, a smooth chance of beating the
-    best rival).  The best move is the search's choice.  UCT searches a move
-    it dislikes rarely, so when the played move is not the best, a second
-    search (half the budget, at least 20) compares the two alone and gives
-    both their values.  A decision's loss is the best move's value minus the
-    played one's (never below 0); a loss of ``threshold`` or more marks a
-    mistake.  The same record, seats,
+    best rival).  The best move is the search's choice.  When the played move
+    is not the best, a duel (``duel_moves``) plays the two on the same
+    sampled deals, round after round, until the difference of their values is
+    clearly above or below ``threshold`` (or ``DUEL_ROUNDS`` rounds have run),
+    and gives both their values: the budget grows where the mark is close, so
+    that another seed marks the same mistakes.  A decision's loss is the best
+    move's value minus the played one's (never below 0); a loss of
+    ``threshold`` or more marks a mistake, unless the duel could not tell the
+    two apart (``about_equal``).  The same record, seats,
     iterations and seed give the same analysis, with any ``jobs`` (worker
     processes).  ``progress(done, total)`` is called after each decision.
 
@@ -250,12 +331,12 @@ def analyse_game(
         if mover is not None and mover in wanted:
             work.append(
                 _Job(index, state.view(mover), state.legal_moves(), move,
-                     _decision_seed(seed, index), iterations)
+                     _decision_seed(seed, index), iterations, threshold)
             )  # fmt: skip
-    rated = dict(_run(work, jobs, progress))
+    rated = {result.decision: result for result in _run(work, jobs, progress)}
     decisions = []
     for job in work:
-        ratings = rated[job.index]
+        ratings, about_equal = rated[job.index].ratings, rated[job.index].about_equal
         view = job.view
         best = ratings[0]
         played = next(r for r in ratings if r.move == job.played)
@@ -268,9 +349,10 @@ def analyse_game(
             best=best.move,
             ratings=ratings,
             loss=loss,
-            mistake=loss > 0 and loss >= threshold,
+            mistake=loss > 0 and loss >= threshold and not about_equal,
             played_text=str(effect(view, job.played)),
             best_text=str(effect(view, best.move)),
+            about_equal=about_equal,
         )
         decisions.append(review)
     return GameAnalysis(
@@ -281,7 +363,7 @@ def analyse_game(
 
 def _run(
     work: Sequence[_Job], jobs: int, progress: Callable[[int, int], None] | None
-) -> Iterable[tuple[int, tuple[MoveRating, ...]]]:
+) -> Iterable[_Rated]:
     total = len(work)
     if jobs == 1 or total <= 1:
         for done, job in enumerate(work, 1):

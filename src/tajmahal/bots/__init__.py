@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.greedy import GreedyBot
-from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
+from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot, IsmctsV3Bot
 from tajmahal.bots.plugins import PluginInfo, plugin_infos
 from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
@@ -35,6 +35,7 @@ __all__ = [
     "IsmctsBot",
     "IsmctsV1Bot",
     "IsmctsV2Bot",
+    "IsmctsV3Bot",
     "PlayerSpec",
     "PluginError",
     "PluginInfo",

@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import math
 import random
-from typing import NamedTuple
+import sys
+from typing import Final, NamedTuple
 
 from tajmahal.rules.components import COLORED, Special
 from tajmahal.rules.playout import CROWN, OVER, PALACE, PLAY, TAKE, WITHDRAW, Playout
 from tajmahal.rules.tables import ELEPHANT, GRAND_MOGUL, INFLUENCE_IDX, SPECIALS, Tables
 
-HAND_CAP = 10  #: cards in hand beyond this many count no more
-BASE_FEATURES = 12  #: the features of ``features`` (the ``ismcts-v2`` evaluation reads these only)
-_POINTS = SPECIALS.index(Special.POINTS)
+HAND_CAP: Final = 10  #: cards in hand beyond this many count no more
+#: the features of ``features`` (the ``ismcts-v2`` evaluation reads these only)
+BASE_FEATURES: Final = 12
+_POINTS: Final = SPECIALS.index(Special.POINTS)
 
 
 class _Statics(NamedTuple):
     influence: tuple[int, ...]  #: per kind, its influence and grand mogul symbols
     neighbours: tuple[tuple[int, ...], ...]
+    pairs: tuple[tuple[tuple[int, int], ...], ...]  #: per kind, its (symbol, count) pairs
 
 
 _statics_cache: tuple[Tables, _Statics] | None = None
@@ -35,7 +38,8 @@ def _statics(t: Tables) -> _Statics:
         return _statics_cache[1]
     symbols = (*INFLUENCE_IDX, GRAND_MOGUL)
     influence = tuple(sum(counts[i] for i in symbols) for counts in t.symbol_counts)
-    statics = _Statics(influence, t.adjacency)
+    pairs = tuple(tuple((i, c) for i, c in enumerate(cs) if c) for cs in t.symbol_counts)
+    statics = _Statics(influence, t.adjacency, pairs)
     _statics_cache = (t, statics)
     return statics
 
@@ -80,8 +84,18 @@ def features(game: Playout, contest: bool = True) -> list[list[float]]:
             palaces[owner].append(city)
         if crowned >= 0 and crowned != owner:
             palaces[crowned].append(city)
-    contests = _contests(game) if contest else []
+    owned_by: list[list[int]] = []  # per seat, the commodities of its province and bonus tiles
+    for seat in range(n):
+        owned = [0, 0, 0, 0]
+        for number in game.province_tiles[seat]:
+            for c in t.tile_commodities[number - 1]:
+                owned[c] += 1
+        for tile in game.commodity_tiles[seat]:
+            owned[bonus_commodity[tile]] += 1
+        owned_by.append(owned)
+    contests = _contests(game, owned_by) if contest else []
     here = -1 if game.phase == OVER else order[visit - 1]
+    scratch = _Scratch(len(city_province), len(future))
     out = []
     for seat in range(n):
         hand = game.hands[seat]
@@ -109,18 +123,13 @@ def features(game: Playout, contest: bool = True) -> list[list[float]]:
         unpaired = 0
         for count in game.influence[seat]:
             unpaired += count % 2
-        owned = [0, 0, 0, 0]
-        for number in game.province_tiles[seat]:
-            for c in t.tile_commodities[number - 1]:
-                owned[c] += 1
-        for tile in game.commodity_tiles[seat]:
-            owned[bonus_commodity[tile]] += 1
+        owned = owned_by[seat]
         potential = tiles = 0
         for c in range(4):
             potential += owned[c] * to_come[c]
             tiles += owned[c]
         connection, provinces, linked = _connections(
-            palaces[seat], neighbours, city_province, future, here
+            palaces[seat], neighbours, city_province, future, here, scratch, seat + 1
         )
         row = (
             [
@@ -145,43 +154,59 @@ def features(game: Playout, contest: bool = True) -> list[list[float]]:
     return out
 
 
+class _Scratch:
+    """The lists :func:`_connections` marks, made once per evaluation and shared by its seats
+    (each seat marks with its own number: nothing to clear between seats)."""
+
+    __slots__ = ("counted", "own", "reached", "seen")
+
+    def __init__(self, cities: int, provinces: int) -> None:
+        self.own = [0] * cities  #: per city, the number of the last seat owning it
+        self.seen = [0] * cities  #: per city, the number of the last seat whose walk saw it
+        self.reached = [0] * provinces  #: per province, the last group (stamp) reaching it
+        self.counted = [0] * provinces  #: per province, the last group (stamp) counting it
+
+
 def _connections(
     cities: list[int],
     neighbours: tuple[tuple[int, ...], ...],
     city_province: tuple[int, ...],
     future: list[bool],
     here: int,
+    scratch: _Scratch,
+    mark: int,
 ) -> tuple[int, int, int]:
     """(connection potential, provinces with a palace, provinces of the largest group next
     to province ``here``) of one seat's palaces (K7).
 
-    ``future`` says per province whether it is still to be visited.
+    ``future`` says per province whether it is still to be visited; ``scratch`` holds the
+    marks, ``mark`` (above 0) is this seat's.
     """
     if not cities:
         return 0, 0, 0
-    own = [False] * len(city_province)
+    own, seen = scratch.own, scratch.seen
     for city in cities:
-        own[city] = True
-    seen = [False] * len(city_province)
+        own[city] = mark
     best = [0] * len(future)  # per future province: provinces of the largest group reaching it
-    reached = [0] * len(future)  # per province, the last group (stamp) reaching it
-    counted = [0] * len(future)  # per province, the last group (stamp) counting it
-    stamp = 0
+    reached, counted = scratch.reached, scratch.counted
+    # group stamps: this seat's lie above every earlier seat's (a seat has fewer groups than
+    # there are cities, and its last stamp counts its provinces)
+    stamp = mark * (len(city_province) + 2)
     for start in cities:
-        if seen[start]:
+        if seen[start] == mark:
             continue
         stamp += 1
         group = [start]
-        seen[start] = True
+        seen[start] = mark
         reaches: list[int] = []
         i = 0
         while i < len(group):  # grows while it is read: a breadth-first walk
             city = group[i]
             i += 1
             for other in neighbours[city]:
-                if own[other]:
-                    if not seen[other]:
-                        seen[other] = True
+                if own[other] == mark:
+                    if seen[other] != mark:
+                        seen[other] = mark
                         group.append(other)
                 else:
                     province = city_province[other]
@@ -223,11 +248,39 @@ def estimated_scores(game: Playout, rows: tuple[tuple[float, ...], ...]) -> list
     table = features(game, len(row) > BASE_FEATURES)  # v2's weights: its features only
     out = []
     for seat, values in enumerate(table):
-        out.append(float(scores[seat]) + sum([row[i] * values[i] for i in range(len(values))]))
+        out.append(float(scores[seat]) + _dot(row, values))
     return out
 
 
-def _contests(game: Playout) -> list[list[float]]:
+#: whether the built-in ``sum`` of floats compensates its rounding (Neumaier: Python 3.12 on)
+_COMPENSATED: Final = sys.version_info >= (3, 12)
+
+
+def _dot(row: tuple[float, ...], values: list[float]) -> float:
+    """``sum([row[i] * values[i] for i in range(len(values))])`` to the last bit, the way this
+    Python's ``sum`` adds floats (compensated from 3.12), without a list of boxed floats."""
+    if not values:
+        return 0.0
+    total = row[0] * values[0]
+    if not _COMPENSATED:
+        for i in range(1, len(values)):
+            total += row[i] * values[i]
+        return total
+    c = 0.0
+    for i in range(1, len(values)):
+        x = row[i] * values[i]
+        t = total + x
+        if abs(total) >= abs(x):
+            c += (total - t) + x
+        else:
+            c += (x - t) + total
+        total = t
+    if c != 0.0 and math.isfinite(c):
+        total += c
+    return total
+
+
+def _contests(game: Playout, owned_by: list[list[int]]) -> list[list[float]]:
     """Per seat, the prize-contest features but the last (``evaluation.CONTEST_FEATURES``).
 
     Read at the start of a visit (the court full): the elephants and grand
@@ -238,22 +291,20 @@ def _contests(game: Playout) -> list[list[float]]:
     from ``_connections``.)
     """
     t = game.tables
-    counts = t.symbol_counts
+    pairs = _statics(t).pairs
     n = game.num_players
     held: list[list[int]] = []
     sizes: list[int] = []
     for seat in range(n):
         mine = [0, 0, 0, 0, 0, 0]
         for kind in game.hands[seat]:
-            row = counts[kind]
-            for i in range(6):
-                mine[i] += row[i]
+            for i, count in pairs[kind]:  # its symbols only
+                mine[i] += count
         held.append(mine)
         size = len(game.hands[seat])
         sizes.append(size if size < HAND_CAP else HAND_CAP)
     over = game.phase == OVER
     tile = () if over or not game.court_tile else t.tile_commodities[game.visit - 1]
-    bonus_commodity = t.bonus_commodity
     out = []
     for seat in range(n):
         mine = held[seat]
@@ -274,12 +325,7 @@ def _contests(game: Playout) -> list[list[float]]:
         elephant_lead = mine[ELEPHANT] - rival[ELEPHANT]
         tile_points = 0
         if tile:
-            owned = [0, 0, 0, 0]
-            for number in game.province_tiles[seat]:
-                for c in t.tile_commodities[number - 1]:
-                    owned[c] += 1
-            for b in game.commodity_tiles[seat]:
-                owned[bonus_commodity[b]] += 1
+            owned = owned_by[seat]
             for c in tile:
                 tile_points += 1 + owned[c]
         out.append(
@@ -310,12 +356,31 @@ def evaluate(
     """One reward in 0..1 per seat: the logistic of its estimated margin over the best rival."""
     est = estimated_scores(game, rows)
     width = reward_scale(game, scales) if scale is None else scale
+    top = second = -math.inf  # the two best estimates: each seat's best rival is one of them
+    for v in est:
+        if v > top:
+            top, second = v, top
+        elif v > second:
+            second = v
     out = []
-    for seat, mine in enumerate(est):
-        rival = max([v for s, v in enumerate(est) if s != seat])
+    for mine in est:
+        rival = second if mine == top else top  # a tie for the top: the rival is as good
         margin = (mine - rival) / width
         out.append(1.0 / (1.0 + math.exp(-margin)) if margin > -30 else 0.0)
     return out
+
+
+class Reward:
+    """:func:`evaluate` with its weight rows and scales bound: a callable the search calls
+    once a simulation (compiled, without a Python call between the two)."""
+
+    __slots__ = ("rows", "scales")
+
+    def __init__(self, rows: tuple[tuple[float, ...], ...], scales: tuple[float, ...]) -> None:
+        self.rows, self.scales = rows, scales
+
+    def __call__(self, game: Playout) -> list[float]:
+        return evaluate(game, self.rows, self.scales, None)
 
 
 def heuristic_pick(game: Playout, codes: list[int], rng: random.Random) -> int:
@@ -345,8 +410,17 @@ def court_prizes(game: Playout) -> list[bool]:
 def _play_or_withdraw(game: Playout, codes: list[int], rng: random.Random) -> int:
     seat = game.current
     mine, best = game.counts[seat], game.rival_best(seat)
-    prizes = court_prizes(game)
-    holding = sum(1 for i in range(6) if prizes[i] and mine[i] >= 1 and mine[i] > best[i])
+    holding = 0  # the prizes still at court that the seat leads for (court_prizes, inlined)
+    court = game.court_influence
+    for i in range(6):
+        if i == GRAND_MOGUL:
+            prize = game.court_crown
+        elif i == ELEPHANT:
+            prize = game.court_tile
+        else:
+            prize = court[i]
+        if prize and mine[i] >= 1 and mine[i] > best[i]:
+            holding += 1
     u = rng.random()
     if holding and u < 0.5 + 0.2 * holding:
         return WITHDRAW

@@ -6,10 +6,12 @@
 
 from __future__ import annotations
 
+import _random
 import math
 import random
 from collections.abc import Callable
 from math import log, sqrt
+from typing import Final
 
 from tajmahal.bots._evaluation_core import heuristic_pick
 from tajmahal.rules.playout import OVER, PLAY, WITHDRAW, Picker, Playout
@@ -101,8 +103,31 @@ def simulate(
     return reward(game)[seat]
 
 
+def simulate_each(
+    deal: Playout,
+    codes: list[int],
+    seed: int,
+    pick: Picker | None,
+    reward: Callable[[Playout], list[float]],
+    seat: int,
+    depth: int = 1,
+) -> list[float]:
+    """One flat simulation of each of ``codes`` on a copy of ``deal``, every rollout from the
+    same seed: ``seat``'s rewards, in the codes' order.  The same values as :func:`simulate`
+    on ``deal.copy()`` with ``random.Random(seed)`` for each code (one generator, seeded again
+    for each: no new object)."""
+    rng = random.Random(seed)
+    values: list[float] = []
+    for code in codes:
+        if values:  # as random.Random(seed) makes it, without the Python-level method
+            _random.Random.seed(rng, seed)
+            rng.gauss_next = None  # type: ignore[attr-defined]
+        values.append(simulate(deal.copy(), code, rng, pick, reward, seat, depth))
+    return values
+
+
 #: :class:`PlaySearch`'s ``seat`` for searching every seat's play decisions
-EVERY_SEAT = -1
+EVERY_SEAT: Final = -1
 
 
 class PlaySearch:

@@ -83,6 +83,7 @@ __all__ = [
     "FEATURES_V2",
     "WEIGHTS",
     "WEIGHTS_V2",
+    "WEIGHTS_V3",
     "EvaluationWeights",
     "WeightsError",
     "estimated_scores",
@@ -125,6 +126,7 @@ HAND_CAP = _core.HAND_CAP  #: cards in hand beyond this many count no more
 WEIGHTS_FORMAT = "tajmahal-evaluation-weights"
 WEIGHTS_FILE = "evaluation_weights.json"  #: the current weights (package data)
 WEIGHTS_V2_FILE = "evaluation_weights_v2.json"  #: the ``ismcts-v2`` weights, frozen
+WEIGHTS_V3_FILE = "evaluation_weights_v3.json"  #: the ``ismcts-v3`` weights, frozen
 
 
 class WeightsError(TajMahalError, ValueError):
@@ -203,6 +205,9 @@ def _finite(value: object) -> bool:
 WEIGHTS = load_weights()
 #: the frozen ``ismcts-v2`` weights (package data ``evaluation_weights_v2.json``)
 WEIGHTS_V2 = load_weights(name=WEIGHTS_V2_FILE)
+#: the frozen ``ismcts-v3`` weights (package data ``evaluation_weights_v3.json``: the third
+#: release's shipped weights)
+WEIGHTS_V3 = load_weights(name=WEIGHTS_V3_FILE)
 
 
 def visits_left(game: Playout) -> int:

@@ -53,7 +53,10 @@ evaluation, frozen in :mod:`tajmahal.bots.evaluation_v1` (a test pins its
 choices on a fixed seed).  **ismcts-v2** (``IsmctsV2Bot``) is the second
 release's default, frozen the same way: the same search with the second
 release's weights (``evaluation_weights_v2.json``, the twelve features of
-:data:`~tajmahal.bots.evaluation.FEATURES_V2`).
+:data:`~tajmahal.bots.evaluation.FEATURES_V2`).  **ismcts-v3** (``IsmctsV3Bot``) is the
+third release's default, frozen with its weights (``evaluation_weights_v3.json``), its
+levels (``LEVELS_V3``, levels 4 and 5 with ``inner=2,inner_seats=all``) and its flat search
+of the play decisions; a test pins its decisions on fixed seeds.
 """
 
 from __future__ import annotations
@@ -63,14 +66,14 @@ import pickle
 import random
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from tajmahal.bots._evaluation_core import heuristic_pick
-from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate
+from tajmahal.bots._evaluation_core import Reward, heuristic_pick
+from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate, simulate_each
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
 from tajmahal.bots.base import current_deadline
-from tajmahal.bots.evaluation import WEIGHTS_V2, evaluate
+from tajmahal.bots.evaluation import WEIGHTS, WEIGHTS_V2, WEIGHTS_V3, EvaluationWeights, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import Picker, Playout, code_of, sampled
@@ -80,10 +83,12 @@ from tajmahal.rules.views import PlayerView
 __all__ = [
     "LEVELS",
     "LEVELS_V2",
+    "LEVELS_V3",
     "LEVEL_OPTIONS",
     "IsmctsBot",
     "IsmctsV1Bot",
     "IsmctsV2Bot",
+    "IsmctsV3Bot",
     "MoveStatistics",
     "decision_time",
     "decision_work",
@@ -143,6 +148,8 @@ LEVEL_OPTIONS: dict[int, dict[str, Any]] = {
 }
 #: the levels and default budget of ``ismcts-v1`` and ``ismcts-v2``, frozen
 LEVELS_V2: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
+#: the levels and default budget of ``ismcts-v3`` (the third release's), frozen
+LEVELS_V3: dict[int, int] = {1: 21, 2: 83, 3: 330, 4: 100, 5: 330}
 
 
 logger = logging.getLogger("tajmahal.bots")
@@ -269,13 +276,14 @@ class _Search:
     """One decision's trees (``bot.trees`` of them, grown in turn and summed at the root),
     grown by :meth:`run`: the roots and the iterations done so far."""
 
-    __slots__ = ("allowed", "bot", "done", "pick", "rng", "roots", "view")
+    __slots__ = ("allowed", "bot", "done", "pick", "reward", "rng", "roots", "view")
 
     def __init__(
         self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
     ) -> None:
         self.bot, self.view, self.allowed, self.rng = bot, view, allowed, rng
         self.pick = bot._rollout_policy(view.seat)
+        self.reward = bot._search_reward(view.num_players)
         self.roots = [Node(view.seat) for _ in range(bot.trees)]
         self.done = 0
 
@@ -283,7 +291,7 @@ class _Search:
         """Search ``iterations`` more times, or until ``deadline`` (:func:`time.monotonic`),
         whichever ends first; at least once."""
         bot, roots, view, rng, allowed = self.bot, self.roots, self.view, self.rng, self.allowed
-        c, pick, reward, depth = bot.c, self.pick, bot.reward, bot.depth
+        c, pick, reward, depth = bot.c, self.pick, self.reward, bot.depth
         trees = len(roots)
         done = 0
         deadline = _host_bound(deadline)  # a host's hard limit ends an iteration budget too
@@ -316,13 +324,15 @@ class _FlatSearch:
     2013): in each round every move still in the race gets the same number of simulations,
     then the worse half is dropped.  The same interface as :class:`_Search`."""
 
-    __slots__ = ("bot", "codes", "done", "pick", "rng", "seat", "totals", "view", "visits")
+    __slots__ = ("bot", "codes", "done", "pick", "reward", "rng", "seat", "totals", "view",
+                 "visits")  # fmt: skip
 
     def __init__(
         self, bot: IsmctsBot, view: PlayerView, allowed: frozenset[int] | None, rng: random.Random
     ) -> None:
         self.bot, self.view, self.rng, self.seat = bot, view, rng, view.seat
         self.pick = bot._rollout_policy(view.seat)
+        self.reward = bot._search_reward(view.num_players)
         codes = sampled(view, random.Random(0)).moves()  # the seat's own moves: in every deal
         self.codes = [code for code in codes if allowed is None or code in allowed] or codes
         self.visits = dict.fromkeys(self.codes, 0)
@@ -355,25 +365,24 @@ class _FlatSearch:
             each = max(1, spend // len(alive)) if first else spend // len(alive)
             first = False
             for _ in range(each):  # the same number each: the best mean wins the last round
+                if (deadline is not None and self.done >= len(self.codes)
+                        and time.monotonic() >= deadline):
+                    return False  # checked between deals: every move has as many
                 deal, seed = sampled(self.view, self.rng), self.rng.getrandbits(32)
-                for code in alive:  # one deal for every move; a deadline leaves them even
-                    if (deadline is not None and self.done >= len(self.codes)
-                            and time.monotonic() >= deadline):  # fmt: skip
-                        return False
-                    self._simulate(code, deal, seed)
+                self._simulate_all(alive, deal, seed)  # the moves in one compiled loop
             left = max(0, left - each * len(alive))
             if len(alive) == 1:
                 return True
             alive.sort(key=lambda code: self.totals[code] / self.visits[code], reverse=True)
             alive = alive[: (len(alive) + 1) // 2]
 
-    def _simulate(self, code: int, deal: Playout, seed: int) -> None:
-        bot = self.bot
-        value = simulate(deal.copy(), code, random.Random(seed), self.pick, bot.reward, self.seat,
-                         bot.depth)  # fmt: skip
-        self.visits[code] += 1
-        self.totals[code] += value
-        self.done += 1
+    def _simulate_all(self, codes: list[int], deal: Playout, seed: int) -> None:
+        values = simulate_each(deal, codes, seed, self.pick, self.reward, self.seat, self.bot.depth)
+        visits, totals = self.visits, self.totals
+        for code, value in zip(codes, values, strict=True):
+            visits[code] += 1
+            totals[code] += value
+        self.done += len(codes)
 
     def rows(self) -> list[tuple[int, int, float]]:
         """(move code, simulations, total reward) of each root move simulated, in the moves'
@@ -918,6 +927,19 @@ class IsmctsBot:
             return _FlatSearch(self, view, allowed, rng)
         return _Search(self, view, allowed, rng)
 
+    def _search_reward(self, seats: int) -> Callable[[Playout], list[float]]:
+        """What the searches call for :meth:`reward` at ``seats`` seats: the same evaluation
+        with the weights bound (compiled: no Python call between the search and the
+        evaluation), or :meth:`reward` itself where a subclass evaluates otherwise."""
+        weights = self._reward_weights(seats)
+        return self.reward if weights is None else Reward(weights.weights, weights.scales)
+
+    def _reward_weights(self, seats: int) -> EvaluationWeights | None:
+        """The weights :meth:`reward` evaluates with at ``seats`` seats (None: another reward)."""
+        if type(self).reward is not IsmctsBot.reward:
+            return None
+        return WEIGHTS if seats in self.contest_seats else WEIGHTS_V2
+
     def reward(self, game: Playout) -> list[float]:
         """The reward of a position, one per seat (see :mod:`tajmahal.bots.evaluation`).
 
@@ -996,3 +1018,49 @@ class IsmctsV2Bot(IsmctsBot):
         True
         """
         return evaluate(game, weights=WEIGHTS_V2)
+
+    def _reward_weights(self, seats: int) -> EvaluationWeights | None:
+        return WEIGHTS_V2 if type(self).reward is IsmctsV2Bot.reward else None
+
+
+class IsmctsV3Bot(IsmctsBot):
+    """The third release's default ismcts, frozen for head-to-head benchmarks.
+
+    The same search and options as the third release's ``ismcts``: the flat search of the
+    play-or-withdraw decisions, its levels (``LEVELS_V3``; levels 4 and 5 search every
+    seat's play decisions inside each simulation), the prize-contest evaluation
+    (``evaluation_weights_v3.json``) at 3 and 4 seats, ``ismcts-v2``'s weights and budget at 5.
+
+    >>> import tajmahal as tm
+    >>> bot = tm.bots.create("ismcts-v3:level=5")
+    >>> isinstance(bot, IsmctsV3Bot), bot.iterations, bot.inner, bot.inner_seats, bot.flat
+    (True, 330, 2, 'all', 'play')
+    """
+
+    name: ClassVar[str] = "ismcts-v3"
+    default_focus: ClassVar[float] = 1.0
+    default_flat: ClassVar[str] = "play"
+    levels: ClassVar[dict[int, int]] = LEVELS_V3
+    level_options: ClassVar[dict[int, dict[str, Any]]] = {
+        4: {"inner": 2, "inner_seats": "all"},
+        5: {"inner": 2, "inner_seats": "all"},
+    }
+    contest_seats: ClassVar[frozenset[int]] = frozenset({3, 4})
+
+    def reward(self, game: Playout) -> list[float]:
+        """The third release's reward: its weights at 3 and 4 seats, ``ismcts-v2``'s at 5.
+
+        >>> import tajmahal as tm
+        >>> from tajmahal.rules.playout import Playout
+        >>> game = Playout(tm.new_game(num_players=3, seed=1))
+        >>> IsmctsV3Bot(seed=1).reward(game) == evaluate(game, weights=WEIGHTS_V3)
+        True
+        """
+        if game.num_players in self.contest_seats:
+            return evaluate(game, weights=WEIGHTS_V3)
+        return evaluate(game, weights=WEIGHTS_V2)
+
+    def _reward_weights(self, seats: int) -> EvaluationWeights | None:
+        if type(self).reward is not IsmctsV3Bot.reward:
+            return None
+        return WEIGHTS_V3 if seats in self.contest_seats else WEIGHTS_V2

@@ -95,7 +95,7 @@ class PluginError(TajMahalError):
     ...
     tajmahal.bots.registry.PluginError: bot name 'twin' is registered twice: ...
     >>> sorted(registry.available())  # the other names still work
-    ['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'random']
+    ['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'ismcts-v3', 'random']
     """
 
 
@@ -126,7 +126,7 @@ class UnknownBotError(SpecError, LookupError):
     ... except LookupError as exc:
     ...     print(type(exc).__name__, '-', exc)  # doctest: +NORMALIZE_WHITESPACE
     UnknownBotError - no bot is called 'nobody'; available bots: greedy, ismcts, ismcts-v1,
-    ismcts-v2, random
+    ismcts-v2, ismcts-v3, random
     """
 
     def __str__(self) -> str:  # LookupError would quote the message like a key
@@ -161,7 +161,7 @@ class Registry:
 
     >>> registry = Registry(entry_points=False)
     >>> sorted(registry.available())
-    ['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'random']
+    ['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'ismcts-v3', 'random']
     >>> registry.create('random', seed=3).name
     'random'
     """
@@ -197,7 +197,9 @@ class Registry:
         >>> registry = Registry(entry_points=False)
         >>> registry.register(MyPlugin(), name='mine', origin='my-package')
         >>> sorted(registry.available()), registry.bot_infos()['first'].origin
-        (['first', 'greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'random'], 'my-package')
+        ... # doctest: +NORMALIZE_WHITESPACE
+        (['first', 'greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'ismcts-v3', 'random'],
+         'my-package')
         >>> registry.register(MyPlugin(), name='mine')
         Traceback (most recent call last):
         ...
@@ -294,7 +296,9 @@ class Registry:
 
         >>> infos = Registry(entry_points=False).bot_infos()
         >>> list(infos), infos['greedy'].bot_class.__name__, infos['greedy'].plugin
-        (['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'random'], 'GreedyBot', 'tajmahal')
+        ... # doctest: +NORMALIZE_WHITESPACE
+        (['greedy', 'ismcts', 'ismcts-v1', 'ismcts-v2', 'ismcts-v3', 'random'], 'GreedyBot',
+         'tajmahal')
         """
         if self._infos is None:
             self._infos = self._collect()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left, insort
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -32,8 +32,13 @@ from tajmahal.rules.tables import (
 
 __all__ = ["CROWN", "OVER", "PALACE", "PLAY", "TAKE", "WITHDRAW", "PlayoutSteps"]
 
-WITHDRAW = -1  #: the code of the withdraw move
-PLAY, PALACE, CROWN, TAKE, OVER = range(5)  #: phases as ints (the order of Phase)
+# Final: the compiled build reads these as constants, not as module attributes
+WITHDRAW: Final = -1  #: the code of the withdraw move
+PLAY: Final = 0  #: phases as ints (the order of Phase)
+PALACE: Final = 1
+CROWN: Final = 2
+TAKE: Final = 3
+OVER: Final = 4
 PHASES = (Phase.PLAY, Phase.PALACE, Phase.CROWN, Phase.TAKE, Phase.OVER)
 #: the GameState fields (its ``__init__`` arguments, in order): what :meth:`PlayoutSteps.load` reads
 STATE_FIELDS: tuple[str, ...] = tuple(a.name for a in attrs.fields(GameState) if a.init)

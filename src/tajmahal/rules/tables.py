@@ -9,7 +9,7 @@ once, so ``legal_moves`` allocates nothing but the tuple it returns.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Final
 
 from tajmahal.rules.components import (
     COLORED,
@@ -30,11 +30,12 @@ __all__ = ["SYMBOLS", "Tables", "tables"]
 SYMBOLS: tuple[Symbol, ...] = tuple(Symbol)
 SPECIALS: tuple[Special, ...] = tuple(Special)
 COMMODITIES: tuple[Commodity, ...] = tuple(Commodity)
-ELEPHANT = SYMBOLS.index(Symbol.ELEPHANT)
-GRAND_MOGUL = SYMBOLS.index(Symbol.GRAND_MOGUL)
+# Final: the compiled build reads these as constants, not as module attributes
+ELEPHANT: Final = SYMBOLS.index(Symbol.ELEPHANT)
+GRAND_MOGUL: Final = SYMBOLS.index(Symbol.GRAND_MOGUL)
 #: indices of the influence symbols, in INFLUENCE order (0..3 in SYMBOLS too)
-INFLUENCE_IDX: tuple[int, ...] = tuple(SYMBOLS.index(s) for s in INFLUENCE)
-NO_EXTRA = -1
+INFLUENCE_IDX: Final[tuple[int, ...]] = tuple(SYMBOLS.index(s) for s in INFLUENCE)
+NO_EXTRA: Final = -1
 
 
 class Tables:
