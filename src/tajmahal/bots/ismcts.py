@@ -70,7 +70,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from tajmahal.bots._evaluation_core import Reward, heuristic_pick
-from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate, simulate_each
+from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate_each
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
 from tajmahal.bots.base import current_deadline
 from tajmahal.bots.evaluation import WEIGHTS, WEIGHTS_V2, WEIGHTS_V3, EvaluationWeights, evaluate
