@@ -20,6 +20,7 @@ import tomllib
 import venv
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,7 +70,8 @@ def test_a_record_names_the_code_that_made_it() -> None:
     assert older.tags["library"] == "tajmahal 0.1.0.dev0"  # a record of an older version loads
 
 
-def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: Path) -> None:
+def release_script() -> Any:
+    """.ci/release as a module."""
     import importlib.machinery
     import importlib.util
 
@@ -78,6 +80,11 @@ def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: 
     assert spec is not None
     release = importlib.util.module_from_spec(spec)
     loader.exec_module(release)
+    return release
+
+
+def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: Path) -> None:
+    release = release_script()
     text = ("# Changelog\n\n## [Unreleased]\n\n### Added\n- new\n\n### Fixed\n- a fix\n\n"
             "## [0.1.0] — 2026-01-01\n\n### Added\n- old\n")  # fmt: skip
     assert release.release_changelog(text, "0.2.0", "2026-02-02") == (
@@ -91,6 +98,32 @@ def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: 
         "# Changelog\n\n## [Unreleased]\n\n## [0.2.0] — 2026-02-02\n\nWords.\n\n"
         "### Added\n- new\n\n### Fixed\n- late\n\n## [0.1.0] — 2026-01-01\n"
     )
+
+
+def test_the_release_script_adds_the_releases_compare_link() -> None:
+    release = release_script()
+    text = ("## [Unreleased]\n\n## [0.3.0] — 2026-02-02\n\n[Unreleased]: https://r/compare/"
+            "v0.2.0...HEAD\n[0.2.0]: https://r/compare/v0.1.0...v0.2.0\n")  # fmt: skip
+    linked = release.release_links(text, "0.3.0")
+    assert linked.endswith(
+        "[Unreleased]: https://r/compare/v0.3.0...HEAD\n[0.3.0]: https://r/compare/v0.2.0...v0.3.0"
+        "\n[0.2.0]: https://r/compare/v0.1.0...v0.2.0\n"
+    )
+    assert release.release_links(linked, "0.3.0") == linked  # once
+    assert release.release_links("## [Unreleased]\n", "0.3.0") == "## [Unreleased]\n"
+
+
+def test_every_release_has_a_compare_link_to_the_projects_repository() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    repo = PROJECT["project"]["urls"]["Repository"]
+    links = dict(re.findall(r"^\[([^\]]+)\]: (\S+)$", text, re.M))
+    versions = [v for v, _ in released()]
+    assert links.pop("Unreleased") == f"{repo}/compare/v{versions[0]}...HEAD"
+    first = versions.pop()
+    assert links.pop(first) == f"{repo}/releases/tag/v{first}"
+    for newer, older in zip(versions, versions[1:] + [first], strict=True):
+        assert links.pop(newer) == f"{repo}/compare/v{older}...v{newer}"
+    assert not links, links
 
 
 def test_the_license_file_is_the_mit_text() -> None:
