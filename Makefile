@@ -161,7 +161,11 @@ $(RELEASE_VENV)/.installed: pyproject.toml
 	$(RELEASE_VENV)/bin/python -m pip install --quiet $(RELEASE_TOOLS)
 	touch $@
 
-dist: $(RELEASE_VENV)/.installed compiler
+dist: $(RELEASE_VENV)/.installed
+	@command -v gcc >/dev/null 2>&1 || { \
+	  echo "a C compiler is missing: installing build-essential"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    build-essential >/dev/null; }
 	$(RELEASE_VENV)/bin/python .ci/release --build
 
 docs: $(STAMP)
