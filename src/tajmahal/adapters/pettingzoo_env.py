@@ -155,7 +155,9 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         >>> int(environment.observe('player_1')['action_mask'].sum())  # not its turn
         0
         """
-        state = self._game()
+        state = self.game_state
+        if state is None:
+            raise AdapterError("call reset() before using the environment")
         seat = self._seat_of.get(agent) if type(agent) is str else None
         if seat is None:
             raise AdapterError(
@@ -166,6 +168,29 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         else:  # not its decision: nothing is legal for it
             mask = np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": self._observations.encode(state, seat), "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, terminated, truncated and info.
+
+        PettingZoo's own ``last()``, read straight from the environment's dicts (it is
+        called every step).
+
+        >>> environment = TajMahalAECEnv()
+        >>> environment.reset(seed=1)
+        >>> observation, reward, terminated, truncated, info = environment.last()
+        >>> int(observation['action_mask'].sum()), reward, terminated, truncated, info
+        (6, 0.0, False, False, {})
+        """
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def state(self) -> npt.NDArray[np.float32]:
         """The global state for centralised training: every seat's encoded view, seat 0's first.
@@ -196,13 +221,16 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
             return
-        state = self._game()
+        state = self.game_state
+        if state is None:
+            raise AdapterError("call reset() before using the environment")
         if action is None:
             raise AdapterError(f"{agent} must act: None is only for finished agents")
         state = state.apply(self.actions.decode(action))
         self.game_state = state
         self._cumulative_rewards[agent] = 0.0
-        if state.is_over:
+        player = state.current_player  # None once the game is over
+        if player is None:
             self._clear_rewards()
             for agent_name, value in zip(
                 self.agents, final_rewards(state.scores, self.reward), strict=True
@@ -212,7 +240,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
             self.agent_selection = self.agents[0]
             self._accumulate_rewards()
         else:  # every reward is 0 until the end: nothing to clear or accumulate
-            self.agent_selection = self._seat_agent()
+            self.agent_selection = self.possible_agents[player]
         if self.render_mode == "human":
             self.render()
 
