@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import array
 import functools
+import types
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tajmahal.adapters._extras import missing_extra
 
@@ -353,6 +354,12 @@ class IncrementalEncoder:
         )
         self._last: GameState | None = None
         self._onehots: list[int] = []  #: the one-hot entries the last state set
+        self._zeros_all = array.array("f", bytes(4 * self._zero_at))  #: all but the constants
+        #: a "last state" every part of a state differs from (empty parts encode as zeros)
+        self._blank: Any = types.SimpleNamespace(
+            **dict.fromkeys(_PARTS, ()), hands=((),) * n, table=((),) * n, known=((),) * n,
+            special_holder=(-1,),
+        )
         self._onehot_key: tuple[object, ...] = ()  #: what they were set from
         self._gather = [self._seat_table(seat) for seat in range(n)]
 
@@ -412,6 +419,10 @@ class IncrementalEncoder:
         """
         a, at, n, k = self._values, self._at, self.encoder.num_players, self._kinds
         zeros_k, spans = self._zeros_k, self._spans
+        if last is None:  # the first state: every part is new, written from zeros
+            a[: self._zero_at] = self._zeros_all
+            self._onehots, self._onehot_key = [], ()
+            last = self._blank
         visit, phase, first, current, deck, reshuffles, crown, tile, pending = self._scalars
         key = (s.visit, s.phase, s.first_player, s.current_player)
         if key != self._onehot_key:  # the one-hots' entries moved
@@ -432,9 +443,6 @@ class IncrementalEncoder:
         a[pending + 1] = s.pending_crown
         a[pending + 2] = s.pending_takes
         a[pending + 3] = s.pending_province
-        if last is None:  # everything below is new
-            self._rewrite_all(s)
-            return
         if s.province_order is not last.province_order:
             base, end, zeros = spans["province_order"]
             a[base:end] = zeros
@@ -518,41 +526,7 @@ class IncrementalEncoder:
         ):
             self._rewrite_rest(s, last)
 
-    def _rewrite_all(self, s: GameState) -> None:
-        """Write every part of ``s`` below the scalars (the first state encoded)."""
-        a, at, n, k = self._values, self._at, self.encoder.num_players, self._kinds
-        spans = self._spans
-        for name in ("province_order", "visit_colors", "hand_sizes", "table", "known_cards",
-                     "scores", "withdrawn", "supply", "discard"):  # fmt: skip
-            base, end, zeros = spans[name]
-            a[base:end] = zeros
-        a[self._hands_at : self._hands_at + n * k] = array.array("f", bytes(4 * n * k))
-        base, width = at["province_order"], len(self._tables.province_ids)
-        for i, province in enumerate(s.province_order):
-            a[base + i * width + province] = 1.0
-        for seat in range(n):
-            for kind in s.hands[seat]:
-                a[self._hands_at + seat * k + kind] += 1.0
-            a[at["hand_sizes"] + seat] = len(s.hands[seat])
-            for kind in s.table[seat]:
-                a[at["table"] + seat * k + kind] += 1.0
-            mine = s.known[seat]
-            if seat in s.special_holder:
-                mine = with_specials(s, self._tables, seat, mine)
-            for kind in mine:
-                a[at["known_cards"] + seat * k + kind] += 1.0
-            a[at["scores"] + seat] = s.scores[seat]
-            a[at["withdrawn"] + seat] = s.withdrawn[seat]
-            slot = _COLORED.get(s.visit_colors[seat])
-            if slot is not None:
-                a[at["visit_colors"] + seat * len(COLORED) + slot] = 1.0
-        for kind in s.supply:
-            a[at["supply"] + kind] += 1.0
-        for kind in s.discard:
-            a[at["discard"] + kind] += 1.0
-        self._rewrite_rest(s, None)
-
-    def _rewrite_rest(self, s: GameState, last: GameState | None) -> None:
+    def _rewrite_rest(self, s: GameState, last: GameState) -> None:
         """Rewrite the parts that change a few times a visit (court, palaces, tiles, holders)."""
         a, at, n = self._values, self._at, self.encoder.num_players
         spans = self._spans
@@ -562,45 +536,50 @@ class IncrementalEncoder:
             a[start:end] = zeros
             return start
 
-        if last is None or s.court_influence is not last.court_influence:
+        if s.court_influence is not last.court_influence:
             for i, here in enumerate(s.court_influence):
                 a[at["court_influence"] + i] = here
-        if last is None or s.normal_palaces is not last.normal_palaces:
+        if s.normal_palaces is not last.normal_palaces:
             base = clear("palaces")
             for city, owner in enumerate(s.normal_palaces):
                 if owner >= 0:
                     a[base + city * n + owner] = 1.0
-        if last is None or s.crown_palaces is not last.crown_palaces:
+        if s.crown_palaces is not last.crown_palaces:
             base = clear("crown_palaces")
             for city, owner in enumerate(s.crown_palaces):
                 if owner >= 0:
                     a[base + city * n + owner] = 1.0
-        if last is None or s.bonus is not last.bonus:
+        if s.bonus is not last.bonus:
             base, kinds = clear("bonus_tiles"), len(self.encoder._bonus)
             for city, b in enumerate(s.bonus):
                 if b >= 0:
                     a[base + city * kinds + self._bonus_slot[b]] = 1.0
-        if last is None or s.province_tiles is not last.province_tiles:
+        if s.province_tiles is not last.province_tiles:
             base, width = clear("province_tiles"), len(self.encoder.components.province_tiles)
             for seat, numbers in enumerate(s.province_tiles):
                 for number in numbers:
                     a[base + seat * width + number - 1] = 1.0
-        if last is None or s.commodity_tiles is not last.commodity_tiles:
+        if s.commodity_tiles is not last.commodity_tiles:
             base, width = clear("commodity_tiles"), len(Commodity)
             for seat, owned in enumerate(s.commodity_tiles):
                 for b in owned:
                     a[base + seat * width + self._commodity[b]] += 1.0
-        if last is None or s.influence is not last.influence:
+        if s.influence is not last.influence:
             base, width = at["influence_tiles"], len(INFLUENCE)
             for seat, held in enumerate(s.influence):
                 for i, tiles_held in enumerate(held):
                     a[base + seat * width + i] = tiles_held
-        if last is None or s.special_holder is not last.special_holder:
+        if s.special_holder is not last.special_holder:
             base = clear("special_holder")
             for i, holder in enumerate(s.special_holder):
                 if holder >= 0:
                     a[base + i * n + holder] = 1.0
 
+
+#: the parts of a state the incremental encoder compares with the last state's
+_PARTS = ("province_order", "scores", "withdrawn", "visit_colors", "supply", "discard",
+          "court_influence", "normal_palaces", "crown_palaces", "bonus", "province_tiles",
+          "commodity_tiles", "influence")  # fmt: skip
 
 #: fields whose first axis is the seat, and fields whose last axis is
 _SEAT_FIRST = frozenset(
