@@ -360,7 +360,6 @@ class IncrementalEncoder:
             **dict.fromkeys(_PARTS, ()), hands=((),) * n, table=((),) * n, known=((),) * n,
             special_holder=(-1,),
         )
-        self._onehot_key: tuple[object, ...] = ()  #: what they were set from
         self._gather = [self._seat_table(seat) for seat in range(n)]
 
     def _seat_table(self, me: int) -> npt.NDArray[np.intp]:
@@ -421,15 +420,13 @@ class IncrementalEncoder:
         zeros_k, spans = self._zeros_k, self._spans
         if last is None:  # the first state: every part is new, written from zeros
             a[: self._zero_at] = self._zeros_all
-            self._onehots, self._onehot_key = [], ()
+            self._onehots = []
             last = self._blank
         visit, phase, first, current, deck, reshuffles, crown, tile, pending = self._scalars
-        key = (s.visit, s.phase, s.first_player, s.current_player)
-        if key != self._onehot_key:  # the one-hots' entries moved
-            self._onehot_key = key
-            onehots = [visit + s.visit - 1, phase + _PHASES.index(s.phase), first + s.first_player]
-            if s.current_player is not None:
-                onehots.append(current + s.current_player)
+        onehots = [visit + s.visit - 1, phase + _PHASES.index(s.phase), first + s.first_player]
+        if s.current_player is not None:
+            onehots.append(current + s.current_player)
+        if onehots != self._onehots:  # the one-hots' entries moved
             for index in self._onehots:
                 a[index] = 0.0
             for index in onehots:

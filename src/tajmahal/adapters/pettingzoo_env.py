@@ -15,6 +15,7 @@ are decisions too.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from tajmahal.adapters._extras import missing_extra
@@ -25,6 +26,7 @@ try:  # the extra's packages
     import numpy.typing as npt
     from pettingzoo import AECEnv
     from pettingzoo.utils import AgentSelector
+    from pettingzoo.utils.env import AECIterable
 except ImportError as missing:
     raise missing_extra(__name__, ("pettingzoo",), missing) from missing
 
@@ -169,6 +171,18 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
             mask = np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": self._observations.encode(state, seat), "action_mask": mask}
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """Yields the selected agent while any is left, at most ``max_iter`` times.
+
+        PettingZoo's own ``AECIterable``, iterated by a generator (every step calls it).
+
+        >>> environment = TajMahalAECEnv()
+        >>> environment.reset(seed=1)
+        >>> next(iter(environment.agent_iter())), len(list(environment.agent_iter(3)))
+        ('player_0', 3)
+        """
+        return _Agents(self, max_iter)
+
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
@@ -265,6 +279,16 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
 
         >>> TajMahalAECEnv().close()
         """
+
+
+class _Agents(AECIterable):  # type: ignore[misc]  # untyped base
+    """PettingZoo's ``AECIterable``, its iterator a generator (no Python ``__next__`` per step)."""
+
+    def __iter__(self) -> Iterator[str]:
+        environment, left = self.env, self.max_iter
+        while environment.agents and left > 0:
+            left -= 1
+            yield environment.agent_selection
 
 
 def env(**kwargs: Any) -> TajMahalAECEnv:
