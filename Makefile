@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-core
 
-.PHONY: demo test lint typecheck unit clean docs node bwrap axe postgresql fast fast-tree test-fast compiler test-versions wheel
+.PHONY: demo test lint typecheck unit clean docs node bwrap axe postgresql fast fast-tree test-fast compiler test-versions wheel dist
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -162,8 +162,29 @@ wheel: $(BIN)/python compiler
 	TAJMAHAL_COMPILE=1 $(BIN)/python -m build --wheel --outdir dist .
 	@ls -l dist/tajmahal-*.whl
 
+# Exactly what a release uploads, into dist/ (.ci/release --build): the sdist, the pure wheel
+# built from it, and a compiled wheel for each CPython 3.11-3.13 the machine has, repaired
+# by auditwheel to a manylinux tag; twine check --strict passes for each. Its tools (the
+# `release` extra) live in a venv of their own, so the test venv stays as it is.
+RELEASE_VENV := .venv-release
+RELEASE_TOOLS = $(shell $(PYTHON) -c 'import tomllib; print(" ".join(repr(r) for r in \
+  tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["release"]))')
+
+$(RELEASE_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(RELEASE_VENV)
+	$(RELEASE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(RELEASE_VENV)/bin/python -m pip install --quiet $(RELEASE_TOOLS)
+	touch $@
+
+dist: $(RELEASE_VENV)/.installed
+	@command -v gcc >/dev/null 2>&1 || { \
+	  echo "a C compiler is missing: installing build-essential"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    build-essential >/dev/null; }
+	$(RELEASE_VENV)/bin/python .ci/release --build
+
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W -b html docs docs/_build/html
 
 clean:
-	rm -rf $(VENV) .venv-3.* build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-3.* $(RELEASE_VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

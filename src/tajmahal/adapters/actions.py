@@ -180,7 +180,8 @@ class ActionSpace:
         0
         """
         legal = bytearray(len(self._moves))  # item stores, then one array: faster than numpy's
-        moves, own = self.legal_moves(state), self._own_numbers
+        moves = state.legal_moves() if type(state) is GameState else self.legal_moves(state)
+        own = self._own_numbers
         try:
             for move in moves:  # the engine's own move objects: found by identity
                 legal[own[id(move)]] = 1

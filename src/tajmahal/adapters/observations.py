@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import array
 import functools
+import types
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tajmahal.adapters._extras import missing_extra
 
@@ -326,14 +327,17 @@ class IncrementalEncoder:
         self._values = array.array("f", bytes(4 * (encoder.size + n * k + 2)))
         self._values[self._zero_at + 1] = 1.0
         self._array = np.frombuffer(self._values, dtype=np.float32)
-        self._zeros = array.array("f", bytes(4 * encoder.size))
         self._zeros_k = array.array("f", bytes(4 * self._kinds))
         self._bonus_slot = tuple(encoder._bonus[tile] for tile in comps.bonus_tiles)
         self._commodity = tuple(
             -1 if c < 0 else _COMMODITIES[COMMODITY_ORDER[c]]
             for c in self._tables.bonus_commodity
         )
-        self._spans = {f.name: (f.offset, f.offset + f.size) for f in encoder.layout}
+        #: per field, where it starts and ends and zeros of its size (stored as they are)
+        self._spans = {
+            f.name: (f.offset, f.offset + f.size, array.array("f", bytes(4 * f.size)))
+            for f in encoder.layout
+        }
         self._scalars = tuple(
             encoder._at[name]
             for name in (
@@ -350,6 +354,12 @@ class IncrementalEncoder:
         )
         self._last: GameState | None = None
         self._onehots: list[int] = []  #: the one-hot entries the last state set
+        self._zeros_all = array.array("f", bytes(4 * self._zero_at))  #: all but the constants
+        #: a "last state" every part of a state differs from (empty parts encode as zeros)
+        self._blank: Any = types.SimpleNamespace(
+            **dict.fromkeys(_PARTS, ()), hands=((),) * n, table=((),) * n, known=((),) * n,
+            special_holder=(-1,),
+        )
         self._gather = [self._seat_table(seat) for seat in range(n)]
 
     def _seat_table(self, me: int) -> npt.NDArray[np.intp]:
@@ -381,7 +391,7 @@ class IncrementalEncoder:
         """
         enc = self.encoder
         if state is not self._last:
-            if not isinstance(state, GameState):
+            if type(state) is not GameState and not isinstance(state, GameState):
                 from tajmahal.adapters.actions import AdapterError
 
                 raise AdapterError(f"expected a tajmahal.GameState, got {type(state).__name__}")
@@ -401,35 +411,27 @@ class IncrementalEncoder:
         return self._array.take(self._gather[seat])
 
     def _update(self, s: GameState, last: GameState | None) -> None:
-        """Rewrite the entries of the absolute array whose parts of the state changed."""
+        """Rewrite the entries of the absolute array whose parts of the state changed.
+
+        Written flat (no helper calls; one step changes a few parts): the environments
+        encode every decision, so this is their hottest code.
+        """
         a, at, n, k = self._values, self._at, self.encoder.num_players, self._kinds
-        zeros, zeros_k = self._zeros, self._zeros_k
-
-        spans = self._spans
-
-        def clear(name: str) -> int:
-            start, end = spans[name]
-            a[start:end] = zeros[: end - start]
-            return start
-
-        def count(base: int, kinds: Sequence[int], old: Sequence[int] | None) -> None:
-            if old is None:
-                a[base : base + k] = zeros_k
-            else:  # the cards that left, then those that came: fewer stores than a new row
-                for kind in old:
-                    a[base + kind] -= 1.0
-            for kind in kinds:
-                a[base + kind] += 1.0
-
+        zeros_k, spans = self._zeros_k, self._spans
+        if last is None:  # the first state: every part is new, written from zeros
+            a[: self._zero_at] = self._zeros_all
+            self._onehots = []
+            last = self._blank
         visit, phase, first, current, deck, reshuffles, crown, tile, pending = self._scalars
-        for index in self._onehots:
-            a[index] = 0.0
         onehots = [visit + s.visit - 1, phase + _PHASES.index(s.phase), first + s.first_player]
         if s.current_player is not None:
             onehots.append(current + s.current_player)
-        for index in onehots:
-            a[index] = 1.0
-        self._onehots = onehots
+        if onehots != self._onehots:  # the one-hots' entries moved
+            for index in self._onehots:
+                a[index] = 0.0
+            for index in onehots:
+                a[index] = 1.0
+            self._onehots = onehots
         a[deck] = len(s.deck)
         a[reshuffles] = s.reshuffles
         a[crown] = s.court_crown
@@ -438,91 +440,143 @@ class IncrementalEncoder:
         a[pending + 1] = s.pending_crown
         a[pending + 2] = s.pending_takes
         a[pending + 3] = s.pending_province
-        if last is None or s.province_order is not last.province_order:
-            base, width = clear("province_order"), len(self._tables.province_ids)
+        if s.province_order is not last.province_order:
+            base, end, zeros = spans["province_order"]
+            a[base:end] = zeros
+            width = len(self._tables.province_ids)
             for i, province in enumerate(s.province_order):
                 a[base + i * width + province] = 1.0
         hands, table, known = s.hands, s.table, s.known
         holders = s.special_holder
-        new_holders = last is None or holders is not last.special_holder
-        sizes, rows, known_at = at["hand_sizes"], at["table"], at["known_cards"]
-        hands_at = self._hands_at
-        old_hands, old_table, old_known = (
-            (None, None, None) if last is None else (last.hands, last.table, last.known)
-        )
-        for seat in range(n):
-            hand_changed = old_hands is None or hands[seat] is not old_hands[seat]
-            if hand_changed:
-                before = None if old_hands is None else old_hands[seat]
-                count(hands_at + seat * k, hands[seat], before)
-                a[sizes + seat] = len(hands[seat])
-            if old_table is None or table[seat] is not old_table[seat]:
-                before = None if old_table is None else old_table[seat]
-                count(rows + seat * k, table[seat], before)
-            if (
-                new_holders
-                or known[seat] is not old_known[seat]  # type: ignore[index]
-                or (hand_changed and seat in holders)
-            ):
-                mine = known[seat]
-                if seat in holders:
-                    mine = with_specials(s, self._tables, seat, mine)
-                count(known_at + seat * k, mine, None)
-        if last is None or s.scores is not last.scores:
+        new_holders = holders is not last.special_holder
+        old_hands, old_table, old_known = last.hands, last.table, last.known
+        if (
+            new_holders or hands is not old_hands or table is not old_table
+            or known is not old_known
+        ):
+            sizes, rows, known_at = at["hand_sizes"], at["table"], at["known_cards"]
+            hands_at = self._hands_at
+            for seat in range(n):
+                hand, before = hands[seat], old_hands[seat]
+                hand_changed = hand is not before
+                if hand_changed:  # the cards that left, then those that came
+                    base = hands_at + seat * k
+                    for kind in before:
+                        a[base + kind] -= 1.0
+                    for kind in hand:
+                        a[base + kind] += 1.0
+                    a[sizes + seat] = len(hand)
+                row, before = table[seat], old_table[seat]
+                if row is not before:
+                    base = rows + seat * k
+                    for kind in before:
+                        a[base + kind] -= 1.0
+                    for kind in row:
+                        a[base + kind] += 1.0
+                if new_holders or known[seat] is not old_known[seat] or (
+                    hand_changed and seat in holders
+                ):
+                    mine = known[seat]
+                    if seat in holders:
+                        mine = with_specials(s, self._tables, seat, mine)
+                    base = known_at + seat * k
+                    a[base : base + k] = zeros_k
+                    for kind in mine:
+                        a[base + kind] += 1.0
+        if s.scores is not last.scores:
+            base = at["scores"]
             for seat, score in enumerate(s.scores):
-                a[at["scores"] + seat] = score
-        if last is None or s.withdrawn is not last.withdrawn:
+                a[base + seat] = score
+        if s.withdrawn is not last.withdrawn:
+            base = at["withdrawn"]
             for seat, flag in enumerate(s.withdrawn):
-                a[at["withdrawn"] + seat] = flag
-        if last is None or s.visit_colors is not last.visit_colors:
-            base, width = clear("visit_colors"), len(COLORED)
+                a[base + seat] = flag
+        if s.visit_colors is not last.visit_colors:
+            base, end, zeros = spans["visit_colors"]
+            a[base:end] = zeros
+            width = len(COLORED)
             for seat, color in enumerate(s.visit_colors):
                 slot = _COLORED.get(color)
                 if slot is not None:
                     a[base + seat * width + slot] = 1.0
-        if last is None or s.supply is not last.supply:
-            count(at["supply"], s.supply, None if last is None else last.supply)
-        if last is None or s.discard is not last.discard:
-            count(at["discard"], s.discard, None if last is None else last.discard)
-        if last is None or s.court_influence is not last.court_influence:
+        if s.supply is not last.supply:
+            base = at["supply"]
+            for kind in last.supply:
+                a[base + kind] -= 1.0
+            for kind in s.supply:
+                a[base + kind] += 1.0
+        if s.discard is not last.discard:
+            base = at["discard"]
+            for kind in last.discard:
+                a[base + kind] -= 1.0
+            for kind in s.discard:
+                a[base + kind] += 1.0
+        if (
+            s.court_influence is not last.court_influence
+            or s.normal_palaces is not last.normal_palaces
+            or s.crown_palaces is not last.crown_palaces
+            or s.bonus is not last.bonus
+            or s.province_tiles is not last.province_tiles
+            or s.commodity_tiles is not last.commodity_tiles
+            or s.influence is not last.influence
+            or new_holders
+        ):
+            self._rewrite_rest(s, last)
+
+    def _rewrite_rest(self, s: GameState, last: GameState) -> None:
+        """Rewrite the parts that change a few times a visit (court, palaces, tiles, holders)."""
+        a, at, n = self._values, self._at, self.encoder.num_players
+        spans = self._spans
+
+        def clear(name: str) -> int:
+            start, end, zeros = spans[name]
+            a[start:end] = zeros
+            return start
+
+        if s.court_influence is not last.court_influence:
             for i, here in enumerate(s.court_influence):
                 a[at["court_influence"] + i] = here
-        if last is None or s.normal_palaces is not last.normal_palaces:
+        if s.normal_palaces is not last.normal_palaces:
             base = clear("palaces")
             for city, owner in enumerate(s.normal_palaces):
                 if owner >= 0:
                     a[base + city * n + owner] = 1.0
-        if last is None or s.crown_palaces is not last.crown_palaces:
+        if s.crown_palaces is not last.crown_palaces:
             base = clear("crown_palaces")
             for city, owner in enumerate(s.crown_palaces):
                 if owner >= 0:
                     a[base + city * n + owner] = 1.0
-        if last is None or s.bonus is not last.bonus:
+        if s.bonus is not last.bonus:
             base, kinds = clear("bonus_tiles"), len(self.encoder._bonus)
             for city, b in enumerate(s.bonus):
                 if b >= 0:
                     a[base + city * kinds + self._bonus_slot[b]] = 1.0
-        if last is None or s.province_tiles is not last.province_tiles:
+        if s.province_tiles is not last.province_tiles:
             base, width = clear("province_tiles"), len(self.encoder.components.province_tiles)
             for seat, numbers in enumerate(s.province_tiles):
                 for number in numbers:
                     a[base + seat * width + number - 1] = 1.0
-        if last is None or s.commodity_tiles is not last.commodity_tiles:
+        if s.commodity_tiles is not last.commodity_tiles:
             base, width = clear("commodity_tiles"), len(Commodity)
             for seat, owned in enumerate(s.commodity_tiles):
                 for b in owned:
                     a[base + seat * width + self._commodity[b]] += 1.0
-        if last is None or s.influence is not last.influence:
+        if s.influence is not last.influence:
             base, width = at["influence_tiles"], len(INFLUENCE)
             for seat, held in enumerate(s.influence):
                 for i, tiles_held in enumerate(held):
                     a[base + seat * width + i] = tiles_held
-        if new_holders:
+        if s.special_holder is not last.special_holder:
             base = clear("special_holder")
-            for i, holder in enumerate(holders):
+            for i, holder in enumerate(s.special_holder):
                 if holder >= 0:
                     a[base + i * n + holder] = 1.0
 
+
+#: the parts of a state the incremental encoder compares with the last state's
+_PARTS = ("province_order", "scores", "withdrawn", "visit_colors", "supply", "discard",
+          "court_influence", "normal_palaces", "crown_palaces", "bonus", "province_tiles",
+          "commodity_tiles", "influence")  # fmt: skip
 
 #: fields whose first axis is the seat, and fields whose last axis is
 _SEAT_FIRST = frozenset(

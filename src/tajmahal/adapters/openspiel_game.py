@@ -1,8 +1,9 @@
 """The OpenSpiel game ``python_tajmahal`` (extra ``tajmahal[openspiel]``).
 
 Importing this module registers the game: ``pyspiel.load_game("python_tajmahal",
-{"players": 4})``, played with the standard components.  Its one parameter is
-``players`` (3 to 5, default 3).
+{"players": 4})``, played with the standard components.  Its parameters are
+``players`` (3 to 5, default 3) and ``deal_seeds`` (default 0: the setup's chance nodes
+below; N from 1 to 65,536: the whole setup is one chance node, see below).
 
 **Chance model.**  As in OpenSpiel's card games, the setup is a run of chance
 nodes, each laying one tile or dealing one card, and nothing else is random:
@@ -20,6 +21,14 @@ nodes, each laying one tile or dealing one card, and nothing else is random:
 4. A move that empties the deck while the discard pile holds cards (D1)
    becomes a run of chance nodes, one per card of the pile, dealing the new
    deck from its top card down the same way; then the move takes effect.
+
+With ``deal_seeds=N`` the setup is one chance node instead of the 122 of steps
+1–3: N equally likely outcomes, outcome ``k`` dealing the game ``tm.new_game(players,
+seed=k)`` deals (so the deals are those N, not every deal).  Algorithms that
+explore the tree breadth first then reach the decisions: OpenSpiel's own
+``api_test`` samples 400 states, all of them setup nodes with the default.  The
+reshuffles' chance nodes are as above, and ``resample_from_infostate`` during play
+deals the hidden cards among every deal the player's view allows, as by default.
 
 Tiles and the supply are public; a seat sees the cards dealt into its own
 hand and nothing of the other hands or the deck, so one information state
@@ -115,7 +124,8 @@ GAME_NAME = "python_tajmahal"
 STATE_FORMAT = "tajmahal/openspiel-state"  #: the ``format`` of a serialised state
 _STATE_VERSION = 1
 _MAX_DOCUMENT = 4 << 20  #: characters: far above any game's document
-_PARAMETERS = {"players": MIN_PLAYERS}
+_PARAMETERS = {"players": MIN_PLAYERS, "deal_seeds": 0}
+_MAX_DEAL_SEEDS = 1 << 16  #: outcomes of the one setup node of ``deal_seeds``
 
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
@@ -209,12 +219,18 @@ class TajMahalGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
         players = params["players"]
         if isinstance(players, bool) or players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             raise AdapterError(f"players must be 3, 4 or 5, got {players!r}")
+        seeds = params["deal_seeds"]
+        if isinstance(seeds, bool) or seeds not in range(_MAX_DEAL_SEEDS + 1):
+            raise AdapterError(
+                f"deal_seeds must be 0 (the setup's chance nodes) or 1 to {_MAX_DEAL_SEEDS} "
+                f"(one chance node), got {seeds!r}"
+            )
         comps = standard_components()
         setup = _setup(comps)
         cards = len(comps.deck) + len(comps.special_cards)
         info = pyspiel.GameInfo(
             num_distinct_actions=action_space().size,
-            max_chance_outcomes=max(len(comps.card_kinds), len(comps.board.provinces)),
+            max_chance_outcomes=max(len(comps.card_kinds), len(comps.board.provinces), seeds),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -226,6 +242,7 @@ class TajMahalGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
         super().__init__(_GAME_TYPE, info, params)
         self.players: int = players
         self.setup: _Setup = setup
+        self.deal_seeds: int = seeds  #: 0, or the outcomes of the one setup chance node
 
     def new_initial_state(self) -> TajMahalState:
         """The first chance node of the setup: the first province tile.
@@ -273,6 +290,11 @@ class TajMahalGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
                 f"the document holds a {document['players']}-player state; "
                 f"this game has {self.players} players"
             )
+        if document["deal_seeds"] != self.deal_seeds:
+            raise AdapterError(
+                f"the document holds a state of deal_seeds={document['deal_seeds']}; "
+                f"this game has deal_seeds={self.deal_seeds}"
+            )
         return _rebuild(self, document)
 
 
@@ -285,12 +307,19 @@ class _Deal:
 
     players: int
     outcomes: tuple[int, ...]
+    seeds: int = 0  #: the game's ``deal_seeds``: the setup is one node of that many outcomes
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
         return self
 
+    def nodes(self, setup: _Setup) -> int:
+        """The setup's chance nodes."""
+        return 1 if self.seeds else setup.nodes
+
     def owner(self, setup: _Setup, node: int) -> int | str:
-        """Who gets node ``node``'s outcome: "tile", a seat, "supply" or "deck"."""
+        """Who gets node ``node``'s outcome: "tile", a seat, "supply" or "deck" ("deal": all)."""
+        if self.seeds:
+            return "deal"
         card = node - setup.tiles
         if card < 0:
             return "tile"
@@ -300,6 +329,8 @@ class _Deal:
 
     def outcomes_now(self, setup: _Setup) -> list[tuple[int, float]]:
         node, drawn = len(self.outcomes), self.outcomes
+        if self.seeds:
+            return [(seed, 1.0 / self.seeds) for seed in range(self.seeds)]
         if node < len(setup.provinces):
             left = [p for p in setup.provinces if p not in drawn]
             return [(p, 1.0 / len(left)) for p in left]
@@ -315,6 +346,8 @@ class _Deal:
     def state(self, setup: _Setup) -> GameState:
         """The engine state the complete setup deals."""
         n, out = self.players, self.outcomes
+        if self.seeds:
+            return new_game(n, seed=out[0])
         provinces = out[: len(setup.provinces)]
         bonus = [-1] * len(setup.components.board.cities)
         bonus[setup.taj_city] = setup.taj_tile
@@ -337,6 +370,8 @@ class _Deal:
         out = self.outcomes
         laid = out[: len(setup.provinces)]
         lines = [f"seat {seat}", "setup", "provinces " + " ".join(t.province_ids[p] for p in laid)]
+        if self.seeds:  # one node: nothing is laid nor dealt before it
+            return "\n".join([*lines[:2], f"deal one of {self.seeds} seeds"])
         tiles = comps.bonus_tiles
         placed = zip(setup.fortresses, out[len(setup.provinces) : setup.tiles], strict=False)
         lines.append(
@@ -694,7 +729,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
 
     def __init__(self, game: TajMahalGame) -> None:
         super().__init__(game)
-        self._node: _Node = _Deal(game.players, ())
+        self._node: _Node = _Deal(game.players, (), game.deal_seeds)
         self._base: _Record | None = None  #: where history() starts (None: the first node)
 
     @property
@@ -714,7 +749,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         if isinstance(node, _Deal):
             raise AdapterError(
                 f"the setup is still being dealt: {len(node.outcomes)} of "
-                f"{self.get_game().setup.nodes} chance nodes drawn"
+                f"{node.nodes(self.get_game().setup)} chance nodes drawn"
             )
         return (node.record if isinstance(node, _Reshuffle) else node).state
 
@@ -774,8 +809,9 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         if action not in dict(self.chance_outcomes()):
             raise self._not_an_outcome(action)
         setup: _Setup = self.get_game().setup
-        deal = _Deal(node.players, (*node.outcomes, action))
-        self._node = _first_record(deal.state(setup)) if len(deal.outcomes) == setup.nodes else deal
+        deal = _Deal(node.players, (*node.outcomes, action), node.seeds)
+        done = len(deal.outcomes) == deal.nodes(setup)
+        self._node = _first_record(deal.state(setup)) if done else deal
 
     def _not_an_outcome(self, action: int) -> AdapterError:
         return AdapterError(
@@ -791,6 +827,8 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         if isinstance(node, _Deal):
             setup = self.get_game().setup
             owner = node.owner(setup, len(node.outcomes))
+            if owner == "deal":
+                return f"deal of seed {action}"
             if len(node.outcomes) < len(setup.provinces):
                 province = tables(comps).province_ids[action]
                 return f"province tile {len(node.outcomes) + 1}: {province}"
@@ -869,12 +907,13 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         >>> state.serialize()
         '{"format": "tajmahal/openspiel-state", "version": 1, "players": 3, "base": null, "history": [2]}'
         """  # noqa: E501
-        base = self._base
+        base, seeds = self._base, self.get_game().deal_seeds
         return json.dumps(
             {
                 "format": STATE_FORMAT,
                 "version": _STATE_VERSION,
                 "players": self.num_players(),
+                **({"deal_seeds": seeds} if seeds else {}),  # written only when set
                 "base": None if base is None else _record_document(base),
                 "history": [int(a) for a in self.history()],
             }
@@ -1005,11 +1044,15 @@ def _read_document(text: Any) -> dict[str, Any]:
         raise _problem((), "expected a JSON object")
     if document.get("format") != STATE_FORMAT or document.get("version") != _STATE_VERSION:
         raise _problem(("format",), f"expected format {STATE_FORMAT!r}, version {_STATE_VERSION}")
-    if set(document) != {"format", "version", "players", "base", "history"}:
-        raise _problem((), "expected the keys format, version, players, base and history")
+    if set(document) - {"deal_seeds"} != {"format", "version", "players", "base", "history"}:
+        raise _problem((), "expected the keys format, version, players, base and history "
+                           "(and deal_seeds)")  # fmt: skip
     players = document["players"]
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise _problem(("players",), "expected 3, 4 or 5")
+    seeds = document.setdefault("deal_seeds", 0)
+    if type(seeds) is not int or not 0 <= seeds <= _MAX_DEAL_SEEDS:
+        raise _problem(("deal_seeds",), f"expected 0 to {_MAX_DEAL_SEEDS}")
     if not isinstance(document["history"], list):
         raise _problem(("history",), "expected a list of actions")
     return document
@@ -1060,7 +1103,8 @@ def deserialize_game_and_state(text: str) -> tuple[TajMahalGame, TajMahalState]:
     tajmahal.adapters.actions.AdapterError: not a python_tajmahal state document: $.format: ...
     """
     document = _read_document(text)
-    game = pyspiel.load_game(GAME_NAME, {"players": document["players"]})
+    params = {"players": document["players"], "deal_seeds": document["deal_seeds"]}
+    game = pyspiel.load_game(GAME_NAME, params)
     return game, _rebuild(game, document)
 
 

@@ -15,6 +15,7 @@ are decisions too.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from tajmahal.adapters._extras import missing_extra
@@ -25,6 +26,7 @@ try:  # the extra's packages
     import numpy.typing as npt
     from pettingzoo import AECEnv
     from pettingzoo.utils import AgentSelector
+    from pettingzoo.utils.env import AECIterable
 except ImportError as missing:
     raise missing_extra(__name__, ("pettingzoo",), missing) from missing
 
@@ -155,7 +157,9 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         >>> int(environment.observe('player_1')['action_mask'].sum())  # not its turn
         0
         """
-        state = self._game()
+        state = self.game_state
+        if state is None:
+            raise AdapterError("call reset() before using the environment")
         seat = self._seat_of.get(agent) if type(agent) is str else None
         if seat is None:
             raise AdapterError(
@@ -166,6 +170,41 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         else:  # not its decision: nothing is legal for it
             mask = np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": self._observations.encode(state, seat), "action_mask": mask}
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """Yields the selected agent while any is left, at most ``max_iter`` times.
+
+        PettingZoo's own ``AECIterable``, iterated by a generator (every step calls it).
+
+        >>> environment = TajMahalAECEnv()
+        >>> environment.reset(seed=1)
+        >>> next(iter(environment.agent_iter())), len(list(environment.agent_iter(3)))
+        ('player_0', 3)
+        """
+        return _Agents(self, max_iter)
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, terminated, truncated and info.
+
+        PettingZoo's own ``last()``, read straight from the environment's dicts (it is
+        called every step).
+
+        >>> environment = TajMahalAECEnv()
+        >>> environment.reset(seed=1)
+        >>> observation, reward, terminated, truncated, info = environment.last()
+        >>> int(observation['action_mask'].sum()), reward, terminated, truncated, info
+        (6, 0.0, False, False, {})
+        """
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def state(self) -> npt.NDArray[np.float32]:
         """The global state for centralised training: every seat's encoded view, seat 0's first.
@@ -196,13 +235,16 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
             return
-        state = self._game()
+        state = self.game_state
+        if state is None:
+            raise AdapterError("call reset() before using the environment")
         if action is None:
             raise AdapterError(f"{agent} must act: None is only for finished agents")
         state = state.apply(self.actions.decode(action))
         self.game_state = state
         self._cumulative_rewards[agent] = 0.0
-        if state.is_over:
+        player = state.current_player  # None once the game is over
+        if player is None:
             self._clear_rewards()
             for agent_name, value in zip(
                 self.agents, final_rewards(state.scores, self.reward), strict=True
@@ -212,7 +254,7 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
             self.agent_selection = self.agents[0]
             self._accumulate_rewards()
         else:  # every reward is 0 until the end: nothing to clear or accumulate
-            self.agent_selection = self._seat_agent()
+            self.agent_selection = self.possible_agents[player]
         if self.render_mode == "human":
             self.render()
 
@@ -237,6 +279,16 @@ class TajMahalAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  #
 
         >>> TajMahalAECEnv().close()
         """
+
+
+class _Agents(AECIterable):  # type: ignore[misc]  # untyped base
+    """PettingZoo's ``AECIterable``, its iterator a generator (no Python ``__next__`` per step)."""
+
+    def __iter__(self) -> Iterator[str]:
+        environment, left = self.env, self.max_iter
+        while environment.agents and left > 0:
+            left -= 1
+            yield environment.agent_selection
 
 
 def env(**kwargs: Any) -> TajMahalAECEnv:
