@@ -24,17 +24,19 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, TypeVar
 
 import attrs
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import TupleRow
 
+from tajmahal._escape import log_text
 from tajmahal.web.store import (
     DuplicateMoveError,
     StoredGame,
@@ -44,6 +46,17 @@ from tajmahal.web.store import (
     taken_game,
     token_digest,
     unknown_game,
+)
+from tajmahal.web.stores.notices import (
+    ANSWERS,
+    DECISIONS,
+    HANDED,
+    Answer,
+    Decision,
+    Handed,
+    Notice,
+    moves_digest,
+    parse_notice,
 )
 
 __all__ = [
@@ -59,15 +72,14 @@ __all__ = [
     "Listener",
     "Notice",
     "PostgresStore",
+    "UncertainWriteError",
     "describe",
+    "moves_digest",
     "parse_notice",
 ]
 
-DECISIONS = "tajmahal_decisions"  #: channel: a game changed (a move, an undo, its end)
-HANDED = "tajmahal_handed"  #: channel: a move was handed to a game's holder
-ANSWERS = "tajmahal_answers"  #: channel: the holder's answer to a handed move
 MAX_MOVE_TEXT = 4096  #: the longest move text a process may hand on
-MAX_ANSWER_TEXT = 1000  #: an answer's error is cut to this (a notice carries 8000 bytes)
+MAX_ANSWER_TEXT = 1000  #: an answer's error is cut to this
 _SCHEMA_LOCK = 0x74616A6D  # advisory lock key ("tajm"): one process creates the tables
 _SERVER_LOCK = 0x74616A6E  # advisory lock key: the one server process of an exclusive store
 EXCLUSIVE_WAIT = 3.0  #: seconds an exclusive store waits for the database to be free
@@ -112,14 +124,33 @@ _SCHEMA = [
         sent TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
     )""",
     "CREATE INDEX IF NOT EXISTS handed_moves_game ON handed_moves(game_id, id)",
+    # the holder's answer is kept in the row: the sender reads it there (a notice is a hint)
+    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS taken BOOLEAN NOT NULL DEFAULT false",
+    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS answered BOOLEAN NOT NULL DEFAULT false",
+    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS error TEXT",
+    # the live server processes (a heartbeat each round): each takes its fair share of games
+    """CREATE TABLE IF NOT EXISTS processes (
+        name TEXT PRIMARY KEY,
+        seen TIMESTAMPTZ NOT NULL
+    )""",
 ]
 
 T = TypeVar("T")
 _Connection = psycopg.Connection[TupleRow]
+log = logging.getLogger("tajmahal.web")
+ANSWERS_KEPT = 600.0  #: seconds an answered handed move nobody collected is kept
 
 
 class LeaseLostError(StoreError):
     """The lease given with a write is no longer held (released, or taken over after expiry)."""
+
+
+class UncertainWriteError(StoreError):
+    """A write's commit was cut with its connection: it may or may not be stored."""
+
+
+class _Retry(Exception):
+    """The connection was closed before the transaction did anything: run it again."""
 
 
 @attrs.frozen
@@ -146,34 +177,6 @@ class HandedMove:
     sender: str
 
 
-@attrs.frozen
-class Decision:
-    """Notice: game ``game_id`` changed. ``change`` is ``'move'`` (decision ``number`` was
-    committed), ``'undo'`` (moves ``number`` and later were removed) or ``'finish'``."""
-
-    game_id: str
-    change: str
-    number: int | None = None
-
-
-@attrs.frozen
-class Handed:
-    """Notice: handed move ``id`` waits for the holder of ``game_id``."""
-
-    game_id: str
-    id: int
-
-
-@attrs.frozen
-class Answer:
-    """Notice: the holder's answer to handed move ``id``: None if played, else the error."""
-
-    game_id: str
-    id: int
-    error: str | None
-
-
-Notice = Decision | Handed | Answer
 
 
 def describe(dsn: str) -> str:
@@ -193,39 +196,6 @@ def describe(dsn: str) -> str:
     if info.get("port"):
         host += f":{info['port']}"
     return f"PostgreSQL database {name!r} on {host}"
-
-
-def parse_notice(channel: str, payload: str) -> Notice | None:
-    """A notice from its channel and JSON payload; None if it is not one of ours.
-
-    >>> parse_notice(DECISIONS, '{"game": "g1", "change": "move", "number": 3}')
-    Decision(game_id='g1', change='move', number=3)
-    >>> parse_notice(ANSWERS, '{"game": "g1", "id": 8, "error": null}')
-    Answer(game_id='g1', id=8, error=None)
-    >>> parse_notice(HANDED, 'not json') is None
-    True
-    """
-    try:
-        data = json.loads(payload)
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-        return None
-    game, number, ident = data["game"], data.get("number"), data.get("id")
-    if channel == DECISIONS and data.get("change") in ("move", "undo", "finish"):
-        if number is None or _is_int(number):
-            return Decision(game, data["change"], number)
-    elif channel == HANDED and _is_int(ident):
-        return Handed(game, ident)
-    elif channel == ANSWERS and _is_int(ident):
-        error = data.get("error")
-        if error is None or isinstance(error, str):
-            return Answer(game, ident, error)
-    return None
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _reason(exc: BaseException) -> str:
@@ -261,11 +231,19 @@ class PostgresStore:
         store.add_move("g1", StoredMove(1, 0, "withdraw"), lease=lease)
     """
 
-    def __init__(self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10) -> None:
+    def __init__(
+        self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10,
+        statement_timeout: float = 30.0, lock_timeout: float = 10.0, idle_timeout: float = 10.0,
+    ) -> None:  # fmt: skip
         self._dsn = dsn  # never shown: it may hold a password
         self.exclusive = exclusive
         self.where = describe(dsn)
         self.connect_timeout = connect_timeout
+        #: no statement runs, no lock is waited for, and no transaction stays open (its
+        #: process frozen) longer than these seconds: a frozen peer never blocks this one
+        self.timeouts = {"statement_timeout": statement_timeout, "lock_timeout": lock_timeout,
+                         "idle_in_transaction_session_timeout": idle_timeout}  # fmt: skip
+        self.reconnects = 0  #: how many times a statement met a closed connection and was retried
         self._lock = threading.Lock()
         self._db: _Connection | None = None
         self._closed = False
@@ -294,6 +272,8 @@ class PostgresStore:
                 ) from exc
             try:
                 db.execute("SET synchronous_commit TO on")
+                for setting, seconds in self.timeouts.items():
+                    db.execute(f"SET {setting} TO {max(1, int(seconds * 1000))}")
                 if self.exclusive:
                     self._hold_database(db)
             except psycopg.Error as exc:
@@ -322,24 +302,55 @@ class PostgresStore:
         self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None = None,
         game_id: str = "",
     ) -> T:
-        """``work`` in one transaction; psycopg's errors become :class:`StoreError`."""
+        """``work`` in one transaction; psycopg's errors become :class:`StoreError`.
+
+        A connection the server closed (a restart, a cut) is found at the first statement:
+        the transaction is run again once on a fresh connection when that is safe: a read,
+        or a write that failed before its commit (the server rolled it back). A write whose
+        commit was cut may or may not be stored: :class:`UncertainWriteError`.
+        """
         with self._lock:
-            db = self._connection()
             try:
-                with db.transaction():
-                    return work(db)
-            except psycopg.errors.UniqueViolation as exc:
-                if conflict is None:
-                    raise StoreError(
-                        f"cannot {doing} the game database {self.where}: {_reason(exc)}"
-                    ) from exc
-                raise conflict from exc
-            except psycopg.errors.ForeignKeyViolation as exc:
-                raise unknown_game(game_id) from exc
-            except psycopg.Error as exc:
+                return self._once(work, doing, conflict, game_id, retry=True)
+            except _Retry:
+                self.reconnects += 1
+                log.info("the game database %s closed a connection: %s again on a fresh one",
+                         self.where, doing)  # fmt: skip
+                return self._once(work, doing, conflict, game_id, retry=False)
+
+    def _once(
+        self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None,
+        game_id: str, *, retry: bool,
+    ) -> T:  # fmt: skip
+        db = self._connection()
+        worked = False
+        try:
+            with db.transaction():
+                result = work(db)
+                worked = True
+            return result
+        except psycopg.errors.UniqueViolation as exc:
+            if conflict is None:
                 raise StoreError(
                     f"cannot {doing} the game database {self.where}: {_reason(exc)}"
                 ) from exc
+            raise conflict from exc
+        except psycopg.errors.ForeignKeyViolation as exc:
+            raise unknown_game(game_id) from exc
+        except psycopg.Error as exc:
+            cut = isinstance(exc, psycopg.OperationalError) and (db.broken or db.closed)
+            if cut:
+                self._db = None
+                if worked and doing != "read":
+                    raise UncertainWriteError(
+                        f"cannot {doing} the game database {self.where}: {_reason(exc)} "
+                        "(the connection closed during the commit)"
+                    ) from exc
+                if retry:
+                    raise _Retry from exc
+            raise StoreError(
+                f"cannot {doing} the game database {self.where}: {_reason(exc)}"
+            ) from exc
 
     @staticmethod
     def _create_schema(db: _Connection) -> None:
@@ -394,7 +405,22 @@ class PostgresStore:
             _notify(db, DECISIONS, {"game": game_id, "change": "move", "number": move.number})
 
         duplicate = DuplicateMoveError(f"game {game_id} already has move {move.number}")
-        self._run(work, "write", duplicate, game_id)
+        try:
+            self._run(work, "write", duplicate, game_id)
+        except UncertainWriteError:  # its commit was cut: stored, or written again now
+            if not self._stored_as(game_id, move):
+                self._run(work, "write", duplicate, game_id)
+
+    def _stored_as(self, game_id: str, move: StoredMove) -> bool:
+        """Whether ``move`` is stored, as given (a write whose commit was cut)."""
+        row = self._run(
+            lambda db: db.execute(
+                "SELECT seat, move FROM moves WHERE game_id = %s AND number = %s",
+                (game_id, move.number),
+            ).fetchone(),
+            "read",
+        )
+        return row is not None and (row[0], row[1]) == (move.seat, move.move)
 
     def add_moves(
         self, entries: Sequence[tuple[str, StoredMove]],
@@ -440,7 +466,17 @@ class PostgresStore:
                     problems.append(exc)
             return problems
 
-        return self._run(work, "write")
+        try:
+            return self._run(work, "write")
+        except UncertainWriteError:  # the commit was cut: each entry stored, or written again
+            missing = [n for n, (game_id, move) in enumerate(entries)
+                       if not self._stored_as(game_id, move)]  # fmt: skip
+            outcome: list[Exception | None] = [None] * len(entries)
+            if missing:
+                again = self.add_moves([entries[n] for n in missing], leases=leases)
+                for n, problem in zip(missing, again, strict=True):
+                    outcome[n] = problem
+            return outcome
 
     def remove_moves(self, game_id: str, first: int, *, lease: Lease | None = None) -> None:
         """Delete the moves numbered ``first`` and later (undo) and tell every listener."""
@@ -476,6 +512,37 @@ class PostgresStore:
             return attrs.evolve(_game(row), moves=_moves_after(db, game_id, 0))
 
         return self._run(work, "read")
+
+    def sync(self, game_id: str, held: int, digest: str) -> tuple[bool, tuple[StoredMove, ...]]:
+        """What a copy of the game holding ``held`` moves of :func:`moves_digest` ``digest``
+        lacks: ``(True, the moves after them)`` if the store's first ``held`` moves are those,
+        else ``(False, every stored move)`` (the copy forked: an undo it missed). One snapshot.
+        """
+
+        def work(db: _Connection) -> tuple[bool, tuple[StoredMove, ...]]:
+            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            row = db.execute(
+                "SELECT count(*), coalesce(md5(string_agg(number || ' ' || seat || ' ' || move, "
+                "E'\\n' ORDER BY number)), '') FROM moves WHERE game_id = %s AND number <= %s",
+                (game_id, held),
+            ).fetchone()
+            same = row is not None and row[0] == held and row[1] == digest
+            return same, _moves_after(db, game_id, held if same else 0)
+
+        return self._run(work, "read")
+
+    def generation(self, game_id: str) -> tuple[int, str]:
+        """The game's generation: how many moves are stored and their :func:`moves_digest`
+        (changed by every move, undo and removal)."""
+        row = self._run(
+            lambda db: db.execute(
+                "SELECT count(*), coalesce(md5(string_agg(number || ' ' || seat || ' ' || move, "
+                "E'\\n' ORDER BY number)), '') FROM moves WHERE game_id = %s",
+                (game_id,),
+            ).fetchone(),
+            "read",
+        )
+        return (0, "") if row is None else (int(row[0]), str(row[1]))
 
     def moves_after(self, game_id: str, number: int) -> tuple[StoredMove, ...]:
         """The game's moves numbered above ``number`` (what a listener has not seen yet)."""
@@ -640,25 +707,97 @@ class PostgresStore:
         return self._run(work, "write")
 
     def take_handed(self, lease: Lease) -> list[HandedMove]:
-        """The moves handed for the leased game, oldest first, removed from the table;
-        :class:`LeaseLostError` if the lease is no longer held (they stay for the holder)."""
+        """The moves handed for the leased game not taken yet, oldest first (marked taken:
+        each is answered once); :class:`LeaseLostError` if the lease is no longer held (they
+        stay for the holder). Answers nobody collected for :data:`ANSWERS_KEPT` s go."""
 
         def work(db: _Connection) -> list[HandedMove]:
             self._check(db, lease)
             rows = db.execute(
-                "DELETE FROM handed_moves WHERE game_id = %s "
+                "UPDATE handed_moves SET taken = true WHERE game_id = %s AND NOT taken "
                 "RETURNING id, game_id, seat, number, move, sender",
                 (lease.game_id,),
             ).fetchall()
+            db.execute(
+                "DELETE FROM handed_moves WHERE game_id = %s AND answered "
+                "AND sent < clock_timestamp() - make_interval(secs => %s)",
+                (lease.game_id, ANSWERS_KEPT),
+            )
             return sorted((HandedMove(*row) for row in rows), key=lambda m: m.id)
 
         return self._run(work, "write")
 
     def answer(self, handed: HandedMove, error: str | None = None) -> None:
-        """Tell the sender what became of its handed move: None once played, else why not."""
-        payload = {"game": handed.game_id, "id": handed.id,
-                   "error": None if error is None else error[:MAX_ANSWER_TEXT]}  # fmt: skip
-        self._run(lambda db: _notify(db, ANSWERS, payload), "write")
+        """Tell the sender what became of its handed move: None once played, else why not
+        (kept in its row; the notice only says where to look)."""
+        text = None if error is None else error[:MAX_ANSWER_TEXT]
+
+        def work(db: _Connection) -> None:
+            db.execute(
+                "UPDATE handed_moves SET answered = true, error = %s WHERE id = %s",
+                (text, handed.id),
+            )
+            _notify(db, ANSWERS, {"game": handed.game_id, "id": handed.id})
+
+        self._run(work, "write")
+
+    def collect_answer(self, game_id: str, ident: int) -> tuple[bool, str | None]:
+        """The holder's answer to handed move ``ident``, read from its row (then removed):
+        ``(True, None)`` played, ``(True, why)`` refused, ``(False, None)`` not answered yet.
+        A move nobody holds a row of (forged, or collected) is ``(False, None)``."""
+        row = self._run(
+            lambda db: db.execute(
+                "DELETE FROM handed_moves WHERE id = %s AND game_id = %s AND answered "
+                "RETURNING error",
+                (ident, game_id),
+            ).fetchone(),
+            "write",
+        )
+        return (False, None) if row is None else (True, row[0])
+
+    def withdraw(self, game_id: str, ident: int) -> bool:
+        """Take back handed move ``ident`` if the holder has not taken it yet (True: it will
+        never be played)."""
+        cursor = self._run(
+            lambda db: db.execute(
+                "DELETE FROM handed_moves WHERE id = %s AND game_id = %s AND NOT taken",
+                (ident, game_id),
+            ),
+            "write",
+        )
+        return cursor.rowcount == 1
+
+    # ------------------------------------------------------------------ processes
+
+    def beat(self, name: str, alive: float) -> tuple[int, int]:
+        """Say that process ``name`` is alive; ``(live processes, unfinished games)``, a
+        process being live if it said so within ``alive`` seconds (on the database's clock).
+        Processes silent for ten times that are forgotten."""
+
+        def work(db: _Connection) -> tuple[int, int]:
+            db.execute(
+                "INSERT INTO processes (name, seen) VALUES (%s, clock_timestamp()) "
+                "ON CONFLICT (name) DO UPDATE SET seen = EXCLUDED.seen",
+                (name,),
+            )
+            db.execute(
+                "DELETE FROM processes WHERE seen < clock_timestamp() - make_interval(secs => %s)",
+                (10 * alive,),
+            )
+            row = db.execute(
+                "SELECT (SELECT count(*) FROM processes "
+                "  WHERE seen > clock_timestamp() - make_interval(secs => %s)), "
+                "(SELECT count(*) FROM games WHERE record IS NULL)",
+                (alive,),
+            ).fetchone()
+            assert row is not None
+            return int(row[0]), int(row[1])
+
+        return self._run(work, "write")
+
+    def leave(self, name: str) -> None:
+        """Process ``name`` stops: the others share its games at once."""
+        self._run(lambda db: db.execute("DELETE FROM processes WHERE name = %s", (name,)), "write")
 
 
 def _moves_after(db: _Connection, game_id: str, number: int) -> tuple[StoredMove, ...]:
@@ -692,6 +831,8 @@ class Listener:
         *, connect_timeout: int = 10,
     ) -> None:  # fmt: skip
         self.where = describe(dsn)
+        self.ignored = 0  #: notices heard on our channels that were not ours (ignored)
+        self.pid: int | None = None  #: the listening connection's backend process id
         for channel in channels:
             if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", channel):
                 raise ValueError(f"not a channel name: {channel!r}")
@@ -702,6 +843,7 @@ class Listener:
             )  # fmt: skip
             for channel in channels:
                 self._db.execute(f"LISTEN {channel}")
+            self.pid = self._db.info.backend_pid
         except psycopg.Error as exc:
             raise StoreError(f"cannot listen to {self.where}: {_reason(exc)}") from exc
 
@@ -714,8 +856,18 @@ class Listener:
                 got += self._db.notifies(timeout=0.0)
         except psycopg.Error as exc:
             raise StoreError(f"lost the notices of {self.where}: {_reason(exc)}") from exc
-        notices = (parse_notice(n.channel, n.payload) for n in got)
-        return [notice for notice in notices if notice is not None]
+        notices = []
+        for each in got:
+            notice = parse_notice(each.channel, each.payload)
+            if notice is not None:
+                notices.append(notice)
+                continue
+            self.ignored += 1  # a hint we cannot read: logged (the first, then every 100th)
+            if self.ignored % 100 == 1:
+                log.warning("ignored a notice that is not ours on %s (%d so far): %s",
+                            log_text(each.channel[:64]), self.ignored,
+                            log_text(each.payload[:120]))  # fmt: skip
+        return notices
 
     def close(self) -> None:
         """Stop listening."""
