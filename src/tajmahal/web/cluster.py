@@ -205,6 +205,7 @@ class Cluster:
             "process": self.name, "listening": self.listening, "behind": self.behind,
             "held": len(self.leases), "share": self.share, "live_processes": self.live,
             "relistens": self.relistens, "ignored_notices": self.ignored,
+            "listener_pid": self.listener_pid,
             "failures": self.failures,
             "reconnects": self.store.reconnects + self.leaser.reconnects,
         }  # fmt: skip
@@ -297,7 +298,7 @@ class Cluster:
             elif isinstance(notice, Decision):
                 table = self.server.tables.get(notice.game_id)
                 if isinstance(table, ClusterTable) and not table.held:
-                    self._chain((notice.game_id, "sync"), table.catch_up)
+                    self._chain((notice.game_id, "sync"), table.follow)
 
     def _chain(self, key: tuple[str, str], work: Callable[[], Any]) -> None:
         """Run ``work`` after the work of the same key; not again if one is still waiting."""
@@ -340,7 +341,7 @@ class Cluster:
                 if table.held:
                     await self._take_handed(table.id)
                 else:
-                    await table.catch_up()
+                    await table.follow()
             except Exception as exc:  # this game later; the others now
                 failed += 1
                 log.info("game %s: not re-synced: %s", table.id, log_text(exc))
@@ -382,6 +383,8 @@ class Cluster:
                     log.info("game %s: a handed move's answer not read: %s", game_id,
                              log_text(exc))  # fmt: skip
                     answered, error = False, None
+                if pending.acked:  # its stored move was read meanwhile: played (one answer)
+                    return
                 if answered:
                     if error is not None:
                         raise Rejected(error)
@@ -573,7 +576,7 @@ class Cluster:
                 await table.close()
             elif isinstance(table, ClusterTable) and not table.held:
                 with contextlib.suppress(StoreError):
-                    await table.catch_up()  # a notice lost with a connection: caught up here
+                    await table.follow()  # a notice lost with a connection: caught up here
 
 
 class ClusterServer(GameServer):

@@ -10,6 +10,7 @@ again from the store. So a copy cannot fork from the database, whatever notices 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
@@ -18,7 +19,7 @@ from typing import Any, Protocol, TypeVar
 from tajmahal._escape import log_text
 from tajmahal.protocol import ProcessSeat
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.rules.moves import parse_move
+from tajmahal.rules.moves import Move, parse_move
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.store import StoredGame, StoredMove, StoreError
 from tajmahal.web.stores.postgres import (
@@ -35,6 +36,8 @@ __all__ = ["UNDO", "ClusterTable", "TableCluster"]
 log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
 UNDO = "!undo"  #: a handed "move" asking the holder for an undo (no move's text starts so)
+BACKOFF = (0.2, 5.0)  #: the first and longest wait before a bot's move is stored again
+_BACKGROUND: set[asyncio.Task[None]] = set()  # tasks started here, kept until done
 
 
 class TableCluster(Protocol):
@@ -61,8 +64,7 @@ class ClusterTable(Table):
                  workers: Workers, *, cluster: TableCluster) -> None:  # fmt: skip
         super().__init__(stored, config, settings, workers)
         self.cluster = cluster
-        self._undoing = 0  # undos handed on from here, not answered yet
-        self._change_owed = False  # a change seen meanwhile: told after the undo's ack
+        self._undoing = 0  # undos handed on from here, not answered yet (no catch-up meanwhile)
         self.reloads = 0  #: how many times this copy differed from the store and was read again
 
     @property
@@ -101,15 +103,12 @@ class ClusterTable(Table):
         if not self.undo_allowed(seat):
             raise Rejected("undo is possible on your turn, after a move of yours, while every "
                            "other seat is a bot")  # fmt: skip
-        self._undoing += 1  # the rewound state is told once the undo is answered: ack first
+        self._undoing += 1  # this copy waits for the answer: the page gets the ack first
         try:
             await self.cluster.hand(self.id, decision, seat, UNDO, None)
-            await self._refresh()
         finally:
             self._undoing -= 1
-            if self._change_owed and not self._undoing:
-                self._change_owed = False
-                self._changed()
+        await self._refresh()  # the rewound state, queued behind the ack (the caller's reply)
 
     async def _refresh(self) -> None:
         """Catch up now (the notice may come later, or never); a failure waits for the next."""
@@ -117,6 +116,32 @@ class ClusterTable(Table):
             await self.catch_up()
         except StoreError as exc:
             log.info("game %s: catching up later: %s", self.id, log_text(exc))
+
+    async def _commit(
+        self, stored: StoredMove, move: Move, acknowledge: Callable[[], None] | None = None
+    ) -> None:
+        """As a table commits, but a bot's move waits for a database that is away (stored
+        once it is back; a person's is refused with the reason), and a bot's move fenced
+        off (another process plays the game now) ends the bots here quietly."""
+        delay = BACKOFF[0]
+        while True:
+            try:
+                await super()._commit(stored, move, acknowledge)
+                return
+            except LeaseLostError:
+                if self.seat_is_human(stored.seat):
+                    raise
+                task = asyncio.get_running_loop().create_task(self.cluster.lost(self.id))
+                _BACKGROUND.add(task)
+                task.add_done_callback(_BACKGROUND.discard)
+                raise asyncio.CancelledError from None  # (the bot driver ends, no traceback)
+            except StoreError as exc:
+                if self.seat_is_human(stored.seat) or self.closed or not self.held:
+                    raise
+                log.warning("game %s: a bot's move %d waits for the database (%s); again in "
+                            "%.1f s", self.id, stored.number, log_text(exc), delay)  # fmt: skip
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, BACKOFF[1])
 
     async def play_handed(self, handed: HandedMove) -> str | None:
         """Play a move another process handed here: None if played, else why not."""
@@ -155,17 +180,16 @@ class ClusterTable(Table):
             same, stored = await self.cluster.stored(
                 self.cluster.store.sync, self.id, len(self.moves), digest
             )
-            changed = self._apply(stored) if same else self._reload(stored)
-            if changed:
-                self._announce()
+            if self._apply(stored) if same else self._reload(stored):
+                self._changed()
             if self.state.is_over and self.finished_record is None:
                 await self.keep_record()
 
-    def _announce(self) -> None:
-        if self._undoing:  # an undo handed from here: its ack goes to the page first
-            self._change_owed = True
-        else:
-            self._changed()
+    async def follow(self) -> None:
+        """A notice's catch-up: none while an undo handed on from here waits for its answer
+        (it catches up after, so that the page gets the undo's ack before its state)."""
+        if not self._undoing:
+            await self.catch_up()
 
     def _reload(self, stored: Sequence[StoredMove]) -> bool:
         """The store's game differs from this copy: keep the moves both have, then the store's."""
