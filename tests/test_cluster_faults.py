@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from cluster_faults import (
+    FAULTS,
     Person,
     health,
     hold_counts,
@@ -226,8 +227,8 @@ def test_a_process_that_joins_receives_its_share_of_the_games(
 def test_a_short_fault_injection_run_loses_nothing_and_forks_nothing(
     own_cluster: Cluster,
 ) -> None:
-    result = run_faults(own_cluster, seconds=14, games=3, processes=3, seed=46,
-                        every=(1.5, 2.5))  # fmt: skip
+    result = run_faults(own_cluster, seconds=8, least=len(FAULTS), games=3, processes=3,
+                        seed=46, every=(0.5, 1.5))  # every kind of fault once  # fmt: skip
     print(result.report())
     assert result.problems == [], result.report()
-    assert result.acknowledged > 0 and sum(result.faults.values()) >= 4
+    assert result.acknowledged > 0 and set(result.faults) == set(FAULTS)

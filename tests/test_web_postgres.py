@@ -34,6 +34,7 @@ from tajmahal.web.stores.postgres import (
     Listener,
     Notice,
     PostgresStore,
+    moves_digest,
     parse_notice,
 )
 from web_server import Server, token_of
@@ -677,3 +678,29 @@ def test_serve_keeps_its_games_in_postgres_and_resumes_them_after_kill_9(
         assert token not in postgres_cluster.dump(name)  # the links are stored as digests only
     finally:
         store.close()
+
+
+def test_a_copy_is_checked_against_the_store_and_read_whole_when_it_differs(
+    store: PostgresStore,
+) -> None:
+    # before: a replica read only the moves after its own length (moves_after) and never
+    # checked the ones it held, so a copy that missed an undo forked for good
+    new_game(store)
+    moves = [StoredMove(1, 0, "withdraw"), StoredMove(2, 1, "pass"), StoredMove(3, 2, "pass")]
+    for move in moves:
+        store.add_move("g1", move)
+
+    def digest(held: list[StoredMove]) -> str:
+        return moves_digest((m.number, m.seat, m.move) for m in held)
+
+    assert store.generation("g1") == (3, digest(moves))
+    assert store.sync("g1", 1, digest(moves[:1])) == (True, tuple(moves[1:]))
+    assert store.sync("g1", 3, digest(moves)) == (True, ())
+    assert store.sync("g1", 0, "") == (True, tuple(moves))
+    store.remove_moves("g1", 2)  # an undo the copy did not hear of, then another move
+    store.add_move("g1", StoredMove(2, 1, "take white:elephant"))
+    now = store.load("g1").moves
+    assert store.sync("g1", 3, digest(moves)) == (False, now)  # longer than the store
+    assert store.sync("g1", 2, digest(moves[:2])) == (False, now)  # as long, but forked
+    assert store.sync("g1", 1, digest(moves[:1])) == (True, now[1:])
+    assert store.generation("g1") == (2, digest(list(now)))

@@ -88,7 +88,7 @@ class ClusterTable(Table):
         async with self._lock:
             number, checked = self._checked_move(seat, decision, text)
         await self.cluster.hand(self.id, number, seat, str(checked), acknowledge)
-        await self._refresh()  # acknowledged: the state follows
+        self._refresh_soon()  # acknowledged: the state follows
 
     async def undo(self, seat: int, decision: object) -> None:
         if self.held:
@@ -108,14 +108,27 @@ class ClusterTable(Table):
             await self.cluster.hand(self.id, decision, seat, UNDO, None)
         finally:
             self._undoing -= 1
-        await self._refresh()  # the rewound state, queued behind the ack (the caller's reply)
+        self._refresh_soon()  # the rewound state, after the ack (the caller's reply, at once)
 
-    async def _refresh(self) -> None:
-        """Catch up now (the notice may come later, or never); a failure waits for the next."""
-        try:
-            await self.catch_up()
-        except StoreError as exc:
-            log.info("game %s: catching up later: %s", self.id, log_text(exc))
+    def _refresh_soon(self) -> None:
+        """Catch up in a moment (the notice may come later, or never), again a little later
+        while the database cannot be read."""
+
+        async def refresh() -> None:
+            delay = BACKOFF[0]
+            while not self.closed:
+                try:
+                    await self.catch_up()
+                    return
+                except StoreError as exc:
+                    log.info("game %s: catching up again in %.1f s: %s", self.id, delay,
+                             log_text(exc))  # fmt: skip
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, BACKOFF[1])
+
+        task = asyncio.get_running_loop().create_task(refresh())
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
 
     async def _commit(
         self, stored: StoredMove, move: Move, acknowledge: Callable[[], None] | None = None
