@@ -75,7 +75,8 @@ MAX_QUEUED = 10_000  #: notices waiting for the event loop; past this: a full re
 
 class LeasedStore:
     """The server's store in a cluster: reads as the store reads; each write of a game is
-    fenced by this process's lease on it (:class:`LeaseLostError` without one)."""
+    fenced by this process's lease on it
+    (:class:`~tajmahal.web.stores.coordination.LeaseLostError` without one)."""
 
     def __init__(self, store: PostgresStore, leases: dict[str, Lease]) -> None:
         self.store = store

@@ -182,7 +182,8 @@ class ClusterTable(Table):
     async def catch_up(self) -> None:
         """Make this copy the store's game (a replica, or a game about to be taken over; a
         holder stores its moves itself): the moves stored since, after the database checked
-        the ones held here; the whole game read again if they differ. :class:`StoreError` if
+        the ones held here; the whole game read again if they differ.
+        :class:`~tajmahal.web.store.StoreError` if
         the database cannot be read."""
         if self.closed:
             return

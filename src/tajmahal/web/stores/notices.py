@@ -5,7 +5,7 @@ may ``NOTIFY`` on these channels, so a payload is parsed with limits (its size, 
 each field's type and range) and anything odd is ignored (:func:`parse_notice` returns
 None). What a notice says is then checked against the database: a "decision" notice makes
 a replica read the game's stored moves, an "answer" makes the sender read the handed move's
-row (:meth:`~tajmahal.web.stores.postgres.PostgresStore.collect_answer`).
+row (:meth:`~tajmahal.web.stores.coordination.Coordination.collect_answer`).
 """
 
 from __future__ import annotations

@@ -11,13 +11,17 @@ feature, no home-made cluster protocol:
   a game at a time. The holder renews it; a holder that stops (killed, cut off) loses it
   at expiry and another process takes the game over. Each takeover raises the lease's
   *epoch*, and a write given a lease is fenced by it: a process that lost its game can
-  no longer change it (:class:`LeaseLostError`).
+  no longer change it (:class:`~tajmahal.web.stores.coordination.LeaseLostError`).
 - **Notices through LISTEN/NOTIFY**: each committed change of a game ("decision N of game
   G", an undo, the end) reaches every :class:`Listener` once it is committed.
 - **Handed moves**: a process that does not hold a game stores a person's move there
-  (:meth:`PostgresStore.hand_move`); the holder is told, takes it with its lease and
-  answers (:meth:`PostgresStore.answer`). A handed move is not a decision: it counts only
-  once the holder has committed it as a move.
+  (:meth:`~tajmahal.web.stores.coordination.Coordination.hand_move`); the holder is told,
+  takes it with its lease and answers in its row
+  (:meth:`~tajmahal.web.stores.coordination.Coordination.answer`). A handed move is not a
+  decision: it counts only once the holder has committed it as a move.
+
+The leases, handed moves and live processes are :mod:`tajmahal.web.stores.coordination`
+(a part of :class:`PostgresStore`); the notices are :mod:`tajmahal.web.stores.notices`.
 """
 
 from __future__ import annotations
@@ -349,7 +353,8 @@ class PostgresStore(Coordination):
 
     def add_move(self, game_id: str, move: StoredMove, *, lease: Lease | None = None) -> None:
         """Commit one move and tell every listener; :class:`DuplicateMoveError` if its number
-        is taken, :class:`LeaseLostError` if ``lease`` is given and no longer held."""
+        is taken, :class:`~tajmahal.web.stores.coordination.LeaseLostError` if ``lease`` is
+        given and no longer held."""
         fault = None if move.fault is None else json.dumps(move.fault)
 
         def work(db: _Connection) -> None:
@@ -388,8 +393,8 @@ class PostgresStore(Coordination):
         fenced by its game's lease in ``leases`` when given, and tell every listener.
 
         Each entry's outcome, in order: None, :class:`DuplicateMoveError` (its number is
-        taken) or :class:`LeaseLostError` (no lease, or no longer held); the others are
-        stored all the same."""
+        taken) or :class:`~tajmahal.web.stores.coordination.LeaseLostError` (no lease, or no
+        longer held); the others are stored all the same."""
 
         def work(db: _Connection) -> list[Exception | None]:
             if leases is not None:  # the leases' rows locked in one order: no deadlock with
