@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-core
 
-.PHONY: demo test lint typecheck unit clean docs node bwrap postgresql fast fast-tree test-fast compiler test-versions wheel
+.PHONY: demo test lint typecheck unit clean docs node bwrap axe postgresql fast fast-tree test-fast compiler test-versions wheel
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -37,6 +37,7 @@ $(DEMO_STAMP): $(BIN)/python pyproject.toml
 
 demo: $(DEMO_STAMP)
 	$(BIN)/tajmahal match greedy greedy random random --seed 7
+	@echo; echo "Play a game yourself against bots in this terminal: $(BIN)/tajmahal play"; echo "Or at a table in your browser, with friends and bots: $(BIN)/tajmahal serve (needs tajmahal[web])"
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
@@ -68,6 +69,20 @@ bwrap:
 	  || echo "could not install bubblewrap: the sandbox tests will be skipped"; }
 
 
+# axe-core (npm), the accessibility checker tests/test_web_accessibility.py injects into the
+# web pages (Playwright reads the file: nothing is fetched while the tests run): installed into
+# build/axe where missing, with Debian's npm where npm is missing
+AXE := build/axe/node_modules/axe-core/axe.min.js
+
+axe:
+	@test -f $(AXE) || { \
+	  command -v npm >/dev/null 2>&1 || { echo "npm is missing: installing the Debian package npm"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null); }; \
+	  echo "axe-core is missing: npm install --prefix build/axe axe-core@4"; \
+	  npm install --prefix build/axe --no-save --no-audit --no-fund axe-core@4 >/dev/null \
+	  || echo "could not install axe-core: tests/test_web_accessibility.py will fail"; }
+
+
 # the PostgreSQL store's tests start a cluster of their own (tests/postgres_cluster.py) from
 # Debian's postgresql: install it where missing (no cluster of the package's is used)
 postgresql:
@@ -77,7 +92,7 @@ postgresql:
 	  || echo "could not install PostgreSQL: the PostgreSQL store tests will be skipped"; }
 
 
-unit: $(STAMP) $(CHROMIUM) node bwrap postgresql
+unit: $(STAMP) $(CHROMIUM) node bwrap axe postgresql
 	$(BIN)/pytest
 
 # The optional compiled build (hatch_build.py: TAJMAHAL_COMPILE=1 compiles the hot modules of
@@ -117,7 +132,7 @@ fast-tree: $(STAMP)
 # the whole suite again, against the compiled build (.ci/run runs it after `make test`; see
 # docs/installation.md); the fresh-venv tests build and install packages of their own, so
 # `make test` has run them
-test-fast: fast-tree $(CHROMIUM) node bwrap postgresql
+test-fast: fast-tree $(CHROMIUM) node bwrap axe postgresql
 	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider \
 	  -m 'not fresh_venv'
 

@@ -59,7 +59,7 @@ nitpick_ignore_regex = [
     ("py:class", r"tajmahal\.rules\.(state|views|viewparts)\.(Kinds|Seats|Palaces)"),
     ("py:class", r"(Kinds|Seats|Palaces|E)"),
     ("py:class", r"tajmahal\.rules\.(roads|snapshot)\.(C|S)"),
-    ("py:class", r"(tajmahal\.referee\.seats\.)?_Job"),  # a bot call, as MatchTimer runs it
+    ("py:class", r"(tajmahal\.referee\.(seats|seat_threads)\.)?_Job"),  # a bot call, as MatchTimer runs it
     # the adapters' frameworks (numpy, Gymnasium, PettingZoo, OpenSpiel) and their aliases
     ("py:class", r"(numpy|np|npt|gymnasium|pettingzoo|pyspiel)\..*"),
     ("py:class", r"(Array|Mask|Observation|Steps|SupportsFloat|NDArray|AECEnv|Env)(\[.*)?"),
@@ -70,6 +70,7 @@ nitpick_ignore_regex = [
     ("py:class",
      r"(tajmahal\.web\.(server|guard)\.)?(ASGIApp|Scope|Receive|Send|Message|MutableMapping|Awaitable|T)"),
     ("py:class", r"tajmahal\.web\.workers\.T"),  # a TypeVar: what a worker's call returns
+    ("py:class", r"(multiprocessing\.connection\.)?Connection"),  # a worker's pipes
 ]
 
 # -- autodoc: the docstrings are the reference text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -338,3 +339,81 @@ def test_bots_json_lists_every_bot_and_its_options(capsys: pytest.CaptureFixture
     assert greedy["options"] == {"enough": ["float"], "card_cost": ["float"]}
     assert bots["ismcts"]["options"]["iterations"] == ["int", "None"]
     assert isinstance(document["problems"], list)
+
+
+# ---------------------------------------------------------------------------- conventions
+
+
+def test_tajmahal_alone_prints_the_help_as_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("usage: tajmahal ")
+    assert "check-bot" in captured.err and "exit status:" in captured.err
+
+
+def test_every_command_ends_its_help_with_examples_that_parse(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import shlex
+
+    from tajmahal.cli import EXAMPLES, build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(EXAMPLES) == set(commands.choices)
+    for name, examples in EXAMPLES.items():
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        help_text = capsys.readouterr().out
+        assert "\nexamples:\n" + "".join(f"  {line}\n" for line in examples) in help_text
+        for line in examples:
+            words = shlex.split(line)
+            assert words[:2] == ["tajmahal", name]
+            assert parser.parse_args(words[1:]).command == name, line
+
+
+def test_the_exit_statuses_are_one_table_in_the_help_and_the_docs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tajmahal.cli import EXIT_STATUSES
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = capsys.readouterr().out.split("exit status:\n", 1)[1]
+    assert [(int(line.split()[0]), line.split(maxsplit=1)[1]) for line in shown.splitlines()
+            if line.strip()] == list(EXIT_STATUSES)  # fmt: skip
+    page = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "cli.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| (.+?) \|$", page, re.M)
+    assert [(int(code), meaning) for code, meaning in rows] == list(EXIT_STATUSES)
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "words"),
+    [
+        (["match", "nobody", "random", "random"], 2, "no bot is called 'nobody'"),
+        (["match", "greedy:depth=2", "random", "random"], 2, "has no option 'depth'"),
+        (["match", "cmd:./no/such/bot", "random", "random"], 2, "cannot run './no/such/bot'"),
+        (["tournament", "nobody", "random", "random", "--games", "6"], 2, "'nobody'"),
+        (["tournament", "random", "random", "random", "--games", "4"], 2, "multiple of 6"),
+        (["check-bot", "nobody"], 2, "no bot is called 'nobody'"),
+        (["match", "random", "random"], 2, "a match needs 3 to 5 bots"),
+        (["render", "--out", "x.svg", "--visit", "3"], 2, "--visit needs --record"),
+        (["serve", "--port", "70000"], 2, "--port must be 0 to 65535, got 70000"),
+        (["match", "random", "random", "random", "--seed", "x"], 2, "invalid int value"),
+        (["replay", "no-such-record.json"], 1, "cannot read no-such-record.json"),
+    ],
+)
+def test_exit_status_2_for_a_wrong_command_line_and_1_for_a_failure(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    argv: list[str], status: int, words: str,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main(argv)
+    except SystemExit as exited:  # argparse's own usage errors
+        code = int(exited.code or 0)
+    err = capsys.readouterr().err
+    assert code == status and words in err, err
+    assert "Traceback" not in err

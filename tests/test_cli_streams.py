@@ -90,7 +90,10 @@ def test_the_example_bot_programs_come_with_the_package() -> None:
     assert listed.returncode == 0, listed.stderr
     for name in EXAMPLES:
         assert example_path(name).is_file() and str(example_path(name)) in listed.stdout
-    assert 'tajmahal match "cmd:python3 -m tajmahal.examples.palace_lover" greedy random' in (
+    # the running interpreter's absolute path: the specs work without the venv on PATH
+    assert f"tajmahal match 'cmd:{sys.executable} -m tajmahal.examples.palace_lover' greedy " \
+           "random" in listed.stdout  # fmt: skip
+    assert f"tajmahal check-bot 'cmd:{sys.executable} -m tajmahal.examples.palace_lover'" in (
         listed.stdout
     )
     with pytest.raises(KeyError, match=r"no example 'x\.py'"):

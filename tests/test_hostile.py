@@ -21,8 +21,8 @@ import pytest
 
 import tajmahal as tm
 from helpers import line_components
+from tajmahal.faults import MAX_DETAIL, MAX_TRACEBACK
 from tajmahal.referee import FaultKind, bot_seed, seats
-from tajmahal.referee.faults import MAX_DETAIL, MAX_TRACEBACK
 
 LINE = line_components()
 BOUND = 30.0  #: seconds a hostile match may take before the test fails

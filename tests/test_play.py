@@ -108,7 +108,7 @@ def test_a_whole_game_typed_move_by_move_ends_with_the_result(tmp_path: Path) ->
 def test_bad_arguments_fail_in_one_line(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    assert main(["play", *args]) == 1
+    assert main(["play", *args]) == 2  # usage errors and bad specs: exit status 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tajmahal as tm
-from tajmahal.referee.faults import MAX_DETAIL, Fault, FaultKind
+from tajmahal.faults import MAX_DETAIL, Fault, FaultKind
 from tajmahal.tournament import GameResult, Header, read_results, run_tournament, summarize_file
 from tajmahal.tournament.results import write_line
 from tajmahal.tournament.seating import schedule

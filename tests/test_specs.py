@@ -151,7 +151,7 @@ def test_play_match_checks_every_spec_before_building_any_bot() -> None:
 
 
 def test_the_cli_reports_a_bad_spec_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["match", "greedy:depth=2", "random", "random", "--quiet"]) == 1
+    assert main(["match", "greedy:depth=2", "random", "random", "--quiet"]) == 2  # a bad spec
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "has no option 'depth'" in err
 

@@ -652,21 +652,21 @@ def test_cli_summary_notes_a_half_line(capsys: pytest.CaptureFixture[str], tmp_p
 
 
 @pytest.mark.parametrize(
-    ("argv", "words"),
-    [
-        (["tournament"], ["name the entrants"]),
-        (["tournament", *THREE, "--resume"], ["--resume needs --out FILE"]),
-        (["tournament", "--summary", "nowhere.jsonl"], ["cannot read nowhere.jsonl"]),
-        (["tournament", *THREE, "--games", "5"], ["multiple of 6"]),
-        (["tournament", "random", "nobody", "random"], ["no bot is called 'nobody'"]),
-        (["tournament", *THREE, "--summary", "x.jsonl"], ["--summary reads a results file"]),
+    ("argv", "words", "status"),
+    [  # 2: the command line is wrong (a bad spec too); 1: a file that cannot be read
+        (["tournament"], ["name the entrants"], 2),
+        (["tournament", *THREE, "--resume"], ["--resume needs --out FILE"], 2),
+        (["tournament", "--summary", "nowhere.jsonl"], ["cannot read nowhere.jsonl"], 1),
+        (["tournament", *THREE, "--games", "5"], ["multiple of 6"], 2),
+        (["tournament", "random", "nobody", "random"], ["no bot is called 'nobody'"], 2),
+        (["tournament", *THREE, "--summary", "x.jsonl"], ["--summary reads a results file"], 2),
     ],
 )
 def test_cli_errors_are_one_line(
-    capsys: pytest.CaptureFixture[str], argv: list[str], words: list[str]
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: list[str], status: int
 ) -> None:
     code, _, err = run(capsys, *argv)
-    assert code == 1 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert code == status and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     for word in words:
         assert word in err
 

@@ -33,6 +33,7 @@ from tajmahal.web.frames import (
     opening_lines,
     public_document,
     seat_document,
+    whole_log,
 )
 from test_views import with_hidden_changes
 from web_server import Server, token_of
@@ -213,6 +214,15 @@ def check_everything_received(
     for text in person.frames:
         assert seed not in text
         message = json.loads(text)
+        if message["type"] == "log":  # the whole log a page asks for: the seat's views only
+            number = message["decision"]
+            views = [state.view(seat) for state in states[: number + 1]]
+            assert message["events"] == whole_log(views, record.moves[:number], record.players,
+                                                  private=True)  # fmt: skip
+            continue
+        if message["type"] == "rematch":  # the end page asks whether there is one: none yet
+            assert message == {"type": "rematch", "link": None}
+            continue
         if message["type"] != "state":
             assert message["type"] in ("ack", "error", "hint")
             continue
@@ -259,7 +269,9 @@ def check_the_turn(page: Page, width: int) -> None:
     if cities.count():
         marker = cities.first.locator("circle, polygon").first
         stroke = marker.evaluate("node => getComputedStyle(node).stroke")
-        assert stroke == "rgb(221, 17, 17)", stroke
+        assert stroke == "rgb(0, 200, 224)", stroke  # the highlight: a colour no seat uses
+        rings = page.locator("#marks .legal-ring")
+        assert rings.count() == cities.count()  # drawn above the palaces, one per legal city
         hit = page.locator("#hits .hit.playable").first.bounding_box()
         assert hit is not None and hit["width"] >= 40 and hit["height"] >= 40, (width, hit)
     scores = page.locator("#scores tr").all_inner_texts()
@@ -382,7 +394,7 @@ def test_a_phone_sized_page_plays_a_whole_game_with_hints(browser: Browser, serv
                 screenshot(page, "web-palace-390.png")
         if turns >= 2 and not hinted and not palace:  # the moves in reach, the board in sight
             assert page.evaluate("getComputedStyle(document.getElementById('actions')).position"
-                                 ) == "sticky"  # fmt: skip
+                                 ) == "fixed"  # fmt: skip
             page.evaluate("window.scrollTo(0, 0)")
             board = page.locator("#board").bounding_box()
             moves = page.locator("#moves button").first.bounding_box()

@@ -42,3 +42,18 @@ def test_a_hint_far_behind_speaks_of_points_not_zero_percent() -> None:
     assert behind > 20 and f"You are {behind} points behind" in hint["reasons"][-1]
     assert "0%" not in " ".join(hint["reasons"]) and "seat 0" not in " ".join(hint["reasons"])
     assert "_" not in hint["label"] and ":" not in hint["label"]
+
+
+def test_make_demo_ends_naming_tajmahal_play_and_serve() -> None:
+    """The demo's recipe (read from the Makefile, not run by make: make can rebuild the venv)
+    ends with two lines that point to ``tajmahal play`` and ``tajmahal serve``."""
+    import subprocess
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ndemo:", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    assert recipe[0].lstrip().startswith("$(BIN)/tajmahal match")
+    last = recipe[-1].strip().lstrip("@").replace("$(BIN)", ".venv/bin")
+    said = subprocess.run(["sh", "-c", last], capture_output=True, text=True, check=True)
+    lines = said.stdout.strip().splitlines()
+    assert len(lines) == 2 and "tajmahal play" in lines[0] and "tajmahal serve" in lines[1], lines

@@ -366,9 +366,9 @@ def test_damaged_rows_are_reported_and_skipped_and_the_server_starts(tmp_path: P
         ("ismcts:time_limit=0", {}, "time_limit must be"),
         ("ismcts:c=-1", {}, "c must be"),
         ("ismcts:iterations=10000000", {}, "at most 10000 iterations"),
-        ("ismcts:inner=16,inner_seats=all", {}, "got 58410 (counting what extend, depth and"),
+        ("ismcts:inner=16,inner_seats=all", {}, "got 70800 (counting what extend, depth and"),
         ("ismcts:iterations=2000,depth=6", {}, "at most 10000 iterations per decision, got 12000"),
-        ("ismcts:level=4,extend=10", {}, "got 23000"),
+        ("ismcts:level=4,extend=10", {}, "got 27879"),
         ("ismcts:extend=1e308,depth=99999,inner=99999", {}, "counting what extend, depth and"),
         ("ismcts:extend=inf", {}, "option 'extend' takes float"),
         ("ismcts:time_limit=3000", {}, "'time_limit' is at most 120"),
@@ -391,7 +391,7 @@ def test_a_bot_the_server_would_not_run_is_refused_before_its_game_exists(
 def test_the_strongest_level_and_the_default_search_are_within_the_servers_limits(
     server: Server,
 ) -> None:
-    """Level 5 counts 7590 iterations (its inner search included): a lobby may seat it."""
+    """Level 5 counts 9200 iterations (its inner search, at 5 seats): a lobby may seat it."""
     name = "LEVELS-ALLOWED"
     seats = [{"human": True, "name": name}, "ismcts:level=5", "ismcts:inner=2"]
     status, _, body = server.request("/api/games", {"seats": seats})

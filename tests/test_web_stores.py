@@ -155,6 +155,20 @@ def test_tokens_are_stored_as_digests_only(backend: Backend, store: GameStore) -
     assert token_digest("seat-g1") in stored
 
 
+def test_a_token_added_later_opens_its_seat_once_as_a_digest(
+    backend: Backend, store: GameStore
+) -> None:
+    new_game(store)
+    store.add_token("g1", "rematch-seat", 2)  # a rematch's link, stored when asked for
+    store.add_token("g1", "rematch-seat", 2)  # asked again: the same, no error
+    store.add_token("g1", "seat-g1", 1)  # a token stored already stays as it was
+    assert store.find_token("rematch-seat") == TokenEntry("g1", 2)
+    assert store.find_token("seat-g1") == TokenEntry("g1", 0)
+    assert "rematch-seat" not in backend.dump()
+    with pytest.raises(StoreError):
+        store.add_token("nope", "other", 0)  # no such game
+
+
 def test_unknown_games_and_tokens_open_nothing(store: GameStore) -> None:
     new_game(store)
     assert store.load("nope") is None

@@ -15,7 +15,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from tajmahal._lazy import lazy_names
-from tajmahal.rules._display import set_svg_drawer, svg_picture
+from tajmahal.rules._display import set_svg_drawer
 from tajmahal.rules.components import (
     Board,
     BonusKind,
@@ -50,11 +50,12 @@ from tajmahal.rules.views import PlayerView
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load on first use (below)
     from tajmahal import analysis, bots, events, protocol, render
     from tajmahal.bots.base import Bot
+    from tajmahal.faults import Fault
     from tajmahal.game import Game, GameRecord, replay
     from tajmahal.hookspecs import hookimpl
-    from tajmahal.referee.faults import Fault
-    from tajmahal.referee.match import MatchResult, play_match
-    from tajmahal.serialize import dumps, loads
+    from tajmahal.match_result import MatchResult
+    from tajmahal.referee.match import play_match
+    from tajmahal.serialize import dumps, from_document, loads, to_document
     from tajmahal.tournament import TournamentError, TournamentResult, run_tournament
 
 # The one place the version is written (pyproject.toml reads it; records carry it). Between
@@ -68,15 +69,15 @@ __version__ = "0.3.0.dev0"
 logging.getLogger("tajmahal").addHandler(logging.NullHandler())
 
 
-def _first_picture(state_or_view: object) -> str:
-    """Load the drawing code on the first picture asked for (it registers itself), then draw."""
-    import importlib
+def _first_picture(state_or_view: GameState | PlayerView) -> str:
+    """A state's or view's picture: the drawing code loads on the first one asked for."""
+    from tajmahal.render import notebook_picture
 
-    importlib.import_module("tajmahal.render")
-    return svg_picture(state_or_view) or ""
+    return notebook_picture(state_or_view)
 
 
 set_svg_drawer(_first_picture)  # GameState._repr_svg_, PlayerView._repr_svg_ (Jupyter)
+
 
 __all__ = [
     "Board",
@@ -116,6 +117,7 @@ __all__ = [
     "bots",
     "dumps",
     "events",
+    "from_document",
     "hookimpl",
     "load_components",
     "loads",
@@ -128,6 +130,7 @@ __all__ = [
     "replay",
     "run_tournament",
     "standard_components",
+    "to_document",
 ]
 
 #: what loads on first use, and from where: the match layer, tournaments, the bot protocol,
@@ -135,18 +138,20 @@ __all__ = [
 #: subprocess and socket handling), so that ``import tajmahal`` loads the game alone
 _ON_FIRST_USE = {
     "Bot": "tajmahal.bots.base",
-    "Fault": "tajmahal.referee.faults",
+    "Fault": "tajmahal.faults",
     "Game": "tajmahal.game",
     "GameRecord": "tajmahal.game",
-    "MatchResult": "tajmahal.referee.match",
+    "MatchResult": "tajmahal.match_result",
     "TournamentError": "tajmahal.tournament",
     "TournamentResult": "tajmahal.tournament",
     "dumps": "tajmahal.serialize",
+    "from_document": "tajmahal.serialize",
     "hookimpl": "tajmahal.hookspecs",
     "loads": "tajmahal.serialize",
     "play_match": "tajmahal.referee.match",
     "replay": "tajmahal.game",
     "run_tournament": "tajmahal.tournament",
+    "to_document": "tajmahal.serialize",
     # subpackages and modules, as attributes of the package (``tm.bots.create(...)``)
     **{
         name: f"tajmahal.{name}"

@@ -9,11 +9,11 @@ from __future__ import annotations
 import collections
 import re
 import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import attrs
 
-from tajmahal.referee.faults import Fault
+from tajmahal.faults import Fault
 from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import Components, standard_components
 from tajmahal.rules.engine import new_game
@@ -159,27 +159,16 @@ class GameRecord:
 
         An ``<iframe>`` whose ``srcdoc`` is :func:`tajmahal.render.viewer.replay_html`'s
         self-contained page, escaped (players' names included); a record that does not
-        replay shows why instead. Drawn by :mod:`tajmahal.render`, which registers itself.
+        replay shows why instead. Drawn by :mod:`tajmahal.render`, loaded on first use.
 
         >>> import tajmahal as tm
         >>> html = tm.play_match(['random', 'random', 'random'], seed=1).record._repr_html_()
         >>> html.startswith('<iframe') and 'srcdoc="&lt;!DOCTYPE html&gt;' in html
         True
         """
-        if not _record_drawer:
-            import importlib
+        from tajmahal.render import notebook_replay  # on first use, as python-chess does
 
-            importlib.import_module("tajmahal.render")  # registers the drawer
-        return _record_drawer[0](self) if _record_drawer else None
-
-
-#: draws a record as HTML (registered by tajmahal.render: game.py imports nothing above it)
-_record_drawer: list[Callable[[GameRecord], str]] = []
-
-
-def set_record_html_drawer(draw: Callable[[GameRecord], str]) -> None:
-    """Make ``draw(record)`` every :class:`GameRecord`'s HTML picture (``_repr_html_``)."""
-    _record_drawer[:] = [draw]
+        return notebook_replay(self)
 
 
 class Game:

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-if TYPE_CHECKING:  # annotations only: this module sits below everything that uses it
+if TYPE_CHECKING:  # annotations only: the hooks' contracts (the bots' floor and below)
     from tajmahal.bots.base import Bot
     from tajmahal.events import DecisionMade, MatchStarted
-    from tajmahal.referee.match import MatchResult
+    from tajmahal.match_result import MatchResult
 
 __all__ = [
     "PROJECT",
@@ -89,7 +89,10 @@ def tajmahal_bots() -> Iterable[type[Bot]]:  # type: ignore[empty-body]
 
     After ``pip install``, ``tajmahal bots`` lists the bot and
     ``tajmahal.bots.create("cautious", seed=1)`` builds it.  Two plugins
-    offering the same name is an error that names both.
+    offering the same name is an error that names both.  ``tajmahal new-bot
+    NAME`` writes such a package to start from, with tests that call
+    :func:`tajmahal.testing.check_bot`; ``tajmahal plugins`` lists every
+    installed plugin and the hooks it implements.
 
     >>> import tajmahal as tm
     >>> {'greedy', 'random'} <= set(tm.bots.available())

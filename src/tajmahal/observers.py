@@ -1,12 +1,10 @@
-"""The former home of :mod:`tajmahal.referee.observers`, kept for code that imports it.
+"""The former home of :mod:`tajmahal.referee.observers` (deprecated).
 
-The same names, the same objects; new code imports from :mod:`tajmahal.referee.observers`.
-
->>> import tajmahal.observers, tajmahal.referee.observers
->>> tajmahal.observers.Watchers is tajmahal.referee.observers.Watchers
-True
+The same names, the same objects; importing this module warns: import from the new home
+(this module is removed in 0.4.0).
 """
 
+from tajmahal._moved import warn_moved
 from tajmahal.referee.observers import (
     HOOKS,
     DecisionDataset,
@@ -20,3 +18,5 @@ __all__ = [
     "ObserverWarning",
     "Watchers",
 ]
+
+warn_moved(__name__, "tajmahal.referee.observers")

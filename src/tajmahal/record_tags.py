@@ -1,12 +1,10 @@
-"""The former home of :mod:`tajmahal.referee.record_tags`, kept for code that imports it.
+"""The former home of :mod:`tajmahal.referee.record_tags` (deprecated).
 
-The same names, the same objects; new code imports from :mod:`tajmahal.referee.record_tags`.
-
->>> import tajmahal.record_tags, tajmahal.referee.record_tags
->>> tajmahal.record_tags.match_tags is tajmahal.referee.record_tags.match_tags
-True
+The same names, the same objects; importing this module warns: import from the new home
+(this module is removed in 0.4.0).
 """
 
+from tajmahal._moved import warn_moved
 from tajmahal.referee.record_tags import (
     RESERVED,
     check_tags,
@@ -18,3 +16,5 @@ __all__ = [
     "check_tags",
     "match_tags",
 ]
+
+warn_moved(__name__, "tajmahal.referee.record_tags")

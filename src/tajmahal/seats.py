@@ -1,12 +1,10 @@
-"""The former home of :mod:`tajmahal.referee.seats`, kept for code that imports it.
+"""The former home of :mod:`tajmahal.referee.seats` (deprecated).
 
-The same names, the same objects; new code imports from :mod:`tajmahal.referee.seats`.
-
->>> import tajmahal.seats, tajmahal.referee.seats
->>> tajmahal.seats.watching_interrupts is tajmahal.referee.seats.watching_interrupts
-True
+The same names, the same objects; importing this module warns: import from the new home
+(this module is removed in 0.4.0).
 """
 
+from tajmahal._moved import warn_moved
 from tajmahal.referee.seats import (
     MAX_ABANDONED,
     Answer,
@@ -28,3 +26,5 @@ __all__ = [
     "reraise_user_interrupt",
     "watching_interrupts",
 ]
+
+warn_moved(__name__, "tajmahal.referee.seats")

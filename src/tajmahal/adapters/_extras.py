@@ -1,17 +1,5 @@
-"""The error an adapter raises when its extra is not installed: it names the extra to install."""
+"""The error an adapter raises when its extra is not installed (:mod:`tajmahal._extras`)."""
 
-from __future__ import annotations
+from tajmahal._extras import missing_extra
 
-
-def missing_extra(module: str, extras: tuple[str, ...], error: ImportError) -> ImportError:
-    """An ImportError for importing ``module`` without one of ``extras``, naming the command.
-
-    >>> print(missing_extra("env", ("gymnasium",), ModuleNotFoundError(name="gymnasium")))
-    env needs the extra 'gymnasium' (gymnasium is not installed): pip install 'tajmahal[gymnasium]'
-    """
-    names = " or ".join(f"'{extra}'" for extra in extras)
-    commands = " or ".join(f"pip install 'tajmahal[{extra}]'" for extra in extras)
-    return ImportError(
-        f"{module} needs the extra {names} ({error.name or error} is not installed): {commands}",
-        name=error.name,
-    )
+__all__ = ["missing_extra"]

@@ -99,7 +99,7 @@ from tajmahal.rules.reshuffles import ordering_reshuffles
 from tajmahal.rules.snapshot import evolve
 from tajmahal.rules.state import GameState
 from tajmahal.rules.tables import tables
-from tajmahal.serialize import dumps, loads
+from tajmahal.serialize import dumps, from_document, to_document
 
 __all__ = [
     "GAME_NAME",
@@ -919,7 +919,7 @@ def _redeal(setup: _Setup, deal: _Deal, seat: int, rng: random.Random) -> list[i
 
 def _record_document(record: _Record) -> dict[str, Any]:
     return {
-        "state": json.loads(dumps(record.state)),
+        "state": to_document(record.state),
         "starts": list(record.starts),
         "steps": [[a, s] for a, s in _step_list(record.steps)],
         "draws": [[[step, cards] for step, cards in seat] for seat in record.draws],
@@ -952,7 +952,7 @@ def _read_record(document: Any, path: tuple[str | int, ...]) -> _Record:
     if not isinstance(document, dict) or set(document) != {"state", "starts", "steps", "draws"}:
         raise _problem(path, "expected an object with state, starts, steps and draws")
     try:
-        state = loads(json.dumps(document["state"]))
+        state = from_document(document["state"])
     except TajMahalError as exc:
         raise _problem((*path, "state"), str(exc)) from None
     if not isinstance(state, GameState):

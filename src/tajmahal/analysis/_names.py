@@ -38,13 +38,12 @@ def display_name(identifier: str | enum.Enum, components: Components | None = No
     """
     text = identifier.value if isinstance(identifier, enum.Enum) else str(identifier)
     if components is not None:
-        from tajmahal.rules.component_types import _board_index
-
-        cities, provinces, _ = _board_index(components.board)
-        if text in cities:
-            return cities[text].name
-        if text in provinces:
-            return provinces[text].name
+        board = components.board
+        for look_up in (board.city, board.province):
+            try:
+                return look_up(text).name
+            except KeyError:
+                pass
     words = [w for w in text.replace("-", "_").split("_") if w]
     return " ".join(
         w if i and w in _SMALL else w[:1].upper() + w[1:] for i, w in enumerate(words)

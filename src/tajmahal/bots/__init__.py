@@ -11,6 +11,7 @@ from __future__ import annotations
 from tajmahal.bots.base import Bot, describe
 from tajmahal.bots.greedy import GreedyBot
 from tajmahal.bots.ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot
+from tajmahal.bots.plugins import PluginInfo, plugin_infos
 from tajmahal.bots.random_bot import RandomBot
 from tajmahal.bots.registry import (
     BotInfo,
@@ -36,6 +37,7 @@ __all__ = [
     "IsmctsV2Bot",
     "PlayerSpec",
     "PluginError",
+    "PluginInfo",
     "PluginProblem",
     "RandomBot",
     "Registry",
@@ -49,5 +51,6 @@ __all__ = [
     "describe",
     "hookimpl",
     "parse_spec",
+    "plugin_infos",
     "reload",
 ]

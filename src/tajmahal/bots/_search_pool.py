@@ -1,7 +1,8 @@
 """The worker processes of ``ismcts:jobs=N``: started once per bot, reused every decision.
 
 A :class:`SearchPool` holds ``N - 1`` worker processes
-(:mod:`tajmahal.bots._search_worker`; the calling process searches the
+(:mod:`tajmahal.bots._search_worker`, started as every worker of the library
+is: :mod:`tajmahal.worker_process`; the calling process searches the
 first share itself).  Workers start when the bot is built (they load the
 library meanwhile); one that died starts again at the next search.  They
 stop with :meth:`SearchPool.close` (the bot's ``close()``, which the referee
@@ -20,17 +21,16 @@ not start a pool per game.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import math
 import os
 import subprocess
-import sys
 import time
-from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
 from typing import Any
+
+from tajmahal.worker_process import WorkerProcess
 
 __all__ = ["JOBS_VARIABLE", "SearchPool", "job_cap"]
 
@@ -38,11 +38,7 @@ JOBS_VARIABLE = "TAJMAHAL_SEARCH_JOBS"  #: the most search jobs a bot may use in
 MAX_ANSWER = 1 << 22  #: the largest answer a worker may send, in bytes
 MAX_FAILURES = 3  #: workers that may die or stall before the pool gives up for good
 CLOSE_WAIT = 2.0  #: seconds a closing worker has to exit before it is killed
-WORKER_BOOT = (
-    "import sys; sys.path.insert(0, sys.argv.pop()); "
-    "from tajmahal.bots._search_worker import main; main()"
-)
-_LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SEARCH_WORKER = "tajmahal.bots._search_worker:main"  #: the workers' main function
 
 log = logging.getLogger("tajmahal.bots")
 
@@ -65,43 +61,6 @@ def job_cap() -> int | None:
         return 1
 
 
-class _Worker:
-    """One search worker process and its two pipes."""
-
-    def __init__(self, setup: bytes) -> None:
-        requests_read, requests_write = os.pipe()
-        answers_read, answers_write = os.pipe()
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", WORKER_BOOT, str(requests_read), str(answers_write),
-                 str(os.getpid()), _LIBRARY_ROOT],
-                stdin=subprocess.DEVNULL, pass_fds=(requests_read, answers_write),
-            )
-        except BaseException:
-            for fd in (requests_write, answers_read):
-                os.close(fd)
-            raise
-        finally:
-            os.close(requests_read)
-            os.close(answers_write)
-        self.requests = Connection(requests_write, readable=False)
-        self.answers = Connection(answers_read, writable=False)
-        self.ready = False
-        self.requests.send_bytes(setup)
-
-    def close(self, kill: bool) -> None:
-        with contextlib.suppress(OSError):
-            self.requests.close()
-        if kill and self.process.poll() is None:
-            self.process.kill()
-        try:
-            self.process.wait(timeout=CLOSE_WAIT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.answers.close()
-
-
 class SearchPool:
     """``size`` search workers for one bot; see the module docs.
 
@@ -110,7 +69,7 @@ class SearchPool:
 
     def __init__(self, setup: bytes, size: int) -> None:
         self.setup, self.size = setup, size
-        self.workers: list[_Worker | None] = [None] * size
+        self.workers: list[WorkerProcess | None] = [None] * size
         self.failures = 0
         self.note = ""  #: why the pool runs fewer workers than asked ("" if it does not)
 
@@ -128,7 +87,7 @@ class SearchPool:
         for slot, worker in enumerate(self.workers):
             if worker is None and self.usable:
                 try:
-                    self.workers[slot] = _Worker(self.setup)
+                    self.workers[slot] = WorkerProcess(SEARCH_WORKER, self.setup)
                 except OSError as exc:  # a process cap (EAGAIN), no memory: search in-process
                     self._give_up(f"cannot start a search worker process ({exc})")
 
@@ -139,7 +98,7 @@ class SearchPool:
         worker = self.workers[slot]
         if worker is None:
             try:
-                worker = self.workers[slot] = _Worker(self.setup)
+                worker = self.workers[slot] = WorkerProcess(SEARCH_WORKER, self.setup)
             except OSError as exc:  # a process cap (EAGAIN), no memory: search in-process
                 self._give_up(f"cannot start a search worker process ({exc})")
                 return False
@@ -203,7 +162,7 @@ class SearchPool:
         worker = self.workers[slot]
         self.workers[slot] = None
         if worker is not None:
-            worker.close(kill=True)
+            worker.close(kill=True, wait=CLOSE_WAIT)
         self.failures += 1
         log.warning("ismcts: a search worker was stopped (%s); its share is searched in-process",
                     why)
@@ -218,7 +177,7 @@ class SearchPool:
         self.close()
 
     @staticmethod
-    def _exit_text(worker: _Worker) -> str:
+    def _exit_text(worker: WorkerProcess) -> str:
         try:
             code = worker.process.wait(timeout=CLOSE_WAIT)
         except subprocess.TimeoutExpired:
@@ -230,7 +189,7 @@ class SearchPool:
         for slot, worker in enumerate(self.workers):
             self.workers[slot] = None
             if worker is not None:
-                worker.close(kill=True)
+                worker.close(kill=True, wait=CLOSE_WAIT)
 
 
 def _parse(data: bytes) -> tuple[int, int, Rows] | None:

@@ -1,9 +1,9 @@
 """A search worker process of ``ismcts:jobs=N``: searches the roots it is sent, one at a time.
 
 :class:`~tajmahal.bots._search_pool.SearchPool` starts
-``python -c 'from tajmahal.bots._search_worker import main; main()'`` with two
-pipes (requests in, answers out) and the parent's process id.  Like the
-tournament's workers it never imports the caller's ``__main__``.
+it as a :class:`~tajmahal.worker_process.WorkerProcess`: two pipes (requests
+in, answers out) and the parent's process id; like every worker of the library
+it never imports the caller's ``__main__``.
 
 Messages are framed by :class:`multiprocessing.connection.Connection`.  In:
 the setup (a pickled searcher: the bot with its pool left out), then
@@ -22,26 +22,18 @@ from __future__ import annotations
 import json
 import pickle
 import random
-import signal
-import sys
-from multiprocessing.connection import Connection
 from typing import Any
 
-from tajmahal._parent import exit_with_parent
+from tajmahal.worker_process import worker_pipes
 
 __all__ = ["main"]
 
 
 def main() -> None:
     """Serve searches on the pipes named in ``sys.argv``: ``REQUESTS_FD ANSWERS_FD PARENT_PID``."""
-    requests_fd, answers_fd, parent = (int(word) for word in sys.argv[1:4])
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    exit_with_parent(parent)  # also in the middle of a search
-    from tajmahal.protocol.confine import make_undumpable
-
-    make_undumpable()  # the views it is sent stay as private as the parent's
-    requests = Connection(requests_fd, writable=False)
-    answers = Connection(answers_fd, readable=False)
+    # Ctrl-C ignored, ends with its parent (also in the middle of a search), non-dumpable:
+    # the views it is sent stay as private as the parent's
+    requests, answers = worker_pipes()
     try:
         setup = requests.recv_bytes()
     except EOFError:

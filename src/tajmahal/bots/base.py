@@ -7,13 +7,16 @@ A bot is a class with a ``name`` and a ``choose`` method, built as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import threading
+import time
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["Bot", "describe"]
+__all__ = ["Bot", "current_deadline", "decision_deadline", "describe"]
 
 
 @runtime_checkable
@@ -67,3 +70,36 @@ def describe(bot_class: type[Any]) -> str:
     """
     doc = (bot_class.__doc__ or "").strip()
     return doc.splitlines()[0].strip() if doc else ""
+
+
+_deadlines = threading.local()
+
+
+@contextlib.contextmanager
+def decision_deadline(seconds: float | None) -> Iterator[None]:
+    """Within the block, a search bot deciding in this thread stops searching ``seconds`` from
+    now at the latest, whatever its own budget, and answers with what it found (a host's hard
+    limit: a server's move limit, a hint's or an analysis's time). Nested blocks keep the
+    earliest deadline; ``None`` adds none. The built-in ``ismcts`` honours it (the budget it
+    cuts short is its own: an iteration budget that ends first plays as it always does).
+
+    >>> with decision_deadline(5.0):
+    ...     0 < current_deadline() - time.monotonic() <= 5.0
+    True
+    >>> current_deadline() is None
+    True
+    """
+    before = current_deadline()
+    at = None if seconds is None else time.monotonic() + max(0.0, seconds)
+    _deadlines.at = before if at is None else at if before is None else min(before, at)
+    try:
+        yield
+    finally:
+        _deadlines.at = before
+
+
+def current_deadline() -> float | None:
+    """The ``time.monotonic()`` time by which a decision in this thread must end (see
+    :func:`decision_deadline`), or None."""
+    at: float | None = getattr(_deadlines, "at", None)
+    return at

@@ -1,12 +1,10 @@
-"""The former home of :mod:`tajmahal.hookspecs`, kept for code that imports it.
+"""The former home of :mod:`tajmahal.hookspecs` (deprecated).
 
-The same names, the same objects; new code imports from :mod:`tajmahal.hookspecs`.
-
->>> import tajmahal.bots.hookspecs, tajmahal.hookspecs
->>> tajmahal.bots.hookspecs.tajmahal_match_started is tajmahal.hookspecs.tajmahal_match_started
-True
+The same names, the same objects; importing this module warns: import from the new home
+(this module is removed in 0.4.0).
 """
 
+from tajmahal._moved import warn_moved
 from tajmahal.hookspecs import (
     PROJECT,
     hookimpl,
@@ -26,3 +24,5 @@ __all__ = [
     "tajmahal_match_finished",
     "tajmahal_match_started",
 ]
+
+warn_moved(__name__, "tajmahal.hookspecs")

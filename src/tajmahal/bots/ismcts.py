@@ -69,6 +69,7 @@ from typing import Any, ClassVar, NamedTuple
 from tajmahal.bots._evaluation_core import heuristic_pick
 from tajmahal.bots._search import EVERY_SEAT, Node, PlaySearch, iterate, simulate
 from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
+from tajmahal.bots.base import current_deadline
 from tajmahal.bots.evaluation import WEIGHTS_V2, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.rules.moves import Move
@@ -84,6 +85,7 @@ __all__ = [
     "IsmctsV1Bot",
     "IsmctsV2Bot",
     "MoveStatistics",
+    "decision_time",
     "decision_work",
 ]
 
@@ -163,18 +165,22 @@ INNER_COST = {"own": 1, "all": 11}
 def decision_work(options: Mapping[str, object]) -> int | None:
     """About the most plain iterations' work one decision of ``ismcts`` with ``options`` (a
     player spec's) costs: the iteration budget (``iterations``, a ``level``'s, or the
-    default) times ``extend``, ``depth`` and the inner search's cost; None for a budget in
-    seconds only.  Options of the wrong type count as their defaults, values past an option's
-    most as its most (the bot refuses both), so the answer is always a finite number.
+    default: at 5 seats ``ismcts-v2``'s, 400 for level 3's 330) times ``focus`` (a
+    play-or-withdraw decision's share), ``extend``, ``depth`` and the inner search's cost;
+    None for a budget in seconds only (see :func:`decision_time`).  Options of the wrong type
+    count as their defaults, values past an option's most as its most (the bot refuses
+    both), so the answer is always a finite number.
 
     A server bounds what a lobby may ask with it.
 
     >>> decision_work({}), decision_work({"level": 5}), decision_work({"time_limit": 1.0})
-    (330, 7590, None)
+    (400, 9200, None)
     >>> decision_work({"iterations": 1000, "extend": 2.0, "depth": 3, "inner": 16})
     102000
+    >>> decision_work({"iterations": 1000, "focus": 2.0})
+    2000
     >>> decision_work({"extend": float("inf"), "depth": 10**400, "inner": 10**9})
-    673200
+    816000
     """
 
     def number(name: str, default: float, most: float) -> float:
@@ -184,21 +190,53 @@ def decision_work(options: Mapping[str, object]) -> int | None:
 
     level = options.get("level")
     preset: Mapping[str, object] = {}
+    at_five = LEVELS_V2[3] / DEFAULT_ITERATIONS  # a level's budget at 5 seats: v2's (_choose)
     if type(level) is int and level in LEVELS:
-        iterations, preset = float(LEVELS[level]), LEVEL_OPTIONS.get(level, {})
+        iterations, preset = LEVELS[level] * at_five, LEVEL_OPTIONS.get(level, {})
     elif type(options.get("iterations")) is int:
         iterations = number("iterations", DEFAULT_ITERATIONS, MAX_ITERATIONS)
     elif options.get("time_limit") is not None or options.get("game_time") is not None:
         return None
     else:
-        iterations = DEFAULT_ITERATIONS
+        iterations = DEFAULT_ITERATIONS * at_five
     inner = options.get("inner", preset.get("inner", 0))
     seats = options.get("inner_seats", preset.get("inner_seats", "own"))
     per_rollout = INNER_COST.get(seats, 1) if isinstance(seats, str) else 1
     inner_cost = 1 + min(inner if type(inner) is int and inner > 0 else 0, MAX_INNER) * per_rollout
     depth = options.get("depth")
     depth_cost = min(depth if type(depth) is int and depth > 1 else 1, MAX_DEPTH)
-    return round(iterations * number("extend", 1.0, MAX_EXTEND) * depth_cost * inner_cost)
+    focus = number("focus", DEFAULT_FOCUS, MAX_FOCUS)
+    return round(iterations * max(1.0, focus) * number("extend", 1.0, MAX_EXTEND) * depth_cost
+                 * inner_cost)  # fmt: skip
+
+
+def decision_time(options: Mapping[str, object]) -> float | None:
+    """The most seconds one decision of ``ismcts`` with ``options`` may search by its own
+    ``time_limit``: times ``focus`` (a play-or-withdraw decision's share) and ``extend`` (a
+    close decision searches on); None without ``time_limit`` (an iteration budget, or
+    ``game_time`` alone: its share of the game clock; a host bounds both with
+    :func:`~tajmahal.bots.base.decision_deadline`).  Counted as :func:`decision_work` counts.
+
+    >>> decision_time({"time_limit": 120, "extend": 10}), decision_time({"iterations": 50})
+    (1200.0, None)
+    >>> decision_time({"time_limit": 2.5, "focus": 2, "extend": "x"})
+    5.0
+    """
+    value = options.get("time_limit")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        return None
+    seconds = min(float(value), MAX_TIME_LIMIT)
+    for name, most in (("focus", MAX_FOCUS), ("extend", MAX_EXTEND)):
+        factor = options.get(name)
+        if isinstance(factor, int | float) and not isinstance(factor, bool) and factor > 1:
+            seconds *= min(float(factor), most)
+    return seconds
+
+
+def _host_bound(deadline: float | None) -> float | None:
+    """``deadline``, or the host's (:func:`~tajmahal.bots.base.decision_deadline`) if sooner."""
+    host = current_deadline()
+    return deadline if host is None or (deadline is not None and deadline <= host) else host
 
 
 def _close(rows: list[tuple[int, int, float]], margin: float) -> bool:
@@ -248,6 +286,7 @@ class _Search:
         c, pick, reward, depth = bot.c, self.pick, bot.reward, bot.depth
         trees = len(roots)
         done = 0
+        deadline = _host_bound(deadline)  # a host's hard limit ends an iteration budget too
         while iterations is None or done < iterations:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
@@ -294,9 +333,10 @@ class _FlatSearch:
         """``FLAT_SHARE`` of ``iterations`` simulations (at least one a move) in one halving
         race; with a ``deadline``, races of growing size until it (or the simulations) ends."""
         cap = None if iterations is None else round(iterations * FLAT_SHARE)
-        if deadline is None:
-            self._race(cap or 1, None)
+        if deadline is None:  # one race; a host's hard limit may cut it short
+            self._race(cap or 1, current_deadline())
             return
+        deadline = _host_bound(deadline)
         budget, spent = 8 * len(self.codes), 0
         while cap is None or spent < cap:
             size = budget if cap is None else min(budget, cap - spent)

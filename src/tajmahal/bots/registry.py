@@ -42,7 +42,6 @@ from typing import Any
 import attrs
 import pluggy
 
-import tajmahal
 from tajmahal import hookspecs
 from tajmahal._escape import log_text
 from tajmahal.bots import builtin
@@ -176,6 +175,7 @@ class Registry:
         self._load_problems: list[PluginProblem] = []
         self._bot_problems: list[PluginProblem] = []
         self.register(builtin, name=BUILTIN_PLUGIN, origin="tajmahal")
+        self.entry_points = entry_points  #: whether the installed plugins were loaded
         if entry_points:
             self._load_entry_points()
 
@@ -468,7 +468,9 @@ def distribution_version(distribution: str) -> str:
     True
     """
     if distribution == PROJECT:  # the running code's own (an editable install's metadata ages)
-        return tajmahal.__version__
+        from tajmahal import __version__
+
+        return __version__
     try:
         return importlib.metadata.version(distribution)
     except (importlib.metadata.PackageNotFoundError, ValueError):

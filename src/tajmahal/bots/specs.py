@@ -51,7 +51,7 @@ import shlex
 import types
 import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
@@ -60,10 +60,10 @@ from tajmahal.rules.errors import TajMahalError
 
 if TYPE_CHECKING:
     from tajmahal.bots.base import Bot
-    from tajmahal.bots.registry import Registry
 
 __all__ = [
     "MAX_SPEC_LENGTH",
+    "BotLookup",
     "PlayerSpec",
     "SpecError",
     "bot_class_of",
@@ -150,6 +150,23 @@ class PlayerSpec:
         return self.text
 
 
+@runtime_checkable
+class BotLookup(Protocol):
+    """What checking a spec needs of a registry: a bot's class by its name.
+
+    :class:`tajmahal.bots.Registry` is one (the default: the installed plugins);
+    the registry module imports this one, never the other way round at load time.
+
+    >>> from tajmahal.bots import default_registry
+    >>> isinstance(default_registry(), BotLookup)
+    True
+    """
+
+    def bot_class(self, name: str) -> type[Bot]:
+        """The class of the bot called ``name``; an error naming the problem otherwise."""
+        ...
+
+
 def parse_spec(text: str) -> PlayerSpec:
     """Parse a player spec (see the module docstring for the syntax).
 
@@ -187,7 +204,7 @@ def parse_spec(text: str) -> PlayerSpec:
     return PlayerSpec(text, name=name.lower(), options=options)
 
 
-def check_spec(spec: str | PlayerSpec, registry: Registry | None = None) -> PlayerSpec:
+def check_spec(spec: str | PlayerSpec, registry: BotLookup | None = None) -> PlayerSpec:
     """Parse ``spec`` (unless it is parsed already) and check that its bot exists and accepts its options.
 
     Runs none of a registered bot's code (the constructor's signature is
@@ -230,7 +247,7 @@ def check_spec(spec: str | PlayerSpec, registry: Registry | None = None) -> Play
     return parsed
 
 
-def bot_class_of(spec: PlayerSpec, registry: Registry | None = None) -> type[Bot]:
+def bot_class_of(spec: PlayerSpec, registry: BotLookup | None = None) -> type[Bot]:
     """The bot class a (registered or ``file:``) spec names; the registry's lookup errors else.
 
     >>> bot_class_of(parse_spec('greedy:enough=5')).__name__

@@ -11,8 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from tajmahal.analysis import DEFAULT_ITERATIONS, MISTAKE, analyse_game
 from tajmahal.cli._common import (
-    CommandError,
     Commands,
+    UsageError,
     add_command,
     messages_stream,
     read_record,
@@ -60,7 +60,7 @@ def _run(args: argparse.Namespace) -> int:
     messages = messages_stream(args.out, args.html, "-" if args.json else None)
     record = read_record(args.record)
     if args.iterations < 1:
-        raise CommandError(f"--iterations must be at least 1, got {args.iterations}")
+        raise UsageError(f"--iterations must be at least 1, got {args.iterations}")
     stderr = Console(stderr=True)
     with Progress(
         TextColumn("decisions"), BarColumn(), MofNCompleteColumn(), TextColumn("left"),

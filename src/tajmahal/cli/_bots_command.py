@@ -22,7 +22,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         description="List every installed bot: its name, the package it comes from, and what "
         "it does, and the plugins that were skipped and why. Plugins add bots through the "
         "entry-point group 'tajmahal'. Installing a plugin trusts it: its code runs in every "
-        f"process that looks up a bot; {DISABLED_VARIABLE} lists plugins not to load.",
+        f"process that looks up a bot; {DISABLED_VARIABLE} lists plugins not to load. "
+        "'tajmahal plugins' lists every plugin, those that offer no bot too.",
     )
     command.add_argument(
         "--json", action="store_true",

@@ -20,6 +20,7 @@ from tajmahal.rules.errors import TajMahalError
 __all__ = [
     "CommandError",
     "Commands",
+    "UsageError",
     "add_command",
     "add_components_option",
     "add_quiet_option",
@@ -36,7 +37,12 @@ Commands = argparse._SubParsersAction  # the object ``add_subparsers`` returns
 
 
 class CommandError(TajMahalError):
-    """A command that cannot be carried out (bad file, bad option combination)."""
+    """A command that cannot be carried out (an unreadable file): exit status 1."""
+
+
+class UsageError(CommandError):
+    """A command line that is wrong (options that do not go together, a value out of
+    range): exit status 2, as argparse's own usage errors."""
 
 
 def add_command(
@@ -138,5 +144,5 @@ def messages_stream(*outputs: str | None) -> TextIO:
     """Where a command prints its messages: standard error when one of its ``outputs`` (file
     names) is ``-``, so that standard output holds that file alone; CommandError when two are."""
     if sum(path == STDIO for path in outputs) > 1:
-        raise CommandError("only one output can go to standard output ('-')")
+        raise UsageError("only one output can go to standard output ('-')")
     return sys.stderr if STDIO in outputs else sys.stdout

@@ -9,8 +9,8 @@ from typing import Any, TextIO
 
 from tajmahal.cli._account import account, ranking_line, scores_line, who, winners_line
 from tajmahal.cli._common import (
-    CommandError,
     Commands,
+    UsageError,
     add_command,
     add_components_option,
     add_quiet_option,
@@ -22,8 +22,8 @@ from tajmahal.cli._common import (
     write_record,
     write_text,
 )
+from tajmahal.faults import Fault
 from tajmahal.protocol import ProcessLimits
-from tajmahal.referee.faults import Fault
 from tajmahal.referee.match import MatchResult, play_match
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 
@@ -116,7 +116,7 @@ _RESULT_LINES = ("Final scores:", "Winner", "The record stops")
 def _run_match(args: argparse.Namespace) -> int:
     bots: list[str] = args.bots
     if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
-        raise CommandError(
+        raise UsageError(
             f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, got {len(bots)}: {' '.join(bots)}"
         )
     messages = messages_stream(args.record, "-" if args.json else None)
@@ -179,7 +179,7 @@ def _print_result(result: MatchResult, out: TextIO) -> None:
 
 def _run_replay(args: argparse.Namespace) -> int:
     if args.analysis is not None and args.html is None:
-        raise CommandError("--analysis needs --html: the analysis is drawn on the page")
+        raise UsageError("--analysis needs --html: the analysis is drawn on the page")
     messages = messages_stream(args.html)
     record = read_record(args.file)
     lines = list(account(record))  # checks the whole record before printing

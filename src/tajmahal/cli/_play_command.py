@@ -29,8 +29,8 @@ from tajmahal.bots import create
 from tajmahal.bots.base import Bot
 from tajmahal.cli._account import decision_lines, ranking_line, scores_line, winners_line
 from tajmahal.cli._common import (
-    CommandError,
     Commands,
+    UsageError,
     add_command,
     add_components_option,
     components_from,
@@ -504,7 +504,7 @@ def _session(
     original: tuple[str, ...] = ()
     if args.load is not None:
         if args.components is not None:
-            raise CommandError(
+            raise UsageError(
                 "--components cannot be combined with --load: the record has its own"
             )
         record = read_record(args.load)
@@ -515,7 +515,7 @@ def _session(
         _check_seat(seat, record.num_players)
         if opponents:
             if len(opponents) != record.num_players - 1:
-                raise CommandError(
+                raise UsageError(
                     f"the saved game has {record.num_players} seats: give "
                     f"{record.num_players - 1} opponents, or none to keep its own"
                 )
@@ -525,7 +525,7 @@ def _session(
         names[seat] = YOU
     else:
         if not MIN_PLAYERS - 1 <= len(opponents) <= MAX_PLAYERS - 1:
-            raise CommandError(
+            raise UsageError(
                 f"a game needs {MIN_PLAYERS - 1} to {MAX_PLAYERS - 1} opponents, "
                 f"got {len(opponents)}: {' '.join(opponents) or '(none)'}"
             )
@@ -558,7 +558,7 @@ def _confirm_saved_opponents(names: list[str], seat: int, ask: Callable[[str], s
     except EOFError:
         answer = ""
     if answer.strip().lower() not in ("y", "yes"):
-        raise CommandError(
+        raise UsageError(
             "not started: name the opponents yourself after the file "
             "(tajmahal play --load FILE greedy random)"
         )
@@ -566,4 +566,4 @@ def _confirm_saved_opponents(names: list[str], seat: int, ask: Callable[[str], s
 
 def _check_seat(seat: int, seats: int) -> None:
     if not 0 <= seat < seats:
-        raise CommandError(f"--seat must be a seat from 0 to {seats - 1}, got {seat}")
+        raise UsageError(f"--seat must be a seat from 0 to {seats - 1}, got {seat}")

@@ -7,6 +7,7 @@ import argparse
 from tajmahal.cli._common import (
     CommandError,
     Commands,
+    UsageError,
     add_command,
     add_components_option,
     components_from,
@@ -52,7 +53,7 @@ def _run(args: argparse.Namespace) -> int:
     from tajmahal.rules.setup import place_tiles
 
     if args.visit is not None and args.record is None:
-        raise CommandError("--visit needs --record: it picks a visit of a recorded game")
+        raise UsageError("--visit needs --record: it picks a visit of a recorded game")
     messages = messages_stream(args.out)
     if args.record is None:
         components = components_from(args.components) or standard_components()
@@ -61,7 +62,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"wrote {args.out}", file=messages)
         return 0
     if args.seed is not None or args.components is not None:
-        raise CommandError(
+        raise UsageError(
             "--seed and --components cannot be combined with --record: the record has its own"
         )
     record = read_record(args.record)
@@ -78,7 +79,7 @@ def _state_after_visit(record: GameRecord, visit: int | None) -> GameState:
     state = next(states)
     last = len(state.province_order)
     if visit is not None and not 1 <= visit <= last:
-        raise CommandError(f"--visit must be a visit from 1 to {last}, got {visit}")
+        raise UsageError(f"--visit must be a visit from 1 to {last}, got {visit}")
     for after in states:
         if visit is not None and (after.visit > visit or after.is_over) and state.visit == visit:
             return after

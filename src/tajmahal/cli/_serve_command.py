@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tajmahal.cli._common import CommandError, Commands, add_command
+from tajmahal.cli._common import CommandError, Commands, UsageError, add_command
 
 __all__ = ["register"]
 
@@ -25,7 +25,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     serve.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
     serve.add_argument("--db", metavar="FILE|URL",
                        help="the game database: an SQLite file (default: games.sqlite3 in your "
-                       "data folder) or a postgresql:// URL (needs tajmahal[postgres])")
+                       "data folder), a postgresql:// URL or libpq's 'host=... dbname=...' "
+                       "pairs (needs tajmahal[postgres]; the password is never printed)")
     serve.add_argument("--allow-commands", action="store_true",
                        help="allow 'cmd:' and 'file:' bots (they run programs, or a Python "
                        "file's code, on this machine)")
@@ -45,7 +46,8 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                        help="unfinished games one client address may have (default 20)")
     serve.add_argument("--max-iterations", type=int, default=10_000, metavar="N",
                        help="the most search iterations per decision a lobby's bot may ask, "
-                       "counting what extend, depth and inner cost (default 10000)")
+                       "counting what focus, extend, depth and inner cost (default 10000); a "
+                       "bot's time budget must fit the game's move limit")
     serve.add_argument("--allow-search-processes", action="store_true",
                        help="let a lobby's bot start search processes of its own (ismcts "
                        "jobs > 1) inside the server")
@@ -78,17 +80,17 @@ def _run(args: argparse.Namespace) -> int:
     from tajmahal.referee.seats import check_seconds
 
     if not 0 <= args.port <= 65535:
-        raise CommandError(f"--port must be 0 to 65535, got {args.port}")
+        raise UsageError(f"--port must be 0 to 65535, got {args.port}")
     limit = check_seconds(args.time_limit, "--time-limit")
     assert limit is not None
     for name in ("open_games_per_client", "max_iterations", "connections_per_address"):
         if getattr(args, name) < 1:
             option = "--" + name.replace("_", "-")
-            raise CommandError(f"{option} must be at least 1, got {getattr(args, name)}")
+            raise UsageError(f"{option} must be at least 1, got {getattr(args, name)}")
     if not 0 < args.idle_expiry <= 366 * 24 * 3600:  # NaN fails too
-        raise CommandError(f"--idle-expiry is 0 to 31622400 seconds, got {args.idle_expiry}")
+        raise UsageError(f"--idle-expiry is 0 to 31622400 seconds, got {args.idle_expiry}")
     if args.games_per_minute < 1:
-        raise CommandError(f"--games-per-minute must be at least 1, got {args.games_per_minute}")
+        raise UsageError(f"--games-per-minute must be at least 1, got {args.games_per_minute}")
     import logging
 
     from tajmahal.web.guard import LOCAL_HOSTS, host_name
@@ -97,7 +99,7 @@ def _run(args: argparse.Namespace) -> int:
     for name in args.allowed_host:
         shown = host_name(name)
         if not shown or any(c in shown for c in "/ ,*"):
-            raise CommandError(f"--allowed-host takes a host name or an address, got {name!r}")
+            raise UsageError(f"--allowed-host takes a host name or an address, got {name!r}")
         hosts.append(shown)
     if args.sandbox:
         from tajmahal.protocol import SandboxError, check_sandbox
@@ -110,9 +112,9 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=level or logging.WARNING,
                         format="%(asctime)s %(name)s: %(message)s")  # fmt: skip
     if not 0.5 <= args.lease_ttl <= 600:  # NaN fails too
-        raise CommandError(f"--lease-ttl is 0.5 to 600 seconds, got {args.lease_ttl}")
+        raise UsageError(f"--lease-ttl is 0.5 to 600 seconds, got {args.lease_ttl}")
     if args.bot_workers < 0:
-        raise CommandError(f"--bot-workers must be 0 (one per core) or more: {args.bot_workers}")
+        raise UsageError(f"--bot-workers must be 0 (one per core) or more: {args.bot_workers}")
     settings = ServerSettings(
         bot_workers=args.bot_workers,
         lease_ttl=args.lease_ttl,

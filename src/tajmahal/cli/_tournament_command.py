@@ -23,8 +23,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tajmahal.cli._common import (
-    CommandError,
     Commands,
+    UsageError,
     add_command,
     add_components_option,
     components_from,
@@ -34,12 +34,13 @@ from tajmahal.tournament import (
     BACKENDS,
     Decision,
     GameResult,
+    TournamentError,
     TournamentResult,
     read_results,
     run_tournament,
     summarize,
 )
-from tajmahal.tournament.seating import SEATINGS
+from tajmahal.tournament.seating import SEATINGS, check_arguments
 from tajmahal.tournament.stats import TABLE_COLUMNS, table_cells
 
 __all__ = ["print_table", "register"]
@@ -128,10 +129,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.summary is not None:
         return _summary(args)
     if not args.entrants:
-        raise CommandError("name the entrants (tajmahal tournament greedy random random) "
-                           "or give --summary FILE")
+        raise UsageError("name the entrants (tajmahal tournament greedy random random) "
+                         "or give --summary FILE")
     if args.resume and args.out is None:
-        raise CommandError("--resume needs --out FILE, the results file to continue")
+        raise UsageError("--resume needs --out FILE, the results file to continue")
+    if args.games is not None and not args.resume:  # what run_tournament checks first
+        try:
+            check_arguments(args.entrants, args.players, args.games, args.seating or "balanced")
+        except TournamentError as exc:  # entrants, --players, --games that do not fit
+            raise UsageError(str(exc)) from None
     stderr = Console(stderr=True)
     with Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
@@ -165,7 +171,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _summary(args: argparse.Namespace) -> int:
     if args.entrants or args.resume:
-        raise CommandError("--summary reads a results file: give no entrants and no --resume")
+        raise UsageError("--summary reads a results file: give no entrants and no --resume")
     found = read_results(args.summary)
     result = summarize(found.header, found.games)
     if found.half_line:

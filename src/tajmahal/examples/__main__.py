@@ -1,9 +1,12 @@
-"""``python -m tajmahal.examples``: where each example bot program is, and how to seat it."""
+"""``python -m tajmahal.examples``: where each example bot program is, how to seat and check it."""
 
 from __future__ import annotations
 
-from tajmahal.examples import EXAMPLES, example_path
+import shlex
 
-for name, spec in EXAMPLES.items():
-    path = example_path(name)
-    print(f"{path}\n  tajmahal match \"{spec.replace('PATH', str(path))}\" greedy random")
+from tajmahal.examples import EXAMPLES, example_path, suggested_spec
+
+for name in EXAMPLES:
+    spec = shlex.quote(suggested_spec(name))
+    print(f"{example_path(name)}\n  tajmahal match {spec} greedy random"
+          f"\n  tajmahal check-bot {spec}")

@@ -151,9 +151,9 @@ class Request:
     def view(self) -> PlayerView:
         """The seat's :class:`~tajmahal.PlayerView`, read from ``document``.
 
-        >>> import json, tajmahal as tm
+        >>> import tajmahal as tm
         >>> view = tm.new_game(num_players=3, seed=1).view(0)
-        >>> Request(1, 1.0, (), json.loads(tm.dumps(view))).view == view
+        >>> Request(1, 1.0, (), tm.to_document(view)).view == view
         True
         """
         if self._view is None:
@@ -241,9 +241,9 @@ def _read_trusted(document: dict[str, Any]) -> PlayerView:
 
 
 def _read_checked(document: dict[str, Any]) -> PlayerView:
-    from tajmahal.serialize import loads
+    from tajmahal.serialize import from_document
 
-    view = loads(json.dumps(document))
+    view = from_document(document)
     if not isinstance(view, PlayerView):
         raise MessageError("the request's view is not a view document")
     return view

@@ -44,12 +44,10 @@ from typing import BinaryIO
 
 from tajmahal._escape import StderrEscaper
 from tajmahal.protocol.confine import (
-    PRCTL,
     absolute_command,
     bot_environment,
     count_user_processes,
     kill_user,
-    make_undumpable,
     python_paths,
     resolve_program,
     sandbox_command,
@@ -59,6 +57,7 @@ from tajmahal.protocol.confine import (
     switch_user_command,
 )
 from tajmahal.protocol.messages import MAX_LINE_BYTES
+from tajmahal.worker_process import PRCTL, make_undumpable
 
 try:
     import resource

@@ -9,13 +9,13 @@ import time
 from collections.abc import Sequence
 
 from tajmahal.bots.specs import PlayerSpec, SpecError
+from tajmahal.faults import FaultKind
 from tajmahal.protocol._player import BotProcessError, ProcessLimits, ProcessPlayer
 from tajmahal.protocol.confine import executable
 from tajmahal.protocol.messages import shorten
-from tajmahal.referee.faults import FaultKind
-from tajmahal.referee.seats import Answer
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
+from tajmahal.seat_contract import Answer
 
 __all__ = ["ProcessSeat", "check_command", "runner_command"]
 
@@ -59,17 +59,22 @@ RUNNER_ENVIRONMENT = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "TAJMAHAL_SEARC
 def runner_command(spec: str) -> list[str]:
     """The command that runs the registered bot ``spec`` as a bot program (for isolation).
 
+    ``-P``: the working directory is not put first on the runner's ``sys.path``, so that a
+    folder there named like a plugin's module (the bot's own checkout) cannot hide it; the
+    spec goes as ``--spec=SPEC``, which no relative path of the working directory can be
+    taken for.
+
     >>> runner_command('greedy:enough=5')[1:]
-    ['-m', 'tajmahal.protocol.runner', 'greedy:enough=5']
+    ['-P', '-m', 'tajmahal.protocol.runner', '--spec=greedy:enough=5']
     """
-    return [sys.executable, "-m", "tajmahal.protocol.runner", spec]
+    return [sys.executable, "-P", "-m", "tajmahal.protocol.runner", f"--spec={spec}"]
 
 
 class ProcessSeat:
     """A bot program in one seat of one match: the referee's seat for ``cmd:`` specs and isolation.
 
-    It is a :class:`~tajmahal.referee.seats.SeatPlayer`: :meth:`choose` answers with
-    an :class:`~tajmahal.referee.seats.Answer`, never raises for what the program
+    It is a :class:`~tajmahal.seat_contract.SeatPlayer`: :meth:`choose` answers with
+    an :class:`~tajmahal.seat_contract.Answer`, never raises for what the program
     does.  Reading :attr:`setup_fault` waits for the handshake: a program
     that cannot start or fails the handshake has a fault at decision 0 and
     is ``unavailable`` afterwards.

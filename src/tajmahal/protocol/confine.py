@@ -21,7 +21,6 @@ docs/trust.md says what each mode keeps a bot from doing.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import functools
 import os
@@ -29,11 +28,12 @@ import secrets
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from tajmahal.protocol._seccomp import seccomp_program, seccomp_unsupported
 from tajmahal.rules.errors import TajMahalError
+from tajmahal.worker_process import make_undumpable
 
 __all__ = [
     "SandboxError",
@@ -51,7 +51,6 @@ __all__ = [
     "switch_user_command",
 ]
 
-_PR_SET_DUMPABLE = 4
 #: the user ids a root referee gives its bot programs: one each, drawn at random from here
 FIRST_BOT_UID = 2_000_000_000
 BOT_UIDS = 100_000_000
@@ -77,35 +76,6 @@ class SandboxError(TajMahalError):
     >>> issubclass(SandboxError, TajMahalError)
     True
     """
-
-
-def _libc_prctl() -> Callable[..., int] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
-        return prctl
-    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
-        return None
-
-
-PRCTL = _libc_prctl()
-
-
-def make_undumpable() -> bool:
-    """Make this process non-dumpable (``PR_SET_DUMPABLE`` 0); whether it is now (Linux only).
-
-    Its ``/proc/<pid>/`` files then belong to root, and neither a process of
-    the same user nor one without ``CAP_SYS_PTRACE`` can read its memory,
-    environment or file descriptors or trace it; it leaves no core dump.
-
-    >>> import sys
-    >>> make_undumpable() == sys.platform.startswith('linux')
-    True
-    """
-    if PRCTL is None:
-        return False
-    return PRCTL(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
 
 
 def bot_environment(folder: Path, keep: Sequence[str]) -> dict[str, str]:

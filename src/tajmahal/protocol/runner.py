@@ -20,7 +20,11 @@ import sys
 from collections.abc import Sequence
 from typing import IO
 
-__all__ = ["main"]
+__all__ = ["SPEC_OPTION", "main"]
+
+#: how the referee passes the spec (``--spec=mybot``): a bare ``mybot`` would be taken for
+#: the folder ``./mybot`` where there is one (a program's relative paths are made absolute)
+SPEC_OPTION = "--spec="
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,6 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m tajmahal.protocol.runner SPEC", file=sys.stderr)
         return 2
+    args[0] = args[0].removeprefix(SPEC_OPTION)  # the referee's form (runner_command)
     try:
         spec = check_spec(args[0])
         if spec.is_command:

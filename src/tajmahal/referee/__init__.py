@@ -2,15 +2,18 @@
 
 - :mod:`tajmahal.referee.match`: :func:`play_match` and :class:`MatchResult`
   (how decisions are asked for and judged, time, trust, seeds);
+- :mod:`tajmahal.referee.decisions`: :class:`Referee`, the decision step (ask,
+  judge, record) that :func:`play_match` and the web server share;
 - :mod:`tajmahal.referee.seats`: how a seat is asked (in the referee's thread,
   the match's own thread, or a worker thread; bot programs: :mod:`tajmahal.protocol`);
-- :mod:`tajmahal.referee.faults`: what a bot did wrong, as records keep it;
 - :mod:`tajmahal.referee.observers`: what watches the matches (observer hooks);
 - :mod:`tajmahal.referee.record_tags`: the tags a match's record keeps.
 
-The names below are this package's public ones.  :mod:`~tajmahal.referee.faults`
-loads with the package; the rest loads on first use, so that game records
-(:mod:`tajmahal.game`), which carry faults, need not load the referee.
+What a record holds (:mod:`tajmahal.faults`) and what a seat answers
+(:mod:`tajmahal.seat_contract`) are contracts below the referee; the names
+below are this package's public ones (``Fault`` and ``FaultKind`` re-exported
+from :mod:`tajmahal.faults`).  Nothing below the referee imports it, so the
+package loads at once.
 
 >>> import tajmahal as tm
 >>> tm.referee.play_match is tm.play_match, tm.referee.FaultKind.TIMEOUT.value
@@ -22,17 +25,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tajmahal._lazy import lazy_names
-from tajmahal.referee.faults import Fault, FaultKind
+from tajmahal.faults import Fault, FaultKind
+from tajmahal.match_result import MatchResult
+from tajmahal.referee.decisions import Referee
+from tajmahal.referee.match import bot_log_name, bot_seed, play_match
 
-if TYPE_CHECKING:  # for type checkers and IDEs: these load on first use (below)
-    from tajmahal.referee.match import MatchResult, bot_log_name, bot_seed, play_match
+__all__ = [
+    "Fault",
+    "FaultKind",
+    "MatchResult",
+    "Referee",
+    "bot_log_name",
+    "bot_seed",
+    "play_match",
+]
 
-__all__ = ["Fault", "FaultKind", "MatchResult", "bot_log_name", "bot_seed", "play_match"]
-
-_MATCH = "tajmahal.referee.match"
-if not TYPE_CHECKING:  # hidden from type checkers, which see the imports above
+if not TYPE_CHECKING:  # ``tajmahal.referee.faults``, the former home of tajmahal.faults: it
+    # loads (and warns) only when code asks for it
     __getattr__, __dir__ = lazy_names(
-        __name__,
-        dict.fromkeys(["MatchResult", "bot_log_name", "bot_seed", "play_match"], _MATCH),
-        __all__,
+        __name__, {"faults": "tajmahal.referee.faults"}, __all__
     )

@@ -8,7 +8,7 @@ move* for that decision — the first legal move, a fixed choice so that the
 record stays reproducible — and ranks seats with faults after all clean
 seats.
 
-**How bots are asked.**  Each seat is a :class:`~tajmahal.referee.seats.SeatPlayer`.
+**How bots are asked.**  Each seat is a :class:`~tajmahal.seat_contract.SeatPlayer`.
 Without a time limit or a game clock, a Python bot
 (:class:`~tajmahal.referee.seats.InProcessSeat`) runs in the referee's thread
 (there is nothing to bound, and no thread is started).  With either, the match
@@ -70,23 +70,22 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from tajmahal._escape import log_text
 from tajmahal.bots.base import Bot
 from tajmahal.bots.specs import PlayerSpec, check_spec
 from tajmahal.bots.untrusted import type_name
 from tajmahal.events import DecisionMade, MatchStarted, explain
+from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import GameRecord
+from tajmahal.match_result import MatchResult
 from tajmahal.protocol import ProcessLimits, ProcessSeat, check_command, check_sandbox
-from tajmahal.referee.faults import Fault, FaultKind
+from tajmahal.referee.decisions import Referee
 from tajmahal.referee.observers import Watchers
 from tajmahal.referee.record_tags import check_tags, match_tags
 from tajmahal.referee.seats import (
-    Answer,
     CallAbandoned,
     InProcessSeat,
     MatchStopped,
     MatchTimer,
-    SeatPlayer,
     check_seconds,
     watching_interrupts,
 )
@@ -96,66 +95,11 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView, lazy_view
+from tajmahal.seat_contract import Answer, SeatPlayer
 
 log = logging.getLogger("tajmahal.referee")  # every fault: time-outs, crashes, bad moves
 
 __all__ = ["Fault", "FaultKind", "MatchResult", "bot_log_name", "bot_seed", "play_match"]
-
-
-@attrs.frozen(repr=False)
-class MatchResult:
-    """The outcome of :func:`play_match`.
-
-    ``scores`` are the game's final scores.  ``ranking`` lists the seats best
-    first: seats without faults before seats with faults, each group by score
-    (highest first), then by seat.  ``winners`` are the seats ranked first
-    with an equal score (a faulty seat wins only if every seat is faulty).
-    ``record`` is the game's :class:`~tajmahal.GameRecord`, whose own
-    ``winners`` follow the rules alone (G3).
-
-    >>> import tajmahal as tm
-    >>> result = tm.play_match(['random', 'random', 'random'], seed=1)
-    >>> result.scores, result.ranking, result.winners
-    ((29, 49, 43), (1, 2, 0), (1,))
-    >>> tm.replay(result.record).scores == result.scores
-    True
-    """
-
-    players: tuple[str, ...]  #: each seat's player spec as given, or the bot instance's name
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
-    ranking: tuple[int, ...]
-    record: GameRecord
-    faults: tuple[Fault, ...]
-
-    def __repr__(self) -> str:
-        """A one-line summary (the record's own repr is one line too; it keeps every move).
-
-        >>> import tajmahal as tm
-        >>> tm.play_match(['random', 'random', 'random'], seed=1)
-        <MatchResult random, random, random: scores (29, 49, 43), ranking (1, 2, 0), winners (1,), 191 moves>
-        """  # noqa: E501
-        faults = f", {len(self.faults)} faults" if self.faults else ""
-        return (
-            f"<MatchResult {', '.join(self.players)}: scores {self.scores}, "
-            f"ranking {self.ranking}, winners {self.winners}, "
-            f"{len(self.record.moves)} moves{faults}>"
-        )
-
-    @property
-    def faulty_seats(self) -> frozenset[int]:
-        """The seats with at least one fault.
-
-        >>> import tajmahal as tm
-        >>> class Stubborn:
-        ...     name = 'stubborn'
-        ...     def choose(self, view, legal_moves):
-        ...         return tm.Withdraw()  # even when it must take a card or place a palace
-        >>> result = tm.play_match(['random', Stubborn(), 'random'], seed=1)
-        >>> result.faulty_seats, result.faults[0].kind, result.ranking[-1]
-        (frozenset({1}), <FaultKind.ILLEGAL_MOVE: 'illegal_move'>, 1)
-        """
-        return frozenset(fault.seat for fault in self.faults)
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -300,7 +244,7 @@ def _play(
     limit = time_limit if time_limit is not None else game_time
     seats = _build_seats(players, seed, limit, isolate, process_limits)
     try:
-        referee = _Referee(seats, time_limit, game_time)
+        referee = Referee(seats, time_limit, game_time)
         names = tuple(seat.name for seat in seats)
         game = _Game(referee, new_game(len(seats), seed, components), watchers)
         first = game.state
@@ -386,7 +330,7 @@ def _build_seats(
 class _Game:
     """The match's moves so far: played by one thread, taken over by another after a timeout."""
 
-    def __init__(self, referee: _Referee, state: GameState, watchers: Watchers) -> None:
+    def __init__(self, referee: Referee, state: GameState, watchers: Watchers) -> None:
         self.referee, self.state, self.watchers = referee, state, watchers
         self.moves: list[Move] = []  # the history: the first state and the moves rebuild the rest
         #: the decision last asked for: the seat, its view and the legal moves
@@ -477,83 +421,3 @@ def _run_timed(game: _Game, seats: Sequence[InProcessSeat], limit: float) -> Non
 
 
 _MATCH_THREADS = itertools.count(1)
-
-
-class _Referee:
-    """Asks each seat for its decisions, keeps the clocks, turns misbehaviour into faults.
-
-    :meth:`decide` is the one place where a decision is asked for and judged.
-    """
-
-    def __init__(
-        self, seats: Sequence[SeatPlayer], time_limit: float | None, game_time: float | None
-    ) -> None:
-        self.seats = seats
-        self.time_limit = time_limit
-        self.game_time = game_time
-        self.clocks: list[float | None] = [game_time] * len(seats)
-        self.faults: list[Fault] = []
-        self.times: list[float] = []  #: seconds each decision took, in record order
-        self.limit: float | None = None  #: the time the last decision asked for was given
-        for number, seat in enumerate(seats):
-            setup = getattr(seat, "setup_fault", None)
-            if isinstance(setup, Answer) and setup.kind is not None:
-                self._fault(Fault(number, 0, setup.kind, setup.detail, setup.traceback))
-                self._charge(number, setup.elapsed)
-
-    def decide(
-        self, seat: int, decision: int, view: PlayerView, legal: tuple[Move, ...]
-    ) -> Move:
-        return self.judge(seat, decision, legal, self.ask(seat, decision, view, legal))
-
-    def ask(self, seat: int, decision: int, view: PlayerView, legal: tuple[Move, ...]) -> Answer:
-        """The seat's answer, within its time (a timeout at once if its clock has run out)."""
-        early = self.clock_out(seat)
-        if early is not None:
-            return early
-        return self.seats[seat].choose(view, legal, self.limit, decision)
-
-    def clock_out(self, seat: int) -> Answer | None:
-        """Before asking ``seat``: a timeout answer if its game clock has run out, else None
-        and :attr:`limit` is the time it is given (for a caller that asks the seat itself)."""
-        clock = self.clocks[seat]
-        if clock is not None and clock <= 0:
-            self.limit = None  # not asked
-            return Answer(
-                kind=FaultKind.TIMEOUT,
-                detail=f"its game clock of {self.game_time:g} s has run out",
-            )
-        self.limit = _least(self.time_limit, clock) if clock is not None else self.time_limit
-        return None
-
-    def judge(self, seat: int, decision: int, legal: tuple[Move, ...], answer: Answer) -> Move:
-        """The move ``answer`` (to :meth:`ask`) stands for: its choice, or the fallback."""
-        clock, limit = self.clocks[seat], self.limit
-        if clock is not None and limit is not None:  # asked: the time comes off its clock
-            self.clocks[seat] = clock - answer.elapsed
-            if answer.kind is FaultKind.TIMEOUT and limit != self.time_limit:
-                answer = attrs.evolve(answer, detail=f"{answer.detail} (what was left of its "
-                                      f"{self.game_time:g} s game clock)")
-        self.times.append(answer.elapsed)
-        index = answer.index
-        if index is not None and 0 <= index < len(legal):
-            return legal[index]
-        fallback = legal[0]
-        kind = answer.kind if answer.kind is not None else FaultKind.ILLEGAL_MOVE
-        detail = f"{answer.detail}; played {fallback}"
-        self._fault(Fault(seat, decision, kind, detail, answer.traceback))
-        return fallback
-
-    def _fault(self, fault: Fault) -> None:
-        self.faults.append(fault)
-        log.warning("%s", log_text(fault))  # one line, whatever the bot wrote
-
-    def _charge(self, seat: int, seconds: float) -> None:
-        clock = self.clocks[seat]
-        if clock is not None:
-            self.clocks[seat] = clock - seconds
-
-
-def _least(*limits: float | None) -> float | None:
-    given = [limit for limit in limits if limit is not None]
-    return max(0.0, min(given)) if given else None

@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from tajmahal.events import DecisionMade, MatchStarted
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.serialize import dumps
+from tajmahal.serialize import to_document
 
 if TYPE_CHECKING:  # annotation only: the referee imports this module
-    from tajmahal.referee.match import MatchResult
+    from tajmahal.match_result import MatchResult
 
 __all__ = ["HOOKS", "DecisionDataset", "ObserverWarning", "Watchers"]
 
@@ -153,7 +153,7 @@ class DecisionDataset:
     >>> first = json.loads(lines[0])
     >>> first['move'] in first['legal_moves'], first['view']['format'], first['result']['rank']
     (True, 'tajmahal/view', 0)
-    >>> tm.loads(json.dumps(first['view'])).seat
+    >>> tm.from_document(first['view']).seat
     0
     """
 
@@ -188,7 +188,7 @@ class DecisionDataset:
                 "seed": self._seed,
                 "decision": decision.number,
                 "seat": decision.seat,
-                "view": json.loads(dumps(decision.view)),
+                "view": to_document(decision.view),
                 "legal_moves": [str(move) for move in decision.legal_moves],
                 "move": str(decision.move),
                 "seconds": round(decision.seconds, 6),

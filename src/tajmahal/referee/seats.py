@@ -1,10 +1,12 @@
 """Seat players: how the referee asks one seat for its decisions, bounded in time.
 
-The referee talks to every seat through the :class:`SeatPlayer` protocol
-(``name``, ``choose``, ``close``); :class:`InProcessSeat` runs a Python bot
-in this process.  A seat answers each decision with an :class:`Answer`: the
-index of the chosen legal move, or a fault — never a bot's own object, so
-the referee never touches what a bot made.
+The referee talks to every seat through the
+:class:`~tajmahal.seat_contract.SeatPlayer` protocol (``name``, ``choose``,
+``close``; :mod:`tajmahal.seat_contract`, re-exported here);
+:class:`InProcessSeat` runs a Python bot in this process.  A seat answers each
+decision with an :class:`~tajmahal.seat_contract.Answer`: the index of the
+chosen legal move, or a fault — never a bot's own object, so the referee never
+touches what a bot made.
 
 **Worker threads.**  With a time limit, an in-process seat runs all its
 bot's code — building the bot, reading its ``name``, ``choose``, and
@@ -44,32 +46,36 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import itertools
 import math
-import queue
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from types import FrameType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tajmahal.bots.base import Bot
 from tajmahal.bots.untrusted import exception_text, plain_text, traceback_text, type_name
-from tajmahal.referee.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
-from tajmahal.rules.components import Card, Color, Special, Symbol
+from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, FaultKind
+from tajmahal.referee.move_copies import copy_move, judge_choice
+from tajmahal.referee.seat_threads import (
+    _BUSY,
+    _LOCK,
+    CallAbandoned,
+    MatchStopped,
+    MatchTimer,
+    _guarded,
+    _Job,
+    _SeatThread,
+    abandoned_calls,
+    reraise_user_interrupt,
+    watching_interrupts,
+)
+from tajmahal.rules.components import Card
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import (
-    MOVE_TYPES,
     Move,
-    PlaceCrownPalace,
-    PlacePalace,
-    PlayCards,
-    TakeCard,
 )
 from tajmahal.rules.views import PlayerView
+from tajmahal.seat_contract import Answer, SeatPlayer, timeout_answer
 
 if TYPE_CHECKING:  # the bots package loads when a seat is first built from a spec
     from tajmahal.bots.specs import PlayerSpec
@@ -92,344 +98,6 @@ __all__ = [
 MAX_ABANDONED = 16  #: abandoned bot calls that may run at once in one process
 MAX_NAME = 64  #: the most characters of a bot's name
 CLOSE_LIMIT = 5.0  #: seconds a bot's ``close()`` may take at the end of a match
-
-
-@attrs.frozen
-class Answer:
-    """A seat's answer to one decision: a legal move's index, or a fault; and the time taken.
-
-    >>> Answer(index=2, elapsed=0.01).index
-    2
-    >>> Answer(kind=FaultKind.TIMEOUT, detail='no move after 1 s').kind.value
-    'timeout'
-    """
-
-    index: int | None = None  #: the chosen move's position in ``legal_moves``, or None on a fault
-    kind: FaultKind | None = None
-    detail: str = ""
-    traceback: str = ""
-    elapsed: float = 0.0  #: seconds the seat took
-
-
-class SeatPlayer(Protocol):
-    """What the referee needs from a seat (an in-process bot, or a bot in another process).
-
-    ``choose`` answers within ``limit`` seconds (None: no limit) with an
-    :class:`Answer`; it never raises for anything the bot does.  ``decision``
-    is the decision's number in the game (a bot program is told it; an
-    in-process bot is not).  ``close``
-    releases what the seat holds; the referee calls it once, at the end.
-
-    >>> seat = InProcessSeat.build('random', seed=1, limit=None)
-    >>> isinstance(seat.name, str)
-    True
-    >>> seat.close()
-    """
-
-    @property
-    def name(self) -> str: ...
-
-    def choose(
-        self, view: PlayerView, legal: tuple[Move, ...], limit: float | None, decision: int = 0
-    ) -> Answer:
-        """Ask for one decision (see the class docstring).
-
-        >>> import tajmahal as tm
-        >>> state = tm.new_game(3, seed=1)
-        >>> seat = InProcessSeat.build('random', seed=1, limit=None)
-        >>> seat.choose(state.view(0), state.legal_moves(), limit=1.0).index is not None
-        True
-        """
-        ...
-
-    def close(self) -> None:
-        """Release the seat's resources.
-
-        >>> InProcessSeat.build('random', seed=1, limit=None).close()
-        """
-        ...
-
-
-# ---------------------------------------------------------------------------- worker threads
-
-_LOCK = threading.Lock()
-_ABANDONED: set[_Job] = set()
-_BUSY: dict[int, _Job] = {}  # id(bot) -> its abandoned call, while it runs
-_COUNTER = itertools.count(1)
-
-
-def abandoned_calls() -> int:
-    """How many abandoned bot calls (past their time limit) are still running in this process.
-
-    >>> abandoned_calls() >= 0
-    True
-    """
-    with _LOCK:
-        return len(_ABANDONED)
-
-
-class _Job:
-    """One call of bot code; ``work`` returns an :class:`Answer` (or the built bot)."""
-
-    __slots__ = ("abandoned", "finished", "owner", "result", "signal", "work")
-
-    def __init__(self, work: Callable[[], Any], owner: object = None) -> None:
-        self.work, self.owner = work, owner
-        self.finished = False
-        self.abandoned = False
-        self.result: Any = None
-        #: released when the call has finished (a threaded call: the worker's, see _Worker.call)
-        self.signal: threading.Lock | None = None
-
-    def run(self) -> None:
-        """Run the call in the worker thread, then signal its end."""
-        try:
-            self.result = self.work()
-        except BaseException as exc:  # the work functions catch the bot's; this is a last guard
-            reraise_user_interrupt(exc)
-            self.result = _internal_fault(exc)
-        finally:
-            self.work = _nothing  # drop references to the bot's objects
-            with _LOCK:
-                self.finished = True
-                if self.abandoned:
-                    _ABANDONED.discard(self)
-                    if _BUSY.get(id(self.owner)) is self:
-                        del _BUSY[id(self.owner)]
-                self.owner = None
-            if self.signal is not None:
-                self.signal.release()
-
-    def run_here(self) -> None:
-        """Run the call in the calling thread (no time limit: it cannot be abandoned)."""
-        try:
-            self.result = _guarded(self.work)
-        finally:
-            self.work = _nothing
-            self.finished, self.owner = True, None
-
-    def abandon(self) -> bool:
-        """After the wait timed out: whether the call finished after all; if not, it is
-        abandoned (counted in :func:`abandoned_calls`, its bot busy until it returns)."""
-        with _LOCK:
-            if self.finished:
-                return True
-            self.abandoned = True
-            _ABANDONED.add(self)
-            if self.owner is not None:
-                _BUSY[id(self.owner)] = self
-        return False
-
-
-def _nothing() -> None:
-    return None
-
-
-def _guarded(work: Callable[[], Any]) -> Any:
-    """``work()``, or a fault :class:`Answer` if it raised (the work functions catch the
-    bot's exceptions; this is a last guard)."""
-    try:
-        return work()
-    except BaseException as exc:
-        reraise_user_interrupt(exc)
-        return _internal_fault(exc)
-
-
-def _internal_fault(exc: BaseException) -> Answer:
-    return Answer(kind=FaultKind.EXCEPTION, detail=f"internal: {type_name(exc)}")
-
-
-_PRESSED = threading.Event()  # set by the SIGINT handler of watching_interrupts()
-
-
-@contextlib.contextmanager
-def watching_interrupts() -> Iterator[None]:
-    """While active, a ``KeyboardInterrupt`` from the user's Ctrl-C is told apart from a bot's.
-
-    Bot calls without a time limit run in the calling thread, where both
-    look alike; in the main thread this wraps the SIGINT handler to mark a
-    real Ctrl-C (and then calls the previous handler), and the seat re-raises
-    a marked one instead of recording it as the bot's fault.  Elsewhere
-    nothing is needed: Python raises the user's Ctrl-C in the main thread only.
-
-    >>> with watching_interrupts():
-    ...     pass
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def on_sigint(number: int, frame: FrameType | None) -> None:
-        _PRESSED.set()
-        if callable(previous):
-            previous(number, frame)
-        elif previous != signal.SIG_IGN:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        _PRESSED.clear()
-
-
-def reraise_user_interrupt(exc: BaseException) -> None:
-    """Re-raise ``exc`` if it is the user's Ctrl-C (see :func:`watching_interrupts`).
-
-    >>> reraise_user_interrupt(KeyboardInterrupt())  # raised by code, not by Ctrl-C: returns
-    """
-    if type(exc) is KeyboardInterrupt and _PRESSED.is_set():
-        raise exc
-
-
-class _Worker:
-    """A daemon thread that runs one seat's calls, one at a time, in order.
-
-    The thread starts with the first call that has a time limit: a seat
-    whose calls have none (no ``time_limit``, no game clock) never starts one.
-    Each call is handed over through a queue and its end signalled on one lock
-    that the worker keeps for all its calls (held while no call has ended), so
-    that a call allocates no lock of its own; a call that times out leaves that
-    lock to the abandoned call and the worker takes a new one.
-    """
-
-    def __init__(self) -> None:
-        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self.thread: threading.Thread | None = None
-        self.done = _held_lock()
-
-    def _start(self) -> None:
-        name = f"tajmahal-seat-{next(_COUNTER)}"
-        self.thread = threading.Thread(target=self._loop, name=name, daemon=True)
-        self.thread.start()
-
-    def _loop(self) -> None:
-        while (job := self.jobs.get()) is not None:
-            job.run()
-
-    def call(self, job: _Job, limit: float | None) -> tuple[bool, float]:
-        """Run ``job``; (finished within ``limit``, seconds waited).
-
-        Without a limit the call runs in the calling thread (nothing to
-        bound, and no thread switch to pay for); see :func:`watching_interrupts`.
-        """
-        start = time.perf_counter()
-        if limit is None:
-            job.run_here()
-            return True, time.perf_counter() - start
-        if self.thread is None:
-            self._start()
-        done = job.signal = self.done
-        self.jobs.put(job)
-        if done.acquire(True, limit):
-            return True, time.perf_counter() - start
-        # the late call releases ``done`` whenever it ends: the next call waits on a new lock
-        self.done = _held_lock()
-        return job.abandon(), time.perf_counter() - start
-
-    def stop(self) -> None:
-        if self.thread is not None:
-            self.jobs.put(None)  # the thread ends after the call it may still be running
-
-
-class CallAbandoned(BaseException):
-    """Raised in a match thread whose bot call was abandoned: the match went on in another
-    thread, and this one leaves it when the call returns (see :class:`MatchTimer`)."""
-
-
-class MatchStopped(BaseException):
-    """Raised in a match thread about to ask a bot once the match was stopped (Ctrl-C)."""
-
-
-class MatchTimer:
-    """The clock of a match played in a thread of its own (see ``_run_timed`` in the match).
-
-    The match thread runs each bot call itself, with no hand-over to another
-    thread, and marks it as running; the thread that started the match sleeps
-    until the running call's deadline (at most ``tick`` seconds, so that a call
-    begun meanwhile is seen in time) and abandons a call past it.  The late
-    call's thread leaves the match when the call returns; the match goes on in
-    a new thread, from the timeout answer :meth:`abandon_late` returns.
-
-    >>> timer = MatchTimer(tick=0.1)
-    >>> timer.wait(), timer.abandon_late()  # no call running: sleep a tick, nothing late
-    (0.1, None)
-    >>> job = _Job(lambda: 42)
-    >>> timer.call(job, limit=1.0)[0], job.result, timer.running
-    (True, 42, None)
-    """
-
-    def __init__(self, tick: float) -> None:
-        self.tick = tick
-        self.running: tuple[_Job, float, float] | None = None  # the call, its start, its limit
-        self.stopped = False
-        #: the answer of an abandoned call until a new thread has taken the match over
-        self.resume: Answer | None = None
-
-    def call(self, job: _Job, limit: float) -> tuple[bool, float]:
-        """Run ``job`` in this thread, the match's: (True, seconds taken), as a worker's call.
-
-        Raises :class:`CallAbandoned` if the call was abandoned meanwhile, and
-        :class:`MatchStopped` instead of starting a call once the match is stopped.
-        """
-        if self.stopped:
-            raise MatchStopped
-        start = time.perf_counter()
-        self.running = (job, start, limit)
-        job.run()
-        if job.abandoned:
-            raise CallAbandoned
-        self.running = None
-        return True, time.perf_counter() - start
-
-    def wait(self) -> float:
-        """Seconds the timing thread may sleep: to the running call's deadline, at most a tick."""
-        running = self.running
-        if running is None:
-            return self.tick
-        _, start, limit = running
-        return min(self.tick, max(0.0, start + limit - time.perf_counter()))
-
-    def abandon_late(self) -> Answer | None:
-        """If the running call is past its limit, abandon it: its timeout answer (else None)."""
-        running = self.running
-        if running is None:
-            return None
-        job, start, limit = running
-        elapsed = time.perf_counter() - start
-        if elapsed < limit or job.abandon():  # in time, or finished after all
-            return None
-        self.resume = timeout_answer(limit, elapsed)
-        self.running = None
-        return self.resume
-
-    def stop(self) -> bool:
-        """Start no more calls; whether the match thread is out of the match now (its
-        running call abandoned, or none taking the match over)."""
-        self.stopped = True
-        running = self.running
-        if running is not None and not running[0].abandon():
-            self.running = None
-            return True
-        return self.resume is not None
-
-
-def timeout_answer(limit: float, elapsed: float) -> Answer:
-    """The answer of a call that had no move when its ``limit`` ran out.
-
-    >>> timeout_answer(0.5, elapsed=0.52).detail
-    'no move after the 0.5 s time limit'
-    """
-    detail = f"no move after the {limit:.3g} s time limit"
-    return Answer(kind=FaultKind.TIMEOUT, detail=detail, elapsed=elapsed)
-
-
-def _held_lock() -> threading.Lock:
-    lock = threading.Lock()
-    lock.acquire()
-    return lock
 
 
 # ---------------------------------------------------------------------------- the seat
@@ -457,7 +125,7 @@ class InProcessSeat:
     def __init__(self, bot: Bot | None, name: str) -> None:
         self.bot, self._name = bot, name
         self._owns_bot = False  # built here from a spec: closed with the seat
-        self._worker: _Worker | None = None
+        self._worker: _SeatThread | None = None
         self._timer: MatchTimer | None = None  # the match's, when it runs in a thread of its own
         self.setup_fault = None
         # the engine's moves (by id) -> this seat's copies, made once each per seat
@@ -480,7 +148,7 @@ class InProcessSeat:
         return running is not None and not running.finished
 
     @classmethod
-    def _running(cls, bot: Bot, name: str, worker: _Worker) -> InProcessSeat:
+    def _running(cls, bot: Bot, name: str, worker: _SeatThread) -> InProcessSeat:
         seat = cls(bot, name)
         seat._worker = worker
         return seat
@@ -565,7 +233,7 @@ class InProcessSeat:
                 "this process (see 'Abandoned calls' in the docs of tajmahal.referee.seats)",
             )
             return seat
-        worker = _Worker()
+        worker = _SeatThread()
         job = _Job(make)
         finished, elapsed = worker.call(job, limit)
         if not finished:
@@ -635,7 +303,7 @@ class InProcessSeat:
                     detail=exception_text(exc, MAX_DETAIL - 100),
                     traceback=traceback_text(exc, MAX_TRACEBACK),
                 )
-            return _judge(chosen, legal, copies)
+            return judge_choice(chosen, legal, copies)
 
         result: Answer | int
         if limit is None:  # in this thread: nothing to bound (see watching_interrupts)
@@ -680,7 +348,7 @@ class InProcessSeat:
             for move in legal:
                 if id(move) not in copies:
                     self._originals.append(move)  # alive while its id is a key
-                    copies[id(move)] = _copy(move, self._cards)
+                    copies[id(move)] = copy_move(move, self._cards)
             return tuple([copies[id(move)] for move in legal])
 
     def close(self) -> None:
@@ -746,154 +414,6 @@ def _name_of(bot: Any) -> str | Answer:
     if name and len(name) <= MAX_NAME and name.isprintable():
         return name
     return type_name(bot)
-
-
-# ---------------------------------------------------------------------------- moves
-
-
-def _copy(move: Move, cards: dict[int, Card]) -> Move:
-    """A fresh copy of an engine move (fresh cards too): what a bot mutates stays its own.
-
-    ``cards`` maps the engine's cards to their copies within one seat.  The copy is
-    filled in field by field, without the constructor's type checks (the engine's
-    moves hold the library's own types); the slots attrs adds beside the fields
-    (its hash cache) start empty, as the constructor leaves them.
-    """
-    kind = type(move)
-    copy = _NEW(kind)
-    if kind is PlayCards:
-        assert isinstance(move, PlayCards)
-        extra = None if move.extra is None else _copy_card(move.extra, cards)
-        _SET(copy, "colored", _copy_card(move.colored, cards))
-        _SET(copy, "extra", extra)
-    elif kind is TakeCard:
-        assert isinstance(move, TakeCard)
-        _SET(copy, "card", _copy_card(move.card, cards))
-    elif kind is PlacePalace or kind is PlaceCrownPalace:
-        assert isinstance(move, PlacePalace | PlaceCrownPalace)
-        _SET(copy, "city", move.city)
-    for name in _INTERNAL_SLOTS[kind]:
-        _SET(copy, name, None)
-    return copy
-
-
-def _internal_slots(kind: type) -> tuple[str, ...]:
-    """The slots of an attrs class that are not its fields (attrs' hash cache)."""
-    fields = {field.name for field in attrs.fields(kind)}
-    slots = getattr(kind, "__slots__", ())
-    return tuple(n for n in slots if n not in fields and n != "__weakref__")
-
-
-_NEW = object.__new__
-_SET = object.__setattr__
-_INTERNAL_SLOTS = {kind: _internal_slots(kind) for kind in MOVE_TYPES}
-
-
-def _copy_card(card: Card, cards: dict[int, Card]) -> Card:
-    copy = cards.get(id(card))
-    if copy is None:
-        copy = cards[id(card)] = Card(card.color, card.symbols, card.special)
-    return copy
-
-
-def _judge(chosen: object, legal: Sequence[Move], copies: Sequence[Move]) -> Answer | int:
-    """Runs in the worker: the index of the legal move ``chosen`` is, checking exact types
-    field by field, or a fault."""
-    for index, copy in enumerate(copies):  # most bots return one of the moves handed over
-        if copy is chosen:
-            if _unchanged(copy, legal[index]):  # unless the bot changed that copy since
-                return index
-            break
-    problem = _foreign_part(chosen)
-    if problem is None:
-        for index, move in enumerate(legal):  # exact types only: == runs no bot code
-            if move == chosen:
-                return index
-        shown = str(chosen)  # our own __str__ over exact library types
-    else:
-        shown = problem
-    detail = f"returned {shown}, which is not one of the {len(legal)} legal moves"
-    return Answer(kind=FaultKind.ILLEGAL_MOVE, detail=detail[:MAX_DETAIL])
-
-
-def _unchanged(copy: object, move: Move) -> bool:
-    """Whether ``copy`` (handed to a bot) still holds the very objects of ``move``'s fields,
-    the engine's own values, all the way down: checked by identity, so no bot code runs."""
-    kind = type(move)
-    if type(copy) is not kind:
-        return False
-    get = object.__getattribute__
-    try:
-        if kind is PlayCards:
-            assert isinstance(move, PlayCards)
-            extra, copied = move.extra, get(copy, "extra")
-            return _same_card(get(copy, "colored"), move.colored) and (
-                copied is None if extra is None else _same_card(copied, extra)
-            )
-        if kind is TakeCard:
-            assert isinstance(move, TakeCard)
-            return _same_card(get(copy, "card"), move.card)
-        if kind is PlacePalace or kind is PlaceCrownPalace:
-            assert isinstance(move, PlacePalace | PlaceCrownPalace)
-            return get(copy, "city") is move.city
-    except AttributeError:  # a field deleted
-        return False
-    return True  # Withdraw: no fields
-
-
-def _same_card(copy: object, card: Card) -> bool:
-    get = object.__getattribute__
-    return (
-        type(copy) is Card
-        and get(copy, "color") is card.color
-        and get(copy, "symbols") is card.symbols
-        and get(copy, "special") is card.special
-    )
-
-
-def _foreign_part(chosen: object) -> str | None:
-    """None if ``chosen`` is exactly a move class with exactly the library's field types;
-    else a description that names foreign objects by type only."""
-    kind = type(chosen)
-    if kind is str:  # a plain string is safe to show (say, a move's text instead of the move)
-        assert isinstance(chosen, str)
-        return f"the string {chosen[:60]!r}" + ("..." if len(chosen) > 60 else "")
-    if kind not in MOVE_TYPES:
-        return f"an object of type {type_name(chosen)}"
-    try:
-        if kind is PlacePalace or kind is PlaceCrownPalace:
-            city = object.__getattribute__(chosen, "city")
-            text = plain_text(city, 101)
-            if type(city) is not str or text is None or len(text) > 100:
-                return f"a {kind.__name__} whose city is a {type_name(city)}, not a city id"
-        elif kind is TakeCard:
-            return _card_problem(object.__getattribute__(chosen, "card"), "TakeCard")
-        elif kind is PlayCards:
-            problem = _card_problem(object.__getattribute__(chosen, "colored"), "PlayCards")
-            extra = object.__getattribute__(chosen, "extra")
-            if problem is None and extra is not None:
-                problem = _card_problem(extra, "PlayCards")
-            return problem
-    except AttributeError:
-        return f"a {kind.__name__} with missing fields"
-    return None
-
-
-def _card_problem(card: object, where: str) -> str | None:
-    if type(card) is not Card:
-        return f"a {where} holding a {type_name(card)}, not a Card"
-    color = object.__getattribute__(card, "color")
-    symbols = object.__getattribute__(card, "symbols")
-    special = object.__getattribute__(card, "special")
-    if (
-        type(color) is not Color
-        or type(symbols) is not tuple
-        or len(symbols) > 4
-        or any(type(s) is not Symbol for s in symbols)
-        or (special is not None and type(special) is not Special)
-    ):
-        return f"a {where} whose Card has fields of foreign types"
-    return None
 
 
 def check_seconds(value: object, what: str) -> float | None:

@@ -27,7 +27,7 @@ from functools import partial
 from html import escape
 from pathlib import Path
 
-from tajmahal.game import GameRecord, set_record_html_drawer
+from tajmahal.game import GameRecord
 from tajmahal.render._draw import (
     _draw_bonus,
     _draw_city_markers,
@@ -40,16 +40,22 @@ from tajmahal.render._draw import (
     _draw_roads,
 )
 from tajmahal.render._map_layout import Tiles, _layout, placement_tiles
-from tajmahal.render._panel import PANEL_WIDTH, draw_panel, panel_height, state_tiles
-from tajmahal.render._svg import BACKGROUND, FONT, Attrs, _el, _fmt, _open, _title
-from tajmahal.rules._display import set_svg_drawer
+from tajmahal.render._panel import PANEL_WIDTH, draw_panel, panel_height
+from tajmahal.render._panel import state_tiles as state_tiles  # the tiles a page shows
+from tajmahal.render._svg import BACKGROUND, FONT, Attrs, _el, _fmt, _open, _title, seat_color
 from tajmahal.rules.components import Components, standard_components
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.setup import TilePlacement, place_tiles
 from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["render_board", "write_board_svg"]
+__all__ = [
+    "notebook_picture",
+    "notebook_replay",
+    "render_board",
+    "seat_color",
+    "write_board_svg",
+]
 
 
 def render_board(
@@ -209,12 +215,19 @@ def write_board_svg(
     Path(path).write_text(render_board(comps, placement), encoding="utf-8")
 
 
-def _notebook_picture(state: GameState | PlayerView) -> str:
+def notebook_picture(state: GameState | PlayerView) -> str:
+    """The picture Jupyter shows for a state or a view (``_repr_svg_``): public facts only.
+
+    >>> import tajmahal as tm
+    >>> notebook_picture(tm.new_game(3, seed=1).view(0)).startswith('<svg')
+    True
+    """
     return render_board(state.components, state=state)
 
 
-def _notebook_replay(record: GameRecord) -> str:
-    """The replay page in an iframe (``srcdoc``, escaped), or why the record cannot be shown."""
+def notebook_replay(record: GameRecord) -> str:
+    """The replay page in an iframe (``srcdoc``, escaped), or why the record cannot be shown:
+    what Jupyter shows for a record (``_repr_html_``)."""
     from tajmahal.render.viewer import replay_html
 
     try:
@@ -226,6 +239,3 @@ def _notebook_replay(record: GameRecord) -> str:
         'sandbox="allow-scripts" style="width: 100%; height: 760px; border: 0"></iframe>'
     )
 
-
-set_svg_drawer(_notebook_picture)  # GameState._repr_svg_ and PlayerView._repr_svg_ (Jupyter)
-set_record_html_drawer(_notebook_replay)  # GameRecord._repr_html_ (Jupyter)

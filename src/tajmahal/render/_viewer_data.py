@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tajmahal.analysis import (
+    SOURCES,
     GameAnalysis,
     ScoreBreakdown,
     card_name,
@@ -13,7 +14,6 @@ from tajmahal.analysis import (
     summarize,
     symbol_name,
 )
-from tajmahal.analysis._scoring import SOURCES
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["analysis_data", "breakdown_data", "owned_data", "table_data"]

@@ -37,7 +37,7 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["fill_template", "page_template", "replay_html"]
+__all__ = ["breakdown_data", "fill_template", "page_template", "replay_html"]
 
 _HIDDEN = frozenset({EventKind.VISIT_END})
 _KEYFRAME = 32  #: every so many steps, a board that does not refer to the step before

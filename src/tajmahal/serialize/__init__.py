@@ -38,6 +38,11 @@ document is self-contained.
 
 :func:`dumps` is deterministic (the same object gives the same text).
 
+**Documents as data.**  :func:`to_document` gives a document as the dict that
+``json.loads(tm.dumps(obj))`` gives, and :func:`from_document` reads one back
+as :func:`loads` reads its text: for code that embeds a document in a larger
+JSON message, or reads one out of it, without writing and parsing text again.
+
 **JSON Schemas.**  :func:`schema` gives the JSON Schema (draft 2020-12) of each
 kind of document and of each message of the bot protocol (docs/protocol.md);
 the docs publish them (docs/reference/schemas.md).  A schema says what a
@@ -64,7 +69,10 @@ states are rejected, records are replayed).
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from tajmahal.game import GameRecord
 from tajmahal.rules.errors import FormatError
@@ -73,11 +81,24 @@ from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize._converter import Failed, converter
 from tajmahal.serialize._documents import KINDS, VERSION, document
-from tajmahal.serialize._parse import message, read
+from tajmahal.serialize._parse import message, read, read_data
 from tajmahal.serialize._schemas import SCHEMA_NAMES, schema, schemas
 from tajmahal.serialize._view_writer import view_json
 
-__all__ = ["KINDS", "SCHEMA_NAMES", "VERSION", "converter", "dumps", "loads", "schema", "schemas"]
+__all__ = [
+    "KINDS",
+    "SCHEMA_NAMES",
+    "VERSION",
+    "converter",
+    "dumps",
+    "from_document",
+    "loads",
+    "schema",
+    "schemas",
+    "to_document",
+]
+
+T = TypeVar("T")
 
 
 def dumps(obj: GameState | PlayerView | Move | GameRecord, *, indent: int | None = None) -> str:
@@ -96,8 +117,36 @@ def dumps(obj: GameState | PlayerView | Move | GameRecord, *, indent: int | None
     if type(obj) is PlayerView and indent is None:  # once per decision for a bot program
         with contextlib.suppress(KeyError, AttributeError, TypeError):  # parts of foreign types
             return view_json(obj)
-    data = converter.unstructure(document(obj))
+    data = converter.unstructure(document(obj))  # may share cached parts: not copied for text
     return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
+
+
+def to_document(obj: GameState | PlayerView | Move | GameRecord) -> dict[str, Any]:
+    """The document of a state, view, move or record as data: ``json.loads(tm.dumps(obj))``.
+
+    Every call gives a new dict (changing it changes nothing else); :func:`from_document`
+    reads it back.
+
+    >>> import tajmahal as tm
+    >>> tm.to_document(tm.Withdraw())
+    {'format': 'tajmahal/move', 'version': 1, 'move': 'withdraw'}
+    >>> view = tm.new_game(num_players=3, seed=1).view(0)
+    >>> document = tm.to_document(view)
+    >>> document["format"], document["seat"], len(document["hand"])
+    ('tajmahal/view', 0, 6)
+    >>> tm.from_document({"request": 1, "view": document}["view"]) == view
+    True
+    """
+    if type(obj) is PlayerView:
+        # the view's text writer with C's JSON parser takes about a third of the time of
+        # unstructuring the view's document (measured: 76 us against 278 us)
+        with contextlib.suppress(KeyError, AttributeError, TypeError):  # parts of foreign types
+            data: dict[str, Any] = json.loads(view_json(obj))
+            return data
+    data = converter.unstructure(document(obj))
+    if type(data.get("components")) is dict:  # a cached dict: the caller gets its own
+        data["components"] = copy.deepcopy(data["components"])
+    return data
 
 
 def loads(text: str | bytes) -> GameState | PlayerView | Move | GameRecord:
@@ -113,8 +162,35 @@ def loads(text: str | bytes) -> GameState | PlayerView | Move | GameRecord:
     ...
     tajmahal.rules.errors.FormatError: cannot read the move document: $.move: expected a string, got an integer 7
     """  # noqa: E501
+    return _reading(read, text)
+
+
+def from_document(document: dict[str, Any]) -> GameState | PlayerView | Move | GameRecord:
+    """The object a document given as data holds: :func:`loads` without the text.
+
+    It reads exactly the data that ``json.loads`` gives for a text :func:`loads` reads, the
+    same way, with the same errors; any other data (a tuple, a set, a key that is not a
+    string, a float NaN, an object of another type, a container nested more than 200 deep
+    or holding more than a million values) raises :class:`~tajmahal.FormatError` naming its
+    JSON path too.  No other exception escapes.
+
+    >>> import tajmahal as tm
+    >>> tm.from_document({"format": "tajmahal/move", "version": 1, "move": "palace agra"})
+    PlacePalace(city='agra')
+    >>> tm.from_document({"format": "tajmahal/move", "version": 1, "move": ("palace", "agra")})
+    Traceback (most recent call last):
+    ...
+    tajmahal.rules.errors.FormatError: cannot read the document: $.move: not JSON: tuple is not a JSON type
+    """  # noqa: E501
+    return _reading(read_data, document)
+
+
+def _reading(
+    reader: Callable[[T], GameState | PlayerView | Move | GameRecord], source: T
+) -> GameState | PlayerView | Move | GameRecord:
+    """What ``reader`` reads from ``source``, with every failure a FormatError."""
     try:
-        return read(text)
+        return reader(source)
     except FormatError:
         raise
     except Failed as failed:

@@ -17,7 +17,7 @@ from typing import Any, NewType, TypeVar, get_args, get_origin
 import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 
-from tajmahal.referee.faults import FaultKind
+from tajmahal.faults import FaultKind
 from tajmahal.rules.components import Card, Color, Commodity, Special, Symbol
 from tajmahal.rules.state import Phase
 from tajmahal.rules.validate import Path

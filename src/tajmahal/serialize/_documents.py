@@ -15,8 +15,8 @@ import attrs
 from attrs import AttrsInstance
 from cattrs.gen import make_dict_structure_fn
 
+from tajmahal.faults import FaultKind
 from tajmahal.game import GameRecord
-from tajmahal.referee.faults import FaultKind
 from tajmahal.rules.components import INFLUENCE, Card, Color, Commodity, Components, Special, Symbol
 from tajmahal.rules.errors import FormatError
 from tajmahal.rules.moves import Move

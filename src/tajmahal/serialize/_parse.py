@@ -1,9 +1,11 @@
-"""From text to an object: strict JSON, the document's format and version, then its reader."""
+"""From text or data to an object: strict JSON, the document's format and version, its reader."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,6 +29,11 @@ from tajmahal.serialize._reader import read_move, read_record, read_state
 from tajmahal.serialize._view_reader import read_view
 
 _MAX_LISTED = 8
+#: the deepest nesting of a document given as data (no document nests deeper than about 6)
+MAX_DEPTH = 200
+#: the most values (keys, items) in a document given as data, each shared one counted each
+#: time: far above any document's (records and embedded components are bounded far lower)
+MAX_VALUES = 1_000_000
 #: a FormatError's message is at most about _MAX_LISTED times this long
 MAX_PROBLEM_LINE = 240
 
@@ -59,8 +66,17 @@ def _cut(line: str) -> str:
 
 
 def read(text: Any) -> Obj:
-    """The object a document holds; FormatError or Failed for a bad document."""
-    data = _parse(text)
+    """The object a document's text holds; FormatError or Failed for a bad document."""
+    return _read_data(_parse(text))
+
+
+def read_data(data: Any) -> Obj:
+    """The object a document's data holds (as ``json.loads`` gives it); as :func:`read`."""
+    check_json(data)
+    return _read_data(data)
+
+
+def _read_data(data: Any) -> Obj:
     if type(data) is not dict:
         raise Failed([((), f"expected an object, got {json_type(data)}")])
     kind = _kind(data)
@@ -74,6 +90,66 @@ def read(text: Any) -> Obj:
         return reader(doc)
     except Failed as failed:
         raise FormatError(message(what, failed.problems)) from None
+
+
+def check_json(data: Any) -> None:
+    """Failed or FormatError unless ``data`` is a value that JSON text can give.
+
+    That is: dicts with string keys, lists, strings, booleans, ``None``, finite floats and
+    integers of at most ``sys.get_int_max_str_digits()`` digits, exactly of those types,
+    nested at most MAX_DEPTH deep and holding at most MAX_VALUES values.
+
+    >>> check_json({"a": [1, 2.5, None, True, "x"]})
+    >>> check_json({"a": [1, (2, 3)]})
+    Traceback (most recent call last):
+    ...
+    tajmahal.serialize._converter.Failed: 1 problem(s)
+    """
+    count = 0
+    stack: list[tuple[dict[Any, Any] | list[Any], Path]] = []
+    if type(data) in (dict, list):
+        stack.append((data, ()))
+    else:
+        _check_leaf(data, ())
+    while stack:
+        container, path = stack.pop()
+        if len(path) >= MAX_DEPTH:  # also ends a container that holds itself
+            raise FormatError("cannot read the document: it is nested too deeply")
+        count += len(container)
+        if count > MAX_VALUES:
+            raise FormatError(f"cannot read the document: it holds more than {MAX_VALUES} values")
+        if type(container) is dict:
+            for key in container:
+                if type(key) is not str:
+                    raise Failed([(path, f"not JSON: key {show(key)} is not a string")])
+            items: Any = container.items()
+        else:
+            items = enumerate(container)
+        for step, value in items:
+            kind = type(value)
+            if kind is dict or kind is list:
+                stack.append((value, (*path, step)))
+            elif kind is not str:
+                _check_leaf(value, (*path, step))
+
+
+def _check_leaf(value: Any, path: Path) -> None:
+    kind = type(value)
+    if kind is int:
+        limit = sys.get_int_max_str_digits()
+        if limit and value.bit_length() > 3 * limit and abs(value) >= _power_of_ten(limit):
+            raise Failed([(path, f"not JSON: an integer of more than {limit} digits")])
+    elif kind is float:
+        if not math.isfinite(value):
+            raise Failed([(path, f"not JSON: {value!r} is not a number JSON allows")])
+    elif kind is not str and kind is not bool and value is not None:
+        raise Failed([(path, f"not JSON: {kind.__name__} is not a JSON type")])
+
+
+@functools.lru_cache(maxsize=2)
+def _power_of_ten(digits: int) -> int:
+    power: int = 10**digits
+    return power
 
 
 def _no_constant(name: str) -> Any:

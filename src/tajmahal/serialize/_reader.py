@@ -14,6 +14,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tajmahal.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, Fault
 from tajmahal.game import (
     MAX_TAGS,
     GameRecord,
@@ -22,7 +23,6 @@ from tajmahal.game import (
     replay_states,
     tag_problem,
 )
-from tajmahal.referee.faults import MAX_DETAIL, MAX_SECONDS, MAX_TRACEBACK, Fault
 from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import (
     COLORED,

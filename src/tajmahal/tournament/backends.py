@@ -6,7 +6,8 @@ Results are handed back as games finish (not in game order); at most a few
 games per worker are queued at a time, so stopping early wastes little.
 
 The ``process`` backend starts its workers as fresh interpreters running
-``tajmahal.tournament._worker``: they never re-run the caller's main module,
+``tajmahal.tournament._worker`` (:class:`~tajmahal.worker_process.WorkerProcess`,
+as every worker of the library): they never re-run the caller's main module,
 so a script without the ``if __name__ == "__main__":`` guard, a script on
 standard input, ``python -c``, the REPL and notebooks all work.  Workers find
 bots through the installed plugins (entry points), and also through the
@@ -40,28 +41,27 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tajmahal._escape import log_text
+from tajmahal._extras import missing_extra
 from tajmahal.referee.match import play_match
 from tajmahal.rules.components import Components
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.tournament.results import GameResult
 from tajmahal.tournament.seating import GameJob, TournamentError
+from tajmahal.worker_process import WorkerProcess, boot_code
 
-__all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games"]
+__all__ = ["BACKENDS", "MatchOptions", "play_game", "run_games", "set_up_worker",
+           "worker_setup"]
 
 BACKENDS = ("serial", "process", "ray")
 QUEUED_PER_WORKER = 4  #: Ray tasks queued per CPU
-WORKER_BOOT = (
-    "import sys; sys.path.insert(0, sys.argv.pop()); "
-    "from tajmahal.tournament._worker import main; main()"
-)
-_LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GAME_WORKER = "tajmahal.tournament._worker:main"  #: the workers' main function
+WORKER_BOOT = boot_code(GAME_WORKER)  #: the ``python -c`` code that starts a worker
 if TYPE_CHECKING:
     from tajmahal.bots.specs import PlayerSpec
 
@@ -171,9 +171,8 @@ def _serial(
 def _process(
     jobs: Iterable[GameJob], options: MatchOptions, workers: int, address: str | None
 ) -> Iterator[GameResult | str]:
-    plugins, _ = hand_plugins()
     try:
-        setup = pickle.dumps((list(sys.path), pickle.dumps((options, plugins))))
+        setup = worker_setup(options)
     except Exception as exc:  # whatever cannot be pickled says why
         raise TournamentError(
             f"the process backend cannot send the match options to its workers ({exc}); "
@@ -184,6 +183,40 @@ def _process(
         yield from pool.run(jobs)
     finally:
         pool.close()
+
+
+def worker_setup(options: Any) -> bytes:
+    """The first message of a worker process that plays or hosts bots (this backend's, the web
+    server's): this process's ``sys.path``, ``options`` and its plugins registered by hand
+    (:func:`hand_plugins`), pickled; :func:`set_up_worker` reads it in the worker.
+
+    >>> set_up_worker(worker_setup('options'))
+    (None, 'options')
+    """
+    plugins, _ = hand_plugins()
+    return pickle.dumps((list(sys.path), pickle.dumps((options, plugins))))
+
+
+def set_up_worker(message: bytes) -> tuple[str | None, Any]:
+    """In a worker process, take :func:`worker_setup`'s message: adopt the parent's
+    ``sys.path``, register its plugins; (None, the options), or (a one-line error, None).
+
+    >>> set_up_worker(b'nonsense')
+    ("UnpicklingError: invalid load key, 'n'.", None)
+    """
+    try:
+        path, rest = pickle.loads(message)
+        sys.path[:] = path  # the parent's, so that what it names can be imported here
+        options, plugins = pickle.loads(rest)
+        from tajmahal.bots import default_registry
+
+        for name, plugin, origin in plugins:
+            if isinstance(plugin, tuple):  # ("module", its name)
+                plugin = importlib.import_module(plugin[1])
+            default_registry().register(plugin, name=name, origin=origin)
+    except Exception as exc:  # any failure is reported to the parent
+        return f"{type(exc).__name__}: {exc}".replace("\n", " "), None
+    return None, options
 
 
 def hand_plugins() -> tuple[list[tuple[str, Any, str]], dict[str, str]]:
@@ -248,26 +281,12 @@ def check_workers_can_build(specs: Sequence[str | PlayerSpec], backend: str) -> 
             )
 
 
-class _Worker:
-    """One worker process (see :mod:`~tajmahal.tournament._worker`) and its two pipes."""
+class _GameWorker(WorkerProcess):
+    """One worker process (see :mod:`~tajmahal.tournament._worker`) and the game it plays."""
 
     def __init__(self, setup: bytes) -> None:
-        jobs_read, jobs_write = os.pipe()
-        results_read, results_write = os.pipe()
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", WORKER_BOOT, str(jobs_read), str(results_write),
-                 str(os.getpid()), _LIBRARY_ROOT],
-                stdin=subprocess.DEVNULL, pass_fds=(jobs_read, results_write),
-            )
-        finally:
-            os.close(jobs_read)
-            os.close(results_write)
-        self.jobs = Connection(jobs_write, readable=False)
-        self.results = Connection(results_read, writable=False)
+        super().__init__(GAME_WORKER, setup)
         self.job: GameJob | None = None
-        self.ready = False
-        self.jobs.send_bytes(setup)
 
     def failure(self) -> str:
         """Why the worker stopped answering: its exit status, read from the system."""
@@ -290,27 +309,20 @@ class _Worker:
                      f"{', '.join(self.job.players)})"
         return cause
 
-    def close(self, kill: bool) -> None:
-        self.jobs.close()
-        if kill and self.process.poll() is None:
-            self.process.kill()
-        try:
-            self.process.wait(timeout=None if kill else 60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.results.close()
+    def stop(self, kill: bool) -> None:
+        """End the worker: at once with ``kill``, else once it has seen its pipe close."""
+        self.close(kill, wait=None if kill else 60)
 
 
 class _Pool:
     """Worker processes, each playing one game at a time."""
 
     def __init__(self, workers: int, setup: bytes) -> None:
-        self.workers: list[_Worker] = []
+        self.workers: list[_GameWorker] = []
         self.failed = False
         try:
             for _ in range(workers):
-                self.workers.append(_Worker(setup))
+                self.workers.append(_GameWorker(setup))
         except OSError as exc:
             self.close()
             raise TournamentError(f"cannot start a worker process: {exc}") from None
@@ -326,18 +338,18 @@ class _Pool:
                     more = worker.job is not None
                     if worker.job is not None:
                         with contextlib.suppress(OSError):  # it died: reported below
-                            worker.jobs.send(worker.job)
+                            worker.send(worker.job)
             if not more and all(worker.job is None for worker in self.workers):
                 return
             yield from self._finished()
 
     def _finished(self) -> Iterator[GameResult | str]:
         """Wait for at least one message; yield the results among them."""
-        waiting = {worker.results: worker for worker in self.workers}
+        waiting = {worker.answers: worker for worker in self.workers}
         for ready in connection_wait(list(waiting)):
             worker = waiting[ready]  # type: ignore[index]
             try:
-                message = worker.results.recv()
+                message = worker.answers.recv()
             except (EOFError, OSError):
                 self.failed = True
                 failure = worker.failure()
@@ -364,7 +376,7 @@ class _Pool:
         """Stop the workers: at once if a game is unfinished, else once they see the pipe close."""
         kill = self.failed or any(worker.job is not None for worker in self.workers)
         for worker in self.workers:
-            worker.close(kill)
+            worker.stop(kill)
 
 
 def _in_flight(
@@ -390,16 +402,19 @@ def _play_game_alone(job: GameJob, options: MatchOptions) -> GameResult | str:
     return play_game(job, options)
 
 
+class MissingExtraError(TournamentError, ImportError):
+    """A backend whose extra is not installed: a TournamentError and an ImportError."""
+
+
 def _ray(
     jobs: Iterable[GameJob], options: MatchOptions, workers: int, address: str | None
 ) -> Iterator[GameResult | str]:
     try:  # an optional dependency, typed as Any: the package type-checks without the extra
         ray: Any = importlib.import_module("ray")
-    except ImportError:
-        raise TournamentError(
-            "the ray backend needs Ray: pip install 'tajmahal[ray]' (from a checkout: "
-            "pip install -e '.[ray]')"
-        ) from None
+    except ImportError as missing:
+        named = missing_extra("the ray backend", ("ray",), missing)
+        raise MissingExtraError(f"{named} (from a checkout: pip install -e '.[ray]')",
+                                name=named.name) from None  # fmt: skip
     started = not ray.is_initialized()
     if started:
         try:

@@ -38,7 +38,7 @@ from typing import IO, Any
 import attrs
 
 from tajmahal.bots.specs import MAX_SPEC_LENGTH, parse_spec
-from tajmahal.referee.faults import MAX_DETAIL, Fault, FaultKind
+from tajmahal.faults import MAX_DETAIL, Fault, FaultKind
 from tajmahal.referee.seats import check_seconds
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError

@@ -16,10 +16,21 @@ The pieces, for an application that embeds them:
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import threading
 
 import attrs
+
+from tajmahal._extras import missing_extra
+
+try:  # the extra 'web': without it, an ImportError that names it (uvicorn loads on use)
+    import starlette  # noqa: F401
+
+    if importlib.util.find_spec("uvicorn") is None:
+        raise ModuleNotFoundError(name="uvicorn")
+except ImportError as missing:
+    raise missing_extra(__name__, ("web",), missing) from missing
 
 from tajmahal.web.app import create_app
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings

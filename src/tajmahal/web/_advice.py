@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tajmahal import analysis
+from tajmahal.bots.base import decision_deadline
 from tajmahal.bots.ismcts import IsmctsBot
 from tajmahal.game import GameRecord
 from tajmahal.rules.moves import Move
@@ -19,6 +20,11 @@ __all__ = ["HINT_ITERATIONS", "analysis_html", "hint_for", "replay_page", "table
 
 HINT_ITERATIONS = 300  #: the search bot's iterations for one hint
 ANALYSIS_ITERATIONS = 100  #: ... and for each decision of a game's analysis
+#: the most seconds a hint searches, whatever its iterations (a loaded machine: it answers)
+HINT_SECONDS = 5.0
+#: the most seconds a game's analysis searches in all: the decisions left past it are
+#: searched once each (the page is still given, at once)
+ANALYSIS_SECONDS = 60.0
 
 
 def table_data(view: PlayerView, seat: int | None = None) -> dict[str, Any]:
@@ -41,7 +47,9 @@ def hint_for(view: PlayerView, legal: Sequence[Move], seed: int) -> dict[str, An
     """A search bot's move for the seat of ``view``, with its reasons (JSON-ready)."""
     from tajmahal.web.frames import for_people, move_label
 
-    advice = analysis.hint(IsmctsBot(seed=seed, iterations=HINT_ITERATIONS), view, tuple(legal))
+    with decision_deadline(HINT_SECONDS):
+        advice = analysis.hint(IsmctsBot(seed=seed, iterations=HINT_ITERATIONS), view,
+                               tuple(legal))  # fmt: skip
     reasons = [advice.effect.text[:1].upper() + advice.effect.text[1:] + "."]
     mine = next((e for e in advice.estimates if e.move == advice.move), None)
     others = [e for e in advice.estimates if e.move != advice.move]
@@ -74,7 +82,8 @@ def analysis_html(record: GameRecord, seats: Sequence[int]) -> str:
     from tajmahal.web.frames import seats_from_one
 
     title = f"Taj Mahal: analysis of {', '.join(record.players)}"
-    result = analysis.analyse_game(record, seats=seats, iterations=ANALYSIS_ITERATIONS)
+    with decision_deadline(ANALYSIS_SECONDS):
+        result = analysis.analyse_game(record, seats=seats, iterations=ANALYSIS_ITERATIONS)
     return seats_from_one(replay_html(record, title=title, analysis=result))
 
 

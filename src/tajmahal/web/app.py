@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
+import attrs
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -33,6 +34,7 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import loads
 from tajmahal.web.config import GameConfig
 from tajmahal.web.guard import Guard
+from tajmahal.web.rematch import rematch
 from tajmahal.web.server import GameServer
 from tajmahal.web.store import StoreError
 from tajmahal.web.table import Listener, Rejected, Table
@@ -184,8 +186,9 @@ def create_app(server: GameServer) -> Starlette:
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
         page = await server.expensive.get(
-            ("replay", table.id), table.workers.drawn, _replay_page, table.finished_record
-        )
+            ("replay", table.id), table.workers.drawn, _replay_page, table.finished_record,
+            table.config.humans,
+        )  # fmt: skip
         return HTMLResponse(page, headers=_HEADERS)
 
     async def analysis(request: Request) -> Response:
@@ -285,11 +288,12 @@ def create_app(server: GameServer) -> Starlette:
                 log.info("%s: a message that is not JSON", who)
                 listener.reply(_err("a message is a JSON object"))
                 continue
-            await _handle(data, table, seat, token, listener, who)
+            await _handle(data, table, seat, token, listener, who, client)
 
     async def _handle(
-        data: Any, table: Table, seat: int | None, token: str, listener: Listener, who: str
-    ) -> None:
+        data: Any, table: Table, seat: int | None, token: str, listener: Listener, who: str,
+        client: str = "",
+    ) -> None:  # fmt: skip
         kind = data.get("type") if isinstance(data, dict) else None
         try:
             if not isinstance(data, dict) or type(kind) is not str:
@@ -301,6 +305,14 @@ def create_app(server: GameServer) -> Starlette:
                 raise Rejected("this message's token is not this connection's link")
             if kind == "state":
                 table.tell(listener, whole=True)
+                return
+            if kind == "log":  # the whole game's events, for the page's log (once per load)
+                key = ("log", table.id, table.version, seat)
+                listener.reply(await server.expensive.get(key, table.log, seat))
+                return
+            if kind == "rematch":  # the next game, or (create false) whether there is one
+                create = data.get("create") is True
+                listener.reply(await rematch(server, table, seat, token, client, create))
                 return
             if kind not in ("move", "undo", "hint"):
                 raise Rejected(f"unknown message type {kind[:30]!r}")
@@ -361,24 +373,27 @@ def create_app(server: GameServer) -> Starlette:
     )
 
 
-def _replay_page(text: str) -> str:
+def _replay_page(text: str, humans: tuple[int, ...] = ()) -> str:
     """Runs in a worker thread: the replay page of a finished game's record (seats counted
-    from 1, as on the game page)."""
+    from 1, as on the game page; bots by their lobby names)."""
     from tajmahal.web._advice import replay_page
+    from tajmahal.web.frames import people_names
 
     record = loads(text)
     assert isinstance(record, GameRecord)
-    return replay_page(record)
+    return replay_page(attrs.evolve(record, players=people_names(record.players, humans)))
 
 
 def _analysis_page(text: str, humans: tuple[int, ...]) -> str:
     """Runs in a worker thread: the analysis page of the people's decisions (every seat's in a
     game of bots only)."""
     from tajmahal.web._advice import analysis_html
+    from tajmahal.web.frames import people_names
 
     record = loads(text)
     assert isinstance(record, GameRecord)
-    return analysis_html(record, humans or range(len(record.players)))
+    named = attrs.evolve(record, players=people_names(record.players, humans))  # "level 3"
+    return analysis_html(named, humans or range(len(record.players)))
 
 
 _UNAVAILABLE = "the game database cannot be reached just now: try again in a few seconds"

@@ -50,7 +50,7 @@ from tajmahal._escape import log_text
 from tajmahal.web.cluster_table import UNDO, ClusterTable
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
-from tajmahal.web.store import StoredGame, StoredMove, StoreError, TokenEntry
+from tajmahal.web.store import Quota, StoredGame, StoredMove, StoreError, TokenEntry
 from tajmahal.web.stores.postgres import (
     Answer,
     Decision,
@@ -92,8 +92,15 @@ class LeasedStore:
             raise LeaseLostError(f"this process does not hold game {game_id}")
         return lease
 
-    def create_game(self, game: StoredGame, tokens: Sequence[tuple[str, int | None]]) -> None:
-        self.store.create_game(game, tokens)
+    def create_game(
+        self, game: StoredGame, tokens: Sequence[tuple[str, int | None]], *,
+        quota: Quota | None = None,
+    ) -> None:  # fmt: skip
+        self.store.create_game(game, tokens, quota=quota)
+
+    def delete_game(self, game_id: str) -> None:
+        """An expired game deleted by its holder (:class:`LeaseLostError` on another process)."""
+        self.store.delete_game(game_id, lease=self._lease(game_id))
 
     def add_move(self, game_id: str, move: StoredMove) -> None:
         self.store.add_move(game_id, move, lease=self._lease(game_id))
@@ -116,6 +123,9 @@ class LeasedStore:
 
     def find_token(self, token: str) -> TokenEntry | None:
         return self.store.find_token(token)
+
+    def add_token(self, game_id: str, token: str, seat: int | None) -> None:
+        self.store.add_token(game_id, token, seat)
 
     def unfinished(self) -> list[str]:
         return self.store.unfinished()

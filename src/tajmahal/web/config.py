@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,9 +13,11 @@ from tajmahal.protocol import check_command
 from tajmahal.referee.seats import check_seconds
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
+from tajmahal.web.clocks import Clock
 
 __all__ = [
-    "MAX_NAME", "ConfigError", "GameConfig", "SeatConfig", "ServerSettings", "check_bots"
+    "MAX_NAME", "ConfigError", "GameConfig", "SeatConfig", "ServerSettings", "check_bots",
+    "search_seconds",
 ]
 
 MAX_NAME = 40  #: the most characters of a human player's name
@@ -47,10 +50,12 @@ class ServerSettings:
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
     sandbox: bool = False  #: run programs and isolated bots under bubblewrap (``--sandbox``)
     # what the lobby may ask for (bot options of these names, and the game's own limits)
-    #: a bot's ``iterations`` (or its ``level``'s), times what ``extend``, ``depth`` and ``inner``
-    #: cost (:func:`tajmahal.bots.ismcts.decision_work`)
+    #: a bot's ``iterations`` (or its ``level``'s), times what ``focus``, ``extend``, ``depth``
+    #: and ``inner`` cost (:func:`tajmahal.bots.ismcts.decision_work`)
     max_iterations: int = 10_000
-    max_time_limit: float = 120.0  #: seconds per decision: the game's and a bot's ``time_limit``
+    #: seconds per decision: the game's and a bot's ``time_limit`` (a bot's, times ``focus``
+    #: and ``extend``, is at most the game's move limit: :func:`tajmahal.bots.ismcts.decision_time`)
+    max_time_limit: float = 120.0
     max_game_time: float = 3600.0  #: seconds per bot for a whole game (``game_time``)
     #: whether a bot may start search processes of its own inside the server (``jobs`` > 1)
     allow_search_processes: bool = False
@@ -109,6 +114,8 @@ class GameConfig:
     time_limit: float | None = None  #: seconds per bot decision
     game_time: float | None = None  #: seconds per bot for the whole game
     spectator_delay: bool = False  #: the spectator link shows the table one visit behind
+    #: the people's time control (:class:`tajmahal.web.clocks.Clock`), or None: no clock
+    clock: Clock | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -138,6 +145,7 @@ class GameConfig:
             "time_limit": self.time_limit,
             "game_time": self.game_time,
             "spectator_delay": self.spectator_delay,
+            **({} if self.clock is None else {"clock": self.clock.as_json()}),
         }
 
     @classmethod
@@ -154,7 +162,8 @@ class GameConfig:
         settings = settings or ServerSettings()
         if not isinstance(data, Mapping):
             raise ConfigError("the game's settings must be a JSON object")
-        unknown = set(data) - {"seats", "hints", "time_limit", "game_time", "spectator_delay"}
+        unknown = set(data) - {"seats", "hints", "time_limit", "game_time", "spectator_delay",
+                               "clock"}  # fmt: skip
         if unknown:
             raise ConfigError(f"unknown setting {sorted(unknown)[0][:40]!r}")
         seats_data = data.get("seats")
@@ -179,8 +188,14 @@ class GameConfig:
             }
         except TajMahalError as exc:
             raise ConfigError(str(exc)) from None
+        clock = None
+        if data.get("clock") is not None:
+            try:
+                clock = Clock.parse(data["clock"])
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
         config = cls(seats, flags["hints"], limits["time_limit"], limits["game_time"],
-                     flags["spectator_delay"])  # fmt: skip
+                     flags["spectator_delay"], clock)  # fmt: skip
         if not stored:
             refused = config.refusal(settings)
             if refused is not None:
@@ -209,15 +224,29 @@ class GameConfig:
                     f"seat {number + 1}: this server does not run programs ('cmd:' bots) or local "
                     "Python files ('file:' bots); start it with --allow-commands to allow them"
                 )
-            refused = _option_refusal(dict(spec.options), settings)
+            move_limit = self.time_limit or settings.default_time_limit
+            refused = _option_refusal(dict(spec.options), settings, move_limit)
             if refused is not None:
                 return f"seat {number + 1}: {refused}"
         return None
 
 
+def search_seconds(limit: float | None) -> float | None:
+    """The seconds a search bot may think within a decision's ``limit``, so that its answer
+    is back in time: 80% of it, at most a second less (None: no limit). A bot's worker
+    bounds every decision's search so (:func:`tajmahal.bots.base.decision_deadline`): a
+    search stops by itself, its worker is never replaced for it.
+
+    >>> search_seconds(10.0), search_seconds(2.0), search_seconds(None)
+    (9.0, 1.6, None)
+    """
+    return None if limit is None else max(0.0, limit - min(1.0, 0.2 * limit))
+
+
 def check_bots(config: GameConfig, seconds: float = 10.0) -> None:
     """Build each registered bot of ``config`` once, then close it: :class:`ConfigError` with
     the reason if one cannot be built (its constructor refused an option, or stalled).
+    ``seconds`` bounds the whole check: each bot is given what the ones before it left.
 
     Programs (``cmd:``) and ``file:`` bots are checked when parsed, not started here.
 
@@ -229,37 +258,51 @@ def check_bots(config: GameConfig, seconds: float = 10.0) -> None:
     """
     from tajmahal.referee.seats import InProcessSeat
 
+    deadline = time.monotonic() + seconds
     for number, seat in enumerate(config.seats):
         spec = seat.spec
         if seat.human or spec is None or spec.is_command or spec.is_file:
             continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ConfigError(f"seat {number + 1}: the bots took more than {seconds:g} s to build")
         try:
-            built = InProcessSeat.build(spec, seed=1, limit=seconds)
+            built = InProcessSeat.build(spec, seed=1, limit=left)
         except TajMahalError as exc:
             raise ConfigError(f"seat {number + 1}: {exc}") from None
         try:
             fault = built.setup_fault
             if fault is not None:
+                detail = fault.detail[:300]
+                if time.monotonic() >= deadline:  # its share of the check's time ran out
+                    detail = f"the bots took more than {seconds:g} s to build"
                 raise ConfigError(
-                    f"seat {number + 1}: {spec.text[:80]!r} cannot be built: {fault.detail[:300]}"
+                    f"seat {number + 1}: {spec.text[:80]!r} cannot be built: {detail}"
                 )
         finally:
             built.close()
 
 
 #: the options whose values a bot's work per decision is estimated from
-WORK_OPTIONS = frozenset({"iterations", "level", "extend", "depth", "inner", "inner_seats"})
+WORK_OPTIONS = frozenset(
+    {"iterations", "level", "extend", "depth", "inner", "inner_seats", "focus"}
+)
 
 
-def _option_refusal(options: dict[str, object], settings: ServerSettings) -> str | None:
-    """Why a bot's options ask more than ``settings`` allow (by their names), or None."""
-    from tajmahal.bots.ismcts import decision_work
+def _option_refusal(
+    options: dict[str, object], settings: ServerSettings, move_limit: float
+) -> str | None:
+    """Why a bot's options ask more than ``settings`` allow (by their names), or None;
+    ``move_limit``: the seconds the game gives a bot's decision."""
+    from tajmahal.bots.ismcts import decision_time, decision_work
 
-    # the iterations, times what extend, depth and inner cost (of a bot that names any)
+    # the iterations, times what focus, extend, depth and inner cost (of a bot that names any)
     work = decision_work(options) if WORK_OPTIONS & options.keys() else None
     if work is not None and work > settings.max_iterations:
         iterations = options.get("iterations")
-        asked = "" if work == iterations else " (counting what extend, depth and inner cost)"
+        asked = "" if work == iterations else (
+            " (counting what extend, depth and inner cost, focus, and a level's budget at 5 seats)"
+        )  # fmt: skip
         return (
             f"this server allows at most {settings.max_iterations} iterations per decision, "
             f"got {work}{asked}"
@@ -269,6 +312,12 @@ def _option_refusal(options: dict[str, object], settings: ServerSettings) -> str
         value = options.get(name)
         if isinstance(value, int | float) and not isinstance(value, bool) and value > most:
             return f"'{name}' is at most {most:g} seconds on this server, got {value:g}"
+    seconds = decision_time(options)  # a time budget, times what focus and extend add
+    if seconds is not None and seconds > move_limit:
+        return (
+            f"this bot may search {seconds:g} seconds a decision (its time_limit, counting focus "
+            f"and extend), more than the {move_limit:g} seconds this game gives a bot's decision"
+        )
     jobs = options.get("jobs")
     if type(jobs) is int and jobs > 1 and not settings.allow_search_processes:
         return (

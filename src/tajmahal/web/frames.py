@@ -23,13 +23,11 @@ from tajmahal.analysis import (
     symbol_name,
 )
 from tajmahal.events import EventKind, explain_views, opening
-from tajmahal.render import board_elements
-from tajmahal.render._panel import state_tiles
-from tajmahal.render._svg import seat_color
+from tajmahal.render import board_elements, seat_color, state_tiles
 from tajmahal.rules.components import Card, Components
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard
 from tajmahal.rules.views import PlayerView
-from tajmahal.serialize import dumps
+from tajmahal.serialize import dumps, to_document
 
 __all__ = [
     "board_state",
@@ -38,10 +36,12 @@ __all__ = [
     "live_board",
     "move_label",
     "move_labels",
+    "people_names",
     "public_document",
     "seat_document",
     "state_frame",
     "state_text",
+    "whole_log",
 ]
 
 _HIDDEN = frozenset({EventKind.VISIT_END})
@@ -55,7 +55,7 @@ def seat_document(view: PlayerView) -> dict[str, Any]:
     >>> seat_document(tm.new_game(3, seed=1).view(2))['seat']
     2
     """
-    document: dict[str, Any] = json.loads(dumps(view))
+    document: dict[str, Any] = to_document(view)
     return document
 
 
@@ -90,14 +90,16 @@ def live_board(start: PlayerView) -> dict[str, Any]:
     ``svg``: the board with every tile of the game's start and no palace,
     every province outline hidden (``render.board_elements(..., live=True)``);
     the page shows on it what :func:`board_state` says.  ``cities``: id ->
-    [x, y, plain name]; ``colors``: the seats' palace colours.
+    [x, y, plain name]; ``colors``: the seats' palace colours; ``provinces``: [id, name,
+    [city ids]] in the board's order (the page's board in words, for screen readers).
     """
     comps = start.components
     tiles = state_tiles(comps, start)
     svg = "\n".join(board_elements(comps, None, start, (), tiles, live=True)) + "\n"
     cities = {c.id: [c.x, c.y, display_name(c.id, comps)] for c in comps.board.cities}
     colors = [seat_color(seat) for seat in range(start.num_players)]
-    return {"svg": svg, "cities": cities, "colors": colors}
+    provinces = [[p.id, p.name, [c.id for c in p.cities]] for p in comps.board.provinces]
+    return {"svg": svg, "cities": cities, "colors": colors, "provinces": provinces}
 
 
 def board_state(view: PlayerView) -> dict[str, Any]:
@@ -192,6 +194,37 @@ def decision_lines(
     return [for_people(e.sentence(players)) for e in decision.events if e.kind not in _HIDDEN]
 
 
+_LEVEL = re.compile(r"ismcts:level=(\d)")
+
+
+def people_names(players: Sequence[str], humans: Sequence[int]) -> tuple[str, ...]:
+    """The seats' names as the lobby says them: a search bot by its level, people as named.
+
+    >>> people_names(['Ann', 'ismcts:level=3', 'greedy'], [0])
+    ('Ann', 'level 3', 'greedy')
+    >>> people_names(['ismcts:level=3'], [0])  # a person may call themselves anything
+    ('ismcts:level=3',)
+    """
+    return tuple(
+        name if seat in humans or not (level := _LEVEL.fullmatch(name)) else f"level {level[1]}"
+        for seat, name in enumerate(players)
+    )
+
+
+def whole_log(
+    views: Sequence[PlayerView], moves: Sequence[Move], players: Sequence[str], *, private: bool
+) -> list[dict[str, Any]]:
+    """Every decision's events as one seat (or nobody) knows them: ``views`` are that seat's
+    views of the game's states in order, ``moves`` the moves between them.  What a page asks
+    for once (the state messages carry only the latest decisions)."""
+    log = [{"decision": 0, "seat": None, "lines": opening_lines(views[0], players)}]
+    for number, move in enumerate(moves, start=1):
+        before, after = views[number - 1], views[number]
+        lines = decision_lines(before, move, after, players, private=private)
+        log.append({"decision": number, "seat": before.current_player, "lines": lines})
+    return log
+
+
 def opening_lines(view: PlayerView, players: Sequence[str]) -> list[str]:
     """The first visit's scene: province, tile, supply (public)."""
     return [for_people(event.sentence(players)) for event in opening(view)]
@@ -248,6 +281,7 @@ def _fields(
     result: dict[str, Any] | None = None,
     delayed: bool = False,
     board: dict[str, Any] | None = None,
+    clocks: list[dict[str, Any] | None] | None = None,
 ) -> dict[str, Any]:
     """Every field of :func:`state_frame` but the view document (the keywords checked here)."""
     frame = {
@@ -275,5 +309,7 @@ def _fields(
     }
     if board is not None:
         frame["board"] = board
+    if clocks is not None:  # a game with a time control: each person's seconds left
+        frame["clocks"] = clocks
     return frame
 

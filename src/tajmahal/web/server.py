@@ -9,6 +9,8 @@ WebSocket in front of it.
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import logging
 import re
 import secrets
@@ -22,7 +24,7 @@ import attrs
 from tajmahal._escape import log_text
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.web.config import ConfigError, GameConfig, ServerSettings, check_bots
-from tajmahal.web.store import GameStore, StoredGame
+from tajmahal.web.store import GameStore, Quota, QuotaError, StoredGame, StoreError
 from tajmahal.web.table import Rejected, Table, Workers
 
 __all__ = ["CreatedGame", "GameServer", "SingleFlight", "new_token"]
@@ -104,13 +106,21 @@ class GameServer:
                 await table.close()
                 log.debug("game %s: over, left memory", table.id)
             elif now - table.last_active > self.settings.idle_expiry:
+                delete = getattr(self.store, "delete_game", None)
+                kept = None
+                if delete is not None:
+                    try:  # first, while this process holds it (in a cluster, only its holder
+                        await self.workers.stored(delete, table.id)  # deletes it)
+                    except StoreError as exc:
+                        kept = exc
                 self.tables.pop(table.id, None)
                 self._owners.pop(table.id, None)
                 await table.close()
                 self._generation += 1
-                delete = getattr(self.store, "delete_game", None)
-                if delete is not None:
-                    await self.workers.stored(delete, table.id)
+                if kept is not None:
+                    log.info("game %s: left memory, not deleted here: %s", table.id,
+                             log_text(kept))  # fmt: skip
+                    continue
                 log.info("game %s: expired after %g s without a move", table.id,
                          self.settings.idle_expiry)  # fmt: skip
 
@@ -213,7 +223,15 @@ class GameServer:
         # the spectator's link is public (the lobby lists it): kept beside the settings
         settings = {**config.as_json(), WATCH_KEY: f"/watch/{spectator}"}
         stored = StoredGame(game_id, settings, secrets.randbits(63), time.time())
-        await self.workers.stored(self.store.create_game, stored, tokens)
+        create: Callable[..., None] = self.store.create_game
+        if "quota" in inspect.signature(create).parameters:  # counted in the database: every
+            quota = Quota(client, self.settings.max_open_games,  # process's games, restarts too
+                          self.settings.open_games_per_client, self.settings.games_per_minute)
+            create = functools.partial(create, quota=quota)
+        try:
+            await self.workers.stored(create, stored, tokens)
+        except QuotaError as exc:
+            raise Rejected(str(exc)) from None
         self._owners[game_id] = client
         self._generation += 1
         log.info("game %s: created, seats %s", game_id, log_text(", ".join(config.players)))

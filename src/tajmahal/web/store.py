@@ -26,6 +26,8 @@ from tajmahal.rules.errors import TajMahalError
 __all__ = [
     "DuplicateMoveError",
     "GameStore",
+    "Quota",
+    "QuotaError",
     "SQLiteStore",
     "StoreError",
     "StoredGame",
@@ -46,9 +48,70 @@ class DuplicateMoveError(StoreError):
     """A move with this number is already stored for the game (a replayed message)."""
 
 
+class QuotaError(StoreError):
+    """A new game past a :class:`Quota` (the message names the limit): nothing was stored."""
+
+
+@attrs.frozen
+class Quota:
+    """The limits a new game is checked against when it is stored, in the same transaction
+    as its rows, by what the database holds: every process sharing the database counts the
+    same games, and a restart forgets none. ``None``: no such limit.
+
+    A game's owner is kept as the digest of what the server names it by (the client's
+    address): :func:`token_digest`, never the address itself.
+    """
+
+    owner: str  #: the client's address (kept as its digest)
+    open_games: int | None = None  #: unfinished games in the database
+    open_per_owner: int | None = None  #: unfinished games of one owner
+    per_minute: int | None = None  #: games one owner stored in the last 60 seconds
+
+    def refusal(self, open_games: int, owners_open: int, owners_recent: int) -> str | None:
+        """Why a game cannot be added to these counts, or None.
+
+        >>> print(Quota("10.0.0.7", open_per_owner=2).refusal(5, 2, 0))  # doctest: +ELLIPSIS
+        your address has 2 unfinished games on this server, the most it may have: ...
+        >>> Quota("10.0.0.7", open_per_owner=2).refusal(5, 1, 0) is None
+        True
+        """
+        if self.per_minute is not None and owners_recent >= self.per_minute:
+            return f"at most {self.per_minute} new games a minute"
+        if self.open_games is not None and open_games >= self.open_games:
+            return f"this server has {open_games} unfinished games: no room for more"
+        if self.open_per_owner is not None and owners_open >= self.open_per_owner:
+            return (
+                f"your address has {owners_open} unfinished games on this server, the most it "
+                "may have: finish one, or wait until one expires"
+            )
+        return None
+
+
 def unknown_game(game_id: str) -> StoreError:
     """The error of a move for a game the database does not hold (every store says it so)."""
     return StoreError(f"no such game {game_id} in the database")
+
+
+def stored_json(text: str, game_id: str, what: str) -> Any:
+    """A JSON column of game ``game_id`` read back; :class:`StoreError` naming the game and
+    ``what`` is damaged (every store says it so).
+
+    >>> stored_json('{"seats": []}', 'g1', 'settings')
+    {'seats': []}
+    >>> stored_json('{not json', 'g1', 'settings')
+    Traceback (most recent call last):
+    ...
+    tajmahal.web.store.StoreError: game g1 is damaged in the database: its settings are not JSON
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise StoreError(f"game {game_id} is damaged in the database: its {what} nest too "
+                         "deep") from None  # fmt: skip
+    except (ValueError, TypeError):
+        raise StoreError(
+            f"game {game_id} is damaged in the database: its {what} are not JSON"
+        ) from None
 
 
 def taken_game(game_id: str) -> StoreError:
@@ -91,7 +154,11 @@ class StoredGame:
 class GameStore(Protocol):
     """What the server needs from a database (SQLite here; a server database can follow).
 
-    Methods are called from one thread at a time (the server's storage thread).
+    Methods are called from one thread at a time (the server's storage thread). Two more
+    are used when a store has them (both built-in stores do): ``create_game(..., quota=)``
+    checks a :class:`Quota` in the database as the game is stored, and
+    ``delete_game(game_id)`` deletes an expired unfinished game; without them the server
+    counts its limits in its own memory and expired games stay stored.
     """
 
     def create_game(
@@ -118,6 +185,11 @@ class GameStore(Protocol):
 
     def find_token(self, token: str) -> TokenEntry | None:
         """What ``token`` opens, or None."""
+        ...
+
+    def add_token(self, game_id: str, token: str, seat: int | None) -> None:
+        """Another token for a stored game's seat (None: its spectators); one stored already
+        is left as it is."""
         ...
 
     def unfinished(self) -> list[str]:
@@ -184,7 +256,22 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, number)
 );
 CREATE INDEX IF NOT EXISTS games_created ON games(created);
+CREATE TABLE IF NOT EXISTS owners (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    owner TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS owners_owner ON owners(owner);
 """
+
+#: a new game's quota counts: every unfinished game, the owner's unfinished ones, the owner's
+#: games of the last minute (``owners`` holds the owners' digests: the same SQL on both stores)
+QUOTA_COUNTS = (
+    "SELECT (SELECT count(*) FROM games WHERE record IS NULL), "
+    "(SELECT count(*) FROM owners o JOIN games g ON g.id = o.game_id "
+    " WHERE o.owner = {p} AND g.record IS NULL), "
+    "(SELECT count(*) FROM owners o JOIN games g ON g.id = o.game_id "
+    " WHERE o.owner = {p} AND g.created > {p})"
+)
 
 
 class SQLiteStore:
@@ -223,14 +310,17 @@ class SQLiteStore:
 
     def _write(
         self, statements: Sequence[tuple[str, Sequence[Any]]], *, game_id: str = "",
-        conflict: StoreError | None = None,
+        conflict: StoreError | None = None, quota: tuple[Quota, float] | None = None,
     ) -> None:  # fmt: skip
         """The statements in one transaction: ``conflict`` if one breaks a unique key,
-        :func:`unknown_game` if one names a game that is not stored."""
+        :func:`unknown_game` if one names a game that is not stored; first ``quota`` checked
+        (a new game's, created at the time given) by the rows the transaction sees."""
         with self._lock:
             try:
-                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("BEGIN IMMEDIATE")  # the write lock: counted and written alone
                 try:
+                    if quota is not None:
+                        _check_quota(self._db, *quota)
                     for sql, values in statements:
                         self._db.execute(sql, values)
                 except BaseException:
@@ -249,7 +339,12 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot read the game database {self.path}: {exc}") from exc
 
-    def create_game(self, game: StoredGame, tokens: Sequence[tuple[str, int | None]]) -> None:
+    def create_game(
+        self, game: StoredGame, tokens: Sequence[tuple[str, int | None]], *,
+        quota: Quota | None = None,
+    ) -> None:  # fmt: skip
+        """Store a new game and its tokens; with a ``quota``, only within it
+        (:class:`QuotaError` names the limit), and the game is its owner's."""
         statements: list[tuple[str, Sequence[Any]]] = [(
             "INSERT INTO games (id, config, seed, created) VALUES (?, ?, ?, ?)",
             (game.id, json.dumps(game.config), game.seed, game.created),
@@ -259,7 +354,11 @@ class SQLiteStore:
                 "INSERT INTO tokens (digest, game_id, seat) VALUES (?, ?, ?)",
                 (token_digest(token), game.id, seat),
             ))  # fmt: skip
-        self._write(statements, game_id=game.id, conflict=taken_game(game.id))
+        if quota is not None:
+            statements.append(("INSERT INTO owners (game_id, owner) VALUES (?, ?)",
+                               (game.id, token_digest(quota.owner))))  # fmt: skip
+        self._write(statements, game_id=game.id, conflict=taken_game(game.id),
+                    quota=None if quota is None else (quota, game.created))  # fmt: skip
 
     def add_move(self, game_id: str, move: StoredMove) -> None:
         fault = None if move.fault is None else json.dumps(move.fault)
@@ -334,8 +433,11 @@ class SQLiteStore:
         self._write([("UPDATE games SET record = ? WHERE id = ?", (record, game_id))])
 
     def delete_game(self, game_id: str) -> None:
-        """Forget an unfinished game that expired: its moves, its links, its settings."""
+        """Forget an unfinished game that expired: its moves, its links, its settings (its
+        owner's quota counts it no more)."""
         self._write([
+            ("DELETE FROM owners WHERE game_id = ? AND game_id IN "
+             "(SELECT id FROM games WHERE record IS NULL)", (game_id,)),
             ("DELETE FROM tokens WHERE game_id = ?", (game_id,)),
             ("DELETE FROM moves WHERE game_id = ?", (game_id,)),
             ("DELETE FROM games WHERE id = ? AND record IS NULL", (game_id,)),
@@ -353,10 +455,17 @@ class SQLiteStore:
             (game_id,),
         )
         stored = tuple(
-            StoredMove(n, seat, text, elapsed, None if fault is None else json.loads(fault))
+            StoredMove(n, seat, text, elapsed,
+                       None if fault is None else stored_json(fault, game_id, f"move {n}'s fault"))
             for n, seat, text, elapsed, fault in moves
-        )
+        )  # fmt: skip
         return attrs.evolve(_game(rows[0]), moves=stored)
+
+    def add_token(self, game_id: str, token: str, seat: int | None) -> None:
+        """Another token for a stored game's seat (a rematch's link, given when asked for);
+        a token stored already is left as it is."""
+        self._write([("INSERT OR IGNORE INTO tokens (digest, game_id, seat) VALUES (?, ?, ?)",
+                      (token_digest(token), game_id, seat))], game_id=game_id)  # fmt: skip
 
     def find_token(self, token: str) -> TokenEntry | None:
         rows = self._read(
@@ -378,13 +487,21 @@ class SQLiteStore:
         for row in rows:
             try:
                 games.append(_game(row))
-            except (ValueError, RecursionError):  # damaged settings: reported when loaded
+            except StoreError:  # damaged settings: reported when loaded
                 continue
         return games
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _check_quota(db: sqlite3.Connection, quota: Quota, created: float) -> None:
+    owner = token_digest(quota.owner)
+    row = db.execute(QUOTA_COUNTS.format(p="?"), (owner, owner, created - 60.0)).fetchone()
+    refused = quota.refusal(*row)
+    if refused is not None:
+        raise QuotaError(refused)
 
 
 def _private_file(path: Path) -> None:
@@ -416,7 +533,8 @@ def _integrity_error(
 
 def _game(row: Sequence[Any]) -> StoredGame:
     game_id, config, seed, created, record = row
-    return StoredGame(game_id, json.loads(config), seed, created, record=record)
+    return StoredGame(game_id, stored_json(config, game_id, "settings"), seed, created,
+                      record=record)  # fmt: skip
 
 
 def now() -> float:

@@ -21,18 +21,20 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tajmahal._escape import log_text
+from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
 from tajmahal.protocol import ProcessLimits, ProcessSeat
-from tajmahal.referee.faults import Fault, FaultKind
-from tajmahal.referee.match import _Referee, bot_seed
+from tajmahal.referee.decisions import Referee as _Referee
+from tajmahal.referee.match import bot_seed
 from tajmahal.referee.record_tags import match_tags
-from tajmahal.referee.seats import Answer, SeatPlayer
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
+from tajmahal.seat_contract import Answer, SeatPlayer
 from tajmahal.serialize import dumps
 from tajmahal.web._advice import hint_for, table_data
+from tajmahal.web.clocks import SeatClocks, timeout_move
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.frames import (
     MAX_EVENTS,
@@ -40,7 +42,9 @@ from tajmahal.web.frames import (
     live_board,
     move_labels,
     opening_lines,
+    people_names,
     state_text,
+    whole_log,
 )
 from tajmahal.web.store import SQLiteStore, StoredGame, StoredMove
 from tajmahal.web.workers import PooledSeat, Workers
@@ -146,6 +150,8 @@ class Table:
         #: why the bots may not play (the server's settings no longer allow this game), or None
         self.halted: str | None = None
         self.last_active = time.monotonic()  #: when a move was last made (or the game loaded)
+        self.clocks = self._clocks()  #: the people's clocks (None: no time control)
+        self._timer: asyncio.Task[None] | None = None  #: plays a person's move at zero
         self._rebuild_events()
 
     # ------------------------------------------------------------------------ reading
@@ -158,6 +164,67 @@ class Table:
     def decision(self) -> int:
         """How many moves have been made."""
         return len(self.game)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seats' names on the pages: bots as the lobby names them ("level 3")."""
+        return people_names(self.config.players, self.config.humans)
+
+    async def log(self, seat: int | None) -> dict[str, Any]:
+        """The ``log`` message: every decision's events as ``seat`` knows them, up to the state
+        it sees (a page asks once per load; state messages carry the latest decisions only)."""
+        index = self._shown_index(seat)
+        states, moves = self.game.states[: index + 1], self.game.moves[:index]
+        looker, players = 0 if seat is None else seat, self.players
+        events = await self.workers.drawn(lambda: whole_log(
+            [state.view(looker) for state in states], moves, players, private=seat is not None))
+        return {"type": "log", "decision": index, "events": events}
+
+    def _clocks(self) -> SeatClocks | None:
+        clock, seats = self.config.clock, self.config.seats
+        if clock is None:
+            return None
+        spent = [(m.seat, m.elapsed) for m in self.moves if seats[m.seat].human]
+        return SeatClocks(clock, [seat.human for seat in seats], spent)
+
+    def _arm_clock(self) -> None:
+        """Start the countdown of the person to move (a bot's or the game's end: none)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        state = self.state
+        if self.clocks is None or self.closed or state.is_over or state.current_player is None:
+            return
+        seat = state.current_player
+        left = self.clocks.left(seat, running=True)
+        if left is not None:
+            self._timer = asyncio.get_running_loop().create_task(
+                self._run_out(len(self.game) + 1, seat, left))
+
+    async def _run_out(self, number: int, seat: int, left: float) -> None:
+        """At zero: the server plays the seat's move (autopilot, or withdrawing)."""
+        await asyncio.sleep(left)
+        try:
+            await self._timed_out(number, seat)
+        except Exception:  # a store that refused (another process holds the game): logged
+            log.exception("game %s: cannot play seat %d's move at zero", self.id, seat)
+
+    async def _timed_out(self, number: int, seat: int) -> None:
+        async with self._lock:
+            state = self.state
+            if self.clocks is None or len(self.game) + 1 != number or state.is_over:
+                return
+            clock = self.clocks.clock
+            move = timeout_move(state.view(seat), state.legal_moves(), clock.at_zero,
+                                bot_seed(int(self.id[:8], 16), number))  # fmt: skip
+            detail = f"the clock ran out: the server played {move} ({clock.at_zero})"
+            fault = {"seat": seat, "decision": number, "kind": "timeout", "detail": detail,
+                     "traceback": ""}  # fmt: skip
+            log.info("game %s: seat %d: %s", self.id, seat, detail)
+            elapsed = round(self.clocks.running(), 3)
+            self._timer = None  # (this task: not cancelled by the commit's arming)
+            await self._commit(StoredMove(number, seat, str(move), elapsed, fault), move)
+        self.drive()
 
     def seat_is_human(self, seat: int) -> bool:
         return self.config.seats[seat].human
@@ -299,11 +366,12 @@ class Table:
             "state": state, "moves": legal, "seat": seat,
             "board": _unpacked(self._board) if since is None and self._board else None,
             "game_id": self.id, "decision": index,
-            "players": self.config.players, "humans": self.config.humans,
+            "players": self.players, "humans": self.config.humans,
             "events": [e for e in self._events_of(seat) if first < e[0] <= index],
             "hints": self.config.hints and seat is not None,
             "undo": seat is not None and self.undo_allowed(seat), "result": result,
             "delayed": index != len(self.game),
+            "clocks": None if self.clocks is None else self.clocks.shown(state.current_player),
         }  # fmt: skip
 
     def _rebuild_events(self) -> None:
@@ -316,7 +384,7 @@ class Table:
         """The latest decisions' events as ``audience`` knows them, told when first asked
         (opening a game costs no events; a decision costs only those of its audiences, in
         the backlog's turn: when a state message is built)."""
-        players = self.config.players
+        players = self.players
         states = self.game.states
         told = self._events.get(audience)
         if told is None:
@@ -335,11 +403,12 @@ class Table:
         self, audience: int | None, before: GameState, move: Move, after: GameState, number: int
     ) -> tuple[int, int | None, list[str]]:
         looker = audience if audience is not None else 0
-        lines = decision_lines(before.view(looker), move, after.view(looker), self.config.players,
+        lines = decision_lines(before.view(looker), move, after.view(looker), self.players,
                                private=audience is not None)  # fmt: skip
         return number, before.current_player, lines
 
     def _changed(self) -> None:
+        self._arm_clock()
         self.version += 1
         self.last_active = time.monotonic()
         for listener in self.listeners:
@@ -357,7 +426,8 @@ class Table:
         """
         async with self._lock:
             number, move = self._checked_move(seat, decision, text)
-            await self._commit(StoredMove(number, seat, str(move)), move, acknowledge)
+            elapsed = 0.0 if self.clocks is None else round(self.clocks.running(), 3)
+            await self._commit(StoredMove(number, seat, str(move), elapsed), move, acknowledge)
         self.drive()
 
     def _checked_move(self, seat: int, decision: object, text: object) -> tuple[int, Move]:
@@ -394,6 +464,7 @@ class Table:
             while len(self.game) > last:
                 self.game.pop()
             del self.moves[last:]
+            self.clocks = self._clocks()
             self._rebuild_events()
             log.info("game %s: seat %d took back moves %d and later", self.id, seat, last + 1)
             self.rewound = self.version + 1
@@ -421,6 +492,11 @@ class Table:
             acknowledge()  # the ack first, then the frames
         after = self.game.push(move)
         self.moves.append(stored)
+        if self.clocks is not None:  # the time taken counted; the next decision's clock runs
+            if self.seat_is_human(stored.seat):
+                self.clocks.record(stored.seat, stored.elapsed)
+            else:
+                self.clocks.started = time.monotonic()
         if after.is_over:
             await self._finish()
         self._changed()
@@ -476,6 +552,8 @@ class Table:
 
     def drive(self) -> None:
         """Let the bots play while it is a bot's turn (one task per table)."""
+        if self._timer is None:
+            self._arm_clock()  # a game loaded (a restart): the person's clock runs again
         if self.closed or self.halted or (self._driver is not None and not self._driver.done()):
             return
         state = self.state
@@ -568,6 +646,8 @@ class Table:
         self.closed = True
         if self._driver is not None:
             self._driver.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
         seats, self._seats = self._seats, []
         self.workers.pool.forget(self.id)
         for seat in seats:
@@ -600,7 +680,7 @@ def _frame_text(shown: dict[str, Any], table: dict[str, Any] | None) -> str:
 def _breakdown(record: GameRecord) -> dict[str, Any]:
     """The result's account of where each seat's points came from."""
     from tajmahal.analysis import score_breakdown
-    from tajmahal.render._viewer_data import breakdown_data
+    from tajmahal.render.viewer import breakdown_data
 
     data: dict[str, Any] = breakdown_data(score_breakdown(record))
     return data

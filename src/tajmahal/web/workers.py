@@ -54,9 +54,6 @@ import itertools
 import logging
 import os
 import pickle
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -64,13 +61,15 @@ from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from tajmahal.referee.faults import FaultKind
-from tajmahal.referee.seats import Answer, timeout_answer
+from tajmahal.bots.base import decision_deadline
+from tajmahal.faults import FaultKind
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
-from tajmahal.web.config import ServerSettings
+from tajmahal.seat_contract import Answer, timeout_answer
+from tajmahal.web.config import ServerSettings, search_seconds
 from tajmahal.web.store import GameStore, StoredMove
+from tajmahal.worker_process import WorkerProcess, worker_pipes
 
 __all__ = ["GRACE", "NICE", "SLACK", "THREADS", "Backlog", "BotPool", "PooledSeat", "Workers"]
 
@@ -83,11 +82,7 @@ THREADS = 32  #: decisions one worker runs at once (in threads: a quick bot neve
 #: how much lower the workers' CPU priority is than the server's (``nice``): when bots
 #: and the server want the same core, the server's acknowledgements and pages go first
 NICE = 10
-_BOOT = (
-    "import sys; sys.path.insert(0, sys.argv.pop()); "
-    "from tajmahal.web.workers import _serve; _serve()"
-)
-_LIBRARY_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOT_WORKER = "tajmahal.web.workers:serve_bots"  #: the workers' main function
 
 
 class _Request:
@@ -104,41 +99,17 @@ class _Request:
         self.timer: asyncio.TimerHandle | None = None
 
 
-class _Process:
-    """One worker process, its two pipes, the calls it runs and those waiting for its start."""
+class _Process(WorkerProcess):
+    """One bot worker process, the calls it runs and those waiting for its start."""
 
     def __init__(self, setup: bytes) -> None:
-        jobs_read, jobs_write = os.pipe()
-        results_read, results_write = os.pipe()
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, str(jobs_read), str(results_write),
-                 str(os.getpid()), _LIBRARY_ROOT],
-                stdin=subprocess.DEVNULL, pass_fds=(jobs_read, results_write),
-            )  # fmt: skip
-        finally:
-            os.close(jobs_read)
-            os.close(results_write)
-        self.jobs = Connection(jobs_write, readable=False)
-        self.results = Connection(results_read, writable=False)
-        self.jobs.send_bytes(setup)
-        self.ready = False  #: the setup answered
+        super().__init__(BOT_WORKER, setup)
         self.running: dict[int, _Request] = {}
         self.waiting: collections.deque[_Request] = collections.deque()
         self.games: set[str] = set()
 
     def stop(self, kill: bool) -> None:
-        with contextlib.suppress(OSError):
-            self.jobs.close()
-        if kill and self.process.poll() is None:
-            self.process.kill()
-        try:
-            self.process.wait(timeout=None if kill else 5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        with contextlib.suppress(OSError):
-            self.results.close()
+        self.close(kill, wait=None if kill else 5)
 
 
 class BotPool:
@@ -167,6 +138,7 @@ class BotPool:
         self._setup: bytes | None = None
         self.replaced = 0  #: workers replaced (died, or stuck past a limit)
         self.broken: str | None = None  #: why no worker can start (then every call is a fault)
+        self.closing = False  #: set by :meth:`close`: no worker starts or is replaced any more
 
     def start(self) -> None:
         """Start every worker now (they import the library while the server starts)."""
@@ -194,7 +166,7 @@ class BotPool:
         legal: Sequence[Move], limit: float | None, decision: int,
     ) -> Answer:  # fmt: skip
         """One decision of a seat's bot, within ``limit`` seconds: its
-        :class:`~tajmahal.referee.seats.Answer`."""
+        :class:`~tajmahal.seat_contract.Answer`."""
         message = ("decide", game, seat, spec, seed, view, tuple(legal), limit, decision)
         answer = await self._ask(game, message, limit)
         assert isinstance(answer, Answer)
@@ -220,16 +192,17 @@ class BotPool:
         if worker is not None:
             worker.games.discard(game)
             with contextlib.suppress(OSError):
-                worker.jobs.send(("forget", 0, game))
+                worker.send(("forget", 0, game))
 
     async def close(self) -> None:
-        """Stop every worker (their calls end unanswered)."""
+        """Stop every worker (their calls end unanswered); none starts or is replaced after."""
+        self.closing = True
         workers = [w for w in self._slots if w is not None]
         self._slots = [None] * self.size
         loop = asyncio.get_running_loop()
         for worker in workers:
             with contextlib.suppress(ValueError, OSError):
-                loop.remove_reader(worker.results.fileno())
+                loop.remove_reader(worker.answers.fileno())
             for request in [*worker.running.values(), *worker.waiting]:
                 if request.timer is not None:
                     request.timer.cancel()
@@ -265,8 +238,9 @@ class BotPool:
     ) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         request = _Request((message[0], next(self._ids), *message[1:]), loop.create_future(), limit)
-        if self.broken is not None:
-            request.future.set_result(_unavailable(message[0], self.broken))
+        if self.broken is not None or self.closing:
+            why = self.broken if self.broken is not None else "the server is stopping"
+            request.future.set_result(_unavailable(message[0], why))
             return request.future
         worker = self._worker(slot)
         if worker.ready:
@@ -281,7 +255,7 @@ class BotPool:
             if self._setup is None:
                 self._setup = _setup_message()
             worker = self._slots[slot] = _Process(self._setup)
-            asyncio.get_running_loop().add_reader(worker.results.fileno(), self._readable,
+            asyncio.get_running_loop().add_reader(worker.answers.fileno(), self._readable,
                                                   worker)  # fmt: skip
         return worker
 
@@ -290,7 +264,7 @@ class BotPool:
         worker.running[request.number] = request
         request.sent = time.monotonic()
         try:
-            worker.jobs.send(request.message)
+            worker.send(request.message)
         except (OSError, ValueError):
             return  # the worker died: its reader sees the end and replaces it
         except (pickle.PicklingError, TypeError, AttributeError) as exc:  # nothing was written
@@ -322,8 +296,8 @@ class BotPool:
 
     def _readable(self, worker: _Process) -> None:
         try:
-            while worker.results.poll():
-                self._answered(worker, worker.results.recv())
+            while worker.answers.poll():
+                self._answered(worker, worker.answers.recv())
         except (EOFError, OSError, pickle.UnpicklingError):
             self._replace(worker, _ended(worker))
 
@@ -357,10 +331,12 @@ class BotPool:
         slot = next((s for s, w in enumerate(self._slots) if w is worker), None)
         if slot is None:
             return
+        if self.closing:  # the server stops: no new worker (close() stops this one)
+            return
         self.replaced += 1
         loop = asyncio.get_running_loop()
         with contextlib.suppress(ValueError, OSError):
-            loop.remove_reader(worker.results.fileno())
+            loop.remove_reader(worker.answers.fileno())
         worker.stop(kill=True)
         self._slots[slot] = None
         log.warning("a bot worker process was replaced: %s; the bots of %d game(s) are built "
@@ -397,14 +373,7 @@ def _unavailable(kind: str, why: str) -> Any:
 
 
 def _ended(worker: _Process) -> str:
-    code = worker.process.poll()
-    if code is None:
-        return "its pipe closed"
-    if code < 0:
-        with contextlib.suppress(ValueError):
-            return f"it was killed by {signal.Signals(-code).name}"
-        return f"it was killed by signal {-code}"
-    return f"it exited with status {code}"
+    return worker.exit_text()
 
 
 def _stop_all(workers: Sequence[_Process]) -> None:
@@ -413,10 +382,9 @@ def _stop_all(workers: Sequence[_Process]) -> None:
 
 
 def _setup_message() -> bytes:
-    from tajmahal.tournament.backends import hand_plugins
+    from tajmahal.tournament.backends import worker_setup
 
-    plugins, _ = hand_plugins()
-    return pickle.dumps((list(sys.path), pickle.dumps((None, plugins))))
+    return worker_setup(None)
 
 
 class PooledSeat:
@@ -435,6 +403,7 @@ class PooledSeat:
     async def decide(
         self, view: PlayerView, legal: Sequence[Move], limit: float | None, decision: int
     ) -> Answer:
+        """One decision of the seat's bot, asked of its game's worker within ``limit`` s."""
         return await self.pool.decide(self.game, self.seat, self.spec, self.seed, view, legal,
                                       limit, decision)  # fmt: skip
 
@@ -611,20 +580,22 @@ def _add_moves(store: GameStore, entries: list[tuple[str, StoredMove]]) -> list[
 # ---------------------------------------------------------------------- the worker's side
 
 
-def _serve() -> None:
-    """A worker process: build bots and answer decisions on the pipes named in ``sys.argv``."""
-    jobs_fd, results_fd, parent = (int(word) for word in sys.argv[1:4])
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+def serve_bots() -> None:
+    """A bot worker process: build bots and answer decisions on the pipes of
+    :class:`~tajmahal.worker_process.WorkerProcess`.
+
+    Ctrl-C and SIGTERM are the server's to handle: a service stopped as a whole (systemd
+    sends SIGTERM to every process of the service) stops its workers itself, after its
+    games, by closing their pipes; a worker also ends with the server's death.
+    """
     os.environ["TAJMAHAL_SEARCH_JOBS"] = "1"  # a pool of games: no pool of searches per bot
     with contextlib.suppress(OSError, AttributeError):  # AttributeError: no nice() (Windows)
         os.nice(NICE)
-    from tajmahal._parent import exit_with_parent
-    from tajmahal.tournament._worker import _set_up
+    from tajmahal.tournament.backends import set_up_worker
 
-    exit_with_parent(parent)
-    jobs, results = Connection(jobs_fd, writable=False), Connection(results_fd, readable=False)
+    jobs, results = worker_pipes(terminate=False)
     try:
-        problem, _ = _set_up(jobs.recv_bytes())
+        problem, _ = set_up_worker(jobs.recv_bytes())
     except EOFError:
         return
     results.send(problem)
@@ -719,7 +690,8 @@ class _Bots:
                 self.moves = {}
             moves = self.moves
             legal = tuple([moves.setdefault(move, move) for move in legal])
-            answer = player.choose(view, legal, None, decision)
+            with decision_deadline(search_seconds(limit)):  # a search ends by itself in time
+                answer = player.choose(view, legal, None, decision)
         finally:
             self.busy.discard(key)
         if limit is not None and answer.elapsed > limit:

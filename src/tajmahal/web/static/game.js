@@ -17,7 +17,6 @@
   let socket = null;
   let state = null;        // the latest state message
   let board = null;        // the live board: {svg, cities, colors}
-  let events = [];         // [{decision, seat, lines}], the page's own list
   let retry = 500;
   let selected = null;     // the move waiting for its confirm tap
   let card = null;         // the hand card selected
@@ -25,6 +24,14 @@
   let view = null;         // the board's viewBox now [x, y, w, h]
   let whole = null;        // ... and the whole board's
   let rules = {};          // rule id -> text (the how-to-play page's)
+  let log = new Map();     // decision -> {decision, seat, lines}: the whole game's events
+  let autoZoomed = null;   // the view before the board zoomed to a palace choice by itself
+  const COLOR_NAMES = ["red", "blue", "green", "amber", "purple"];  // the seats' palaces
+  const BASE = "tajmahal.since." + token;  // the board when this seat last moved
+  const store = {
+    get(key) { try { return localStorage.getItem(key); } catch (e) { return null; } },
+    set(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private */ } },
+  };
 
   function send(message) {
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
@@ -95,7 +102,12 @@
       hit.appendChild(tip);
       hits.appendChild(hit);
     }
+    const marks = document.createElementNS(SVG, "g");
+    marks.id = "marks";  // above the palaces: the legal cities' highlight, what changed
+    svg.appendChild(marks);
     svg.appendChild(hits);
+    const first = svg.querySelector("g.city circle");
+    board.cityRadius = first ? Number(first.getAttribute("r")) || 6 : 6;
     svg.addEventListener("pointerdown", pointerDown);
     svg.addEventListener("pointermove", pointerMove);
     svg.addEventListener("pointerup", pointerUp);
@@ -112,6 +124,24 @@
   function sizeHits() {
     const r = Math.max(12, HIT / scale());
     for (const hit of document.querySelectorAll("#hits .hit")) hit.setAttribute("r", r.toFixed(1));
+    sizeMarkers();
+  }
+  const MARKER_PX = 7;  // a city's marker is at least this radius on screen (14 px across)
+  function markerFactor() {
+    return board ? Math.max(1, MARKER_PX / ((board.cityRadius || 6) * scale())) : 1;
+  }
+  function grow(node, x, y, factor) {
+    if (factor <= 1.01) node.removeAttribute("transform");
+    else node.setAttribute("transform", "translate(" + x + " " + y + ") scale(" + factor.toFixed(2) +
+                           ") translate(" + (-x) + " " + (-y) + ")");
+  }
+  function sizeMarkers() {  // markers, palaces and rings readable at every zoom
+    if (!board) return;
+    const factor = markerFactor();
+    for (const group of document.querySelectorAll("#board g.city[data-id], #board g.piece[data-city], #marks g[data-city]")) {
+      const at = board.cities[group.dataset.id || group.dataset.city];
+      if (at) grow(group, at[0], at[1], factor);
+    }
   }
   function points(x, y, shape) {
     return shape.map(([dx, dy]) => (x + dx) + "," + (y + dy)).join(" ");
@@ -132,6 +162,10 @@
       const pieces = [[normal, HOUSE, 0, 0, "palace", "palace"],
                       [crown, CROWN, normal === null ? 0 : 10, normal === null ? 0 : -12,
                        "crown-palace", "crown palace"]];
+      const holder = document.createElementNS(SVG, "g");
+      holder.setAttribute("class", "piece");
+      holder.dataset.city = city;
+      layer.appendChild(holder);
       for (const [owner, shape, dx, dy, cls, what] of pieces) {
         if (owner === null) continue;
         const at = points(x + dx, y + dy, shape);
@@ -140,7 +174,7 @@
         rim.setAttribute("fill", "none");
         rim.setAttribute("stroke", "#fbf6e9");
         rim.setAttribute("stroke-width", "4");
-        layer.appendChild(rim);
+        holder.appendChild(rim);
         const piece = document.createElementNS(SVG, "polygon");
         piece.setAttribute("class", cls + " seat-" + owner);
         piece.dataset.city = city;
@@ -149,9 +183,9 @@
         piece.setAttribute("stroke", "#2f2419");
         piece.setAttribute("stroke-width", "1.3");
         const tip = document.createElementNS(SVG, "title");
-        tip.textContent = seatName(owner) + ": " + what + " in " + name;
+        tip.textContent = seatName(owner) + " (" + colorName(owner) + "): " + what + " in " + name;
         piece.appendChild(tip);
-        layer.appendChild(piece);
+        holder.appendChild(piece);
       }
     }
     const playable = new Set(state.legal.filter(m => /^(palace|crown) /.test(m)).map(m => m.split(" ")[1]));
@@ -159,7 +193,115 @@
       group.classList.toggle("playable", playable.has(group.dataset.id));
     for (const hit of svg.querySelectorAll("#hits .hit"))
       hit.classList.toggle("playable", playable.has(hit.dataset.city));
+    const marks = svg.querySelector("#marks");
+    marks.replaceChildren();
+    const changed = changedSince(shown);
+    for (const city of changed.cities) marks.appendChild(ring(city, "changed-ring", 15, "changed since your move"));
+    for (const city of playable) marks.appendChild(ring(city, "legal-ring", 11, "you may place here"));
+    for (const number of changed.tiles) {
+      const tile = svg.querySelector('g.province-tile[data-number="' + number + '"]');
+      const box = tile && tile.getBBox ? tile.getBBox() : null;
+      if (!box || !box.width) continue;
+      const rect = document.createElementNS(SVG, "rect");
+      rect.setAttribute("class", "changed-ring");
+      for (const [k, v] of [["x", box.x - 3], ["y", box.y - 3], ["width", box.width + 6], ["height", box.height + 6], ["rx", 4]])
+        rect.setAttribute(k, v);
+      marks.appendChild(rect);
+    }
+    sizeMarkers();
+    describeBoard(shown, changed);
     markHinted();
+  }
+  function ring(city, cls, r, what) {  // a ring around a city, above its palaces
+    const [x, y, name] = board.cities[city];
+    const group = document.createElementNS(SVG, "g");
+    group.dataset.city = city;
+    group.setAttribute("class", cls + "-group");
+    for (const [extra, width] of [["ring-edge", 6], [cls, 3.5]]) {
+      const circle = document.createElementNS(SVG, "circle");
+      circle.setAttribute("class", extra);
+      circle.setAttribute("cx", x);
+      circle.setAttribute("cy", y);
+      circle.setAttribute("r", r);
+      circle.setAttribute("stroke-width", width);
+      group.appendChild(circle);
+    }
+    const tip = document.createElementNS(SVG, "title");
+    tip.textContent = name + ": " + what;
+    group.appendChild(tip);
+    return group;
+  }
+  // ------------------------------------------------------------------ since your move
+  function baseline() {  // {decision, shown, city}: the board when this seat last moved
+    if (!state || state.seat === null) return null;
+    try {
+      const kept = JSON.parse(store.get(BASE) || "null");
+      return kept && typeof kept.decision === "number" && kept.decision <= state.decision ? kept : null;
+    } catch (e) { return null; }
+  }
+  function changedSince(shown) {  // the palaces and tiles changed by the others since my move
+    const base = baseline();
+    const result = {cities: [], tiles: []};
+    if (!base || !base.shown) return result;
+    const before = new Map(base.shown.palaces.map(([city, n, c]) => [city, n + "/" + c]));
+    for (const [city, n, c] of shown.palaces)
+      if (before.get(city) !== n + "/" + c && city !== base.city && board.cities[city]) result.cities.push(city);
+    for (const city of base.shown.bonus)
+      if (!shown.bonus.includes(city) && city !== base.city && !result.cities.includes(city)) result.cities.push(city);
+    const numbers = new Map();
+    for (const tile of document.querySelectorAll("#board g.province-tile"))
+      numbers.set(tile.dataset.province, tile.dataset.number);
+    for (const province of base.shown.tiles)
+      if (!shown.tiles.includes(province) && numbers.get(province)) result.tiles.push(numbers.get(province));
+    return result;
+  }
+  function sinceLines() {  // what the others did since this seat's last move, in words
+    if (!state || state.seat === null) return [];
+    const base = baseline();
+    const mine = [...log.values()].filter(e => e.seat === state.seat).map(e => e.decision);
+    const after = base ? base.decision + 1 : (mine.length ? Math.max(...mine) : null);
+    if (after === null) return [];
+    return [...log.values()].filter(e => e.decision > after && e.seat !== state.seat)
+      .sort((a, b) => a.decision - b.decision).flatMap(e => e.lines)
+      .map(line => line.replace(/ \([A-Z]\d{1,2}(?:[-\u2013,][^)]*)?\)$/, ""));
+  }
+  function renderSince() {
+    const box = $("since");
+    const all = sinceLines();
+    let lines = all.filter(line => / (wins|places|takes province tile|takes the .* bonus tile)/.test(line));  // what counts
+    if (!lines.length) lines = all;
+    box.replaceChildren();
+    if (!lines.length) return;
+    box.append(el("strong", "Since your move: "));
+    const shown = lines.slice(0, 4).map(line => line.replace(/^seat \d+ \(([^)]*)\)/, "$1"));
+    box.append(shown.join("; ") + (lines.length > 4 ? "; and " + (lines.length - 4) + " more (see What happened)" : ""));
+  }
+  function colorName(seat) { return COLOR_NAMES[seat % COLOR_NAMES.length]; }
+  function describeBoard(shown, changed) {  // the board in words: provinces, cities, palaces
+    const box = $("board-words");
+    if (!board.provinces) return;
+    const owners = new Map(shown.palaces.map(([city, n, c]) => [city, [n, c]]));
+    const list = el("ul");
+    const visited = board.provinces.find(([id]) => id === shown.province);
+    const order = visited ? [visited, ...board.provinces.filter(p => p !== visited)] : board.provinces;
+    for (const [id, name, cities] of order) {
+      const item = el("li");
+      item.append(el("strong", name + (id === shown.province ? " (visited now)" : "") +
+                     (shown.tiles.includes(id) ? "" : ", province tile taken") + ": "));
+      item.append(cities.map(city => {
+        const [, , cityName] = board.cities[city];
+        const [n, c] = owners.get(city) || [null, null];
+        const parts = [];
+        if (n !== null && n !== undefined) parts.push("palace of " + seatName(n) + " (" + colorName(n) + ")");
+        if (c !== null && c !== undefined) parts.push("crown palace of " + seatName(c) + " (" + colorName(c) + ")");
+        if (shown.bonus.includes(city)) parts.push("bonus tile");
+        if (changed.cities.includes(city)) parts.push("changed since your move");
+        if (state.legal.some(m => m === "palace " + city || m === "crown " + city)) parts.push("you may place here");
+        return cityName + (parts.length ? " (" + parts.join(", ") + ")" : ", empty");
+      }).join("; "));
+      list.append(item);
+    }
+    box.replaceChildren(list);
   }
   // pan (one pointer, once it moved), pinch (two), ctrl+wheel; a tap picks the nearest city
   const pointers = new Map();
@@ -262,7 +404,7 @@
     });
     if (best !== null && distance <= reach) choose(best);
     else if (state.legal.some(m => /^(palace|crown) /.test(m)))
-      $("error").textContent = "Tap one of the cities outlined in red (or pick it from the list).";
+      $("error").textContent = "Tap one of the highlighted (blue-ringed) cities (or pick it from the list).";
   }
 
   // ------------------------------------------------------------------ moves
@@ -275,9 +417,9 @@
     return state && state.humans.length === 1;
   }
   function label(k) { return state.labels[k] ? state.labels[k][0] : state.legal[k]; }
-  function choose(k) {
+  function choose(k) {  // a move asked for: played at once where undo can take it back
     if (!myTurn()) return;
-    if (undoable()) { play(k); return; }
+    if (undoable() || selected === k) { play(k); return; }  // a second tap on it plays it
     selected = k;
     $("confirm-text").textContent = label(k) + "?";
     $("confirm").hidden = false;
@@ -296,22 +438,56 @@
     $("hint-text").textContent = "";
     cancel();
     for (const button of document.querySelectorAll("#moves button, #hand button")) button.disabled = true;
-    send({type: "move", decision: state.decision + 1, move: state.legal[k]});
+    const move = state.legal[k];
+    // the board now, for "since your move" (the rings and the line until the next move)
+    store.set(BASE, JSON.stringify({decision: state.decision, shown: state.shown,
+                                    city: /^(palace|crown) /.test(move) ? move.split(" ")[1] : null}));
+    send({type: "move", decision: state.decision + 1, move: move});
   }
-  function cardPicked(text, button) {
-    if (!myTurn()) return;
+  function cardUses(text) {
     const uses = [];
     state.legal.forEach((move, k) => {
       if (move.split(" ").slice(1).includes(text)) uses.push(k);
     });
-    card = card === text ? null : text;
-    for (const other of document.querySelectorAll("#hand .card"))
-      other.classList.toggle("selected", other === button && card !== null);
+    return uses;
+  }
+  function whyNot(text) {  // why a card of the hand cannot be played now
+    if (state.legal.some(m => /^(palace|crown) /.test(m))) return "First choose a city for your palace: cards are played after.";
+    if (state.legal.some(m => m.startsWith("take "))) return "Now you take a card from the supply: cards are played on your next turn.";
+    const color = text.split(":")[0];
+    const played = state.legal.filter(m => m.startsWith("play ")).map(m => m.split(" ")[1].split(":")[0]);
+    if (color === "white" || color === "special")
+      return "A " + (color === "white" ? "white" : "special") + " card goes with a colored card, and not now: " +
+        (played.length ? "no move of this turn may add it (P1)." : "you can only withdraw (P1).");
+    if (played.length && !played.includes(color))
+      return "Your color this visit is " + played[0] + ": a " + color + " card cannot be played now (P2).";
+    return "No move of this turn uses this card.";
+  }
+  function cardPicked(text, button) {  // a tap selects (or says why not); a second one plays
+    if (!myTurn()) return;
+    const uses = cardUses(text);
+    $("card-note").textContent = "";
+    if (!uses.length) {
+      $("card-note").textContent = cardName(text) + ": " + whyNot(text);
+      button.classList.add("unplayable");
+      return;
+    }
+    if (card === text) {  // the second tap on the selected card
+      if (uses.length === 1) { choose(uses[0]); return; }
+      $("card-note").textContent = cardName(text) + " has " + uses.length + " moves: tap one of the lit moves.";
+      return;
+    }
+    card = text;
+    for (const other of document.querySelectorAll("#hand .card")) {
+      other.classList.toggle("selected", other === button);
+      other.setAttribute("aria-pressed", other === button ? "true" : "false");
+    }
     for (const b of document.querySelectorAll("#moves button"))
-      b.classList.toggle("lit", card !== null && uses.includes(Number(b.dataset.index)));
+      b.classList.toggle("lit", uses.includes(Number(b.dataset.index)));
     for (const group of document.querySelectorAll("#moves .group"))
-      group.classList.toggle("faded", card !== null && !group.querySelector("button.lit"));
-    if (card !== null && uses.length === 1) choose(uses[0]);
+      group.classList.toggle("faded", !group.querySelector("button.lit"));
+    $("card-note").textContent = cardName(text) + (uses.length === 1 ?
+      ": tap it again (or Enter, or its lit move) to play it." : ": " + uses.length + " moves, lit below: tap one to play it.");
   }
   function moveButton(k) {
     const [text, , , kind, detail] = state.labels[k] || [state.legal[k], "", null, "", null];
@@ -324,11 +500,20 @@
     button.addEventListener("click", () => choose(k));
     return button;
   }
+  function focusMove(step, start) {  // the keyboard among the moves: the lit ones first
+    const buttons = [...document.querySelectorAll("#moves button:enabled")];
+    if (!buttons.length) return;
+    const lit = buttons.filter(b => b.classList.contains("lit"));
+    if (start) { (lit[0] || buttons[0]).focus(); return; }
+    const at = buttons.indexOf(document.activeElement);
+    buttons[(at + step + buttons.length) % buttons.length].focus();
+  }
   function renderMoves() {
     const box = $("moves");
     box.replaceChildren();
     cancel();
     card = null;
+    $("card-note").textContent = "";
     if (!state.legal.length) {
       box.textContent = state.over ? "" : state.seat === null ? "" : "Wait for your turn.";
       return;
@@ -377,18 +562,23 @@
 
   // ------------------------------------------------------------------ the page
   function render(frame) {
-    if (frame.full) { events = []; setBoard(frame.board); }
+    if (frame.full) setBoard(frame.board);
     if (!board) { send({type: "state"}); return; }  // a part without the board: ask again
     if (!frame.full && state && frame.decision < state.decision) { send({type: "state"}); return; }
     if (!state || frame.decision !== state.decision) hinted = null;
+    const was = state;
     state = frame;
+    const fresh = [];  // the lines this page had not had: said aloud
     for (const step of frame.events) {
-      events = events.filter(e => e.decision < step.decision);
-      events.push(step);
+      if (!log.has(step.decision) && was) fresh.push(...step.lines);
+      log.set(step.decision, step);
     }
-    events = events.filter(e => e.decision <= frame.decision).slice(-60);
+    for (const number of [...log.keys()]) if (number > frame.decision) log.delete(number);  // an undo
+    if (frame.full) send({type: "log"});  // the earlier visits, once per connection
+    if (frame.over && frame.seat !== null) try { localStorage.removeItem(BASE); } catch (e) { /* */ }
     body.dataset.decision = String(frame.decision);
     const mine = frame.seat !== null && frame.turn === frame.seat && !frame.over;
+    const wasMine = was && was.seat !== null && was.turn === was.seat && !was.over && was.legal.length > 0;
     body.dataset.turn = mine && frame.legal.length ? "yes" : "no";
     body.dataset.over = frame.over ? "yes" : "no";
     body.dataset.role = frame.seat === null ? "watch" : "play";
@@ -420,16 +610,93 @@
     $("undo").hidden = !frame.undo;
     renderScores(frame);
     renderTable(frame.table);
-    const list = $("events");
-    list.replaceChildren(...events.flatMap(step => step.lines.map(line => {
-      const item = el("li");
-      item.append(withRules(line));
-      item.dataset.decision = String(step.decision);
-      return item;
-    })));
-    list.scrollTop = list.scrollHeight;
+    renderLog();
+    renderSince();
     renderResult(frame);
+    autoZoom(frame);
+    padForBar();
+    const turnNow = mine && frame.legal.length > 0;
+    announce(fresh, turnNow && !wasMine);
+    if (turnNow && !wasMine && was) yourTurn();
     if (frame.hints && mine && frame.legal.length > 1 && autoHint()) askHint();
+  }
+  // ------------------------------------------------------------------ the log, by visit
+  const openVisits = new Set();  // the visits a person opened (the latest is open anyway)
+  function renderLog() {
+    const box = $("events");
+    const steps = [...log.values()].sort((a, b) => a.decision - b.decision);
+    const visits = [];
+    for (const step of steps) for (const line of step.lines) {
+      const start = /^Visit (\d+): /.exec(line);
+      if (start || !visits.length) visits.push({title: start ? line.split(" (")[0] : "Earlier", number: start ? start[1] : "0", items: []});
+      visits[visits.length - 1].items.push([step.decision, line]);
+    }
+    const last = visits.length - 1;
+    box.replaceChildren(...visits.map((visit, k) => {
+      const part = el("details", null, "visit");
+      part.dataset.visit = visit.number;
+      part.open = k === last || openVisits.has(visit.number);
+      part.addEventListener("toggle", () => {
+        if (part.open) openVisits.add(visit.number); else openVisits.delete(visit.number);
+      });
+      part.append(el("summary", visit.title + " (" + visit.items.length + (visit.items.length === 1 ? " line)" : " lines)")));
+      const list = el("ol");
+      for (const [decision, line] of visit.items) {
+        const item = el("li");
+        item.append(withRules(line));
+        item.dataset.decision = String(decision);
+        list.append(item);
+      }
+      part.append(list);
+      return part;
+    }));
+    box.scrollTop = box.scrollHeight;
+  }
+  // ------------------------------------------------------------------ said, heard, shown
+  function announce(lines, turn) {  // the live region: what happened, and whose turn it is
+    const said = lines.slice(-4).map(line => line.replace(/ \([A-Z]\d{1,2}(?:[-\u2013,][^)]*)?\)$/, ""));
+    if (turn) said.push("Your turn.");
+    if (said.length) $("announce").textContent = said.join(". ");
+  }
+  function yourTurn() {  // a sound, a notification, a vibration: each only if asked for
+    if ($("sound").checked) beep();
+    if ($("notify").checked && document.hidden) {
+      if (window.Notification && Notification.permission === "granted")
+        new Notification("Taj Mahal: your turn", {body: sinceLines().slice(-2).join("; "), tag: "tajmahal-" + token});
+      if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    }
+  }
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.12, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.35);
+      body.dataset.beeps = String(Number(body.dataset.beeps || 0) + 1);
+    } catch (e) { /* no sound here */ }
+  }
+  function autoZoom(frame) {  // a palace or crown choice on a small board: the province, close
+    const cities = frame.legal.filter(m => /^(palace|crown) /.test(m)).map(m => board.cities[m.split(" ")[1]]).filter(Boolean);
+    const svg = $("board").querySelector("svg");
+    if (!cities.length || !svg) {
+      if (autoZoomed) { setView(autoZoomed); autoZoomed = null; }
+      return;
+    }
+    if (autoZoomed || svg.getBoundingClientRect().width > 700) return;
+    const xs = cities.map(c => c[0]), ys = cities.map(c => c[1]);
+    const pad = 40;
+    const w = Math.max(...xs) - Math.min(...xs) + 2 * pad, h = Math.max(...ys) - Math.min(...ys) + 2 * pad;
+    const width = Math.max(w, h * whole[2] / whole[3]);
+    if (width >= whole[2] * 0.9) return;
+    autoZoomed = view.slice();
+    const cx = (Math.max(...xs) + Math.min(...xs)) / 2, cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+    const height = width * whole[3] / whole[2];
+    setView([cx - width / 2, cy - height / 2, width, height]);
   }
   function autoHint() {  // hints come by themselves against bots (people can switch it off)
     return state.humans.length === 1 && localStorage.getItem("tajmahal.autohint") !== "off";
@@ -460,7 +727,7 @@
     if (frame.seat === null) { prompt.textContent = ""; return; }
     if (frame.over) prompt.textContent = "The game is over.";
     else if (frame.turn !== frame.seat) prompt.textContent = "Waiting for " + seatName(frame.turn) + ".";
-    else if (frame.legal.some(m => m.startsWith("palace "))) prompt.textContent = "Choose a city for your palace: tap a city outlined in red.";
+    else if (frame.legal.some(m => m.startsWith("palace "))) prompt.textContent = "Choose a city for your palace: tap a highlighted (blue-ringed) city.";
     else if (frame.legal.some(m => m.startsWith("crown "))) prompt.textContent = "Choose a city for your crown palace.";
     else if (frame.legal.some(m => m.startsWith("take "))) prompt.textContent = "Take a card from the supply.";
     else prompt.textContent = "Play a colored card (with a white or special card if you like), or withdraw.";
@@ -471,21 +738,46 @@
     }
   }
   function renderScores(frame) {
+    clocksAt = performance.now();
     const leader = Math.max(...frame.view.scores);
     $("scores").replaceChildren(...frame.players.map((_, seat) => {
       const row = el("tr");
       row.dataset.seat = String(seat);
       if (seat === frame.turn && !frame.over) row.className = "turn";
-      const swatch = el("td", "\u25A0", "swatch");
-      if (board) swatch.style.color = board.colors[seat % board.colors.length];
+      const swatch = el("td", null, "swatch");  // the seat's palace colour, named
+      const chip = el("span", null, "swatch-chip");
+      chip.setAttribute("aria-hidden", "true");
+      if (board) chip.style.background = board.colors[seat % board.colors.length];
+      swatch.append(chip, colorName(seat));
       row.append(swatch);
       row.append(el("td", seatName(seat) + (seat === frame.seat ? " (you)" : ""), "name"));
       const points = frame.view.scores[seat];
       row.append(el("td", String(points) + (points < leader ? " (" + (points - leader) + ")" : "")));
       row.append(el("td", frame.view.hand_sizes[seat] + " cards", "muted"));
+      const clock = frame.clocks ? frame.clocks[seat] : null;
+      if (clock) {  // the server's count; the page only counts down between its messages
+        const cell = el("td", clockText(clock.left), "clock" + (clock.running ? " running" : ""));
+        cell.dataset.left = String(clock.left);
+        cell.setAttribute("aria-label", (seat === frame.seat ? "your" : "their") + " time left: " + clockText(clock.left));
+        row.append(cell);
+      }
       return row;
     }));
   }
+  let clocksAt = performance.now();  // when the latest clocks came
+  function clockText(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;
+    return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(r).padStart(2, "0");
+  }
+  setInterval(() => {
+    const gone = (performance.now() - clocksAt) / 1000;
+    for (const cell of document.querySelectorAll("#scores td.clock.running")) {
+      const left = Number(cell.dataset.left) - gone;
+      cell.textContent = clockText(left);
+      cell.classList.toggle("low", left <= 10);
+    }
+  }, 500);
   function renderTable(table) {
     const panel = $("table-panel");
     panel.replaceChildren();
@@ -583,16 +875,74 @@
       links.append(link);
     }
     box.append(links);
+    if (frame.seat !== null) box.append(rematchPart());
     if (frame.result.faults && frame.result.faults.length)
       box.append(el("div", "Faults: " + frame.result.faults.join("; "), "muted"));
+  }
+  // ------------------------------------------------------------------ rematch
+  let rematch = null;      // the server's rematch message: this person's next seat
+  let rematchAsked = false;
+  function rematchPart() {
+    const part = el("div", null, "rematch");
+    part.id = "rematch";
+    if (!rematchAsked) { rematchAsked = true; send({type: "rematch", create: false}); }
+    if (rematch && rematch.link) {
+      part.append(el("strong", "The rematch: "), "your seat (seat " + (rematch.seat + 1) + ") is ");
+      const link = el("a", location.origin + rematch.link, "rematch-link");
+      link.href = rematch.link;
+      part.append(link);
+      return part;
+    }
+    const button = el("button", "Rematch", "primary");
+    button.id = "rematch-button";
+    button.title = "the next game: the same seats, the order rotated, a new deal";
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      send({type: "rematch", create: true});
+    });
+    part.append(button, " ", el("span", "the same seats, each one place on, a new deal", "muted"));
+    return part;
+  }
+  function keepRematch(message) {  // the lobby's "Your games" learns the new link
+    const key = "tajmahal.games";
+    let games = [];
+    try { games = JSON.parse(store.get(key) || "[]"); } catch (e) { games = []; }
+    if (!Array.isArray(games)) games = [];
+    const seat = {seat: message.seat, name: message.players[message.seat], human: true, link: message.link};
+    const old = games.find(g => g && g.id === message.game);
+    if (old) {
+      if (!(old.seats || []).some(s => s && s.link === message.link)) old.seats = [...(old.seats || []), seat];
+    } else {
+      games.unshift({id: message.game, created: Date.now(), players: message.players,
+                     seats: [seat], spectator: message.spectator});
+    }
+    store.set(key, JSON.stringify(games.slice(0, 50)));
   }
   function received(event) {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
     if (message.type === "state") render(message);
+    else if (message.type === "rematch" && state && state.over) {
+      if (message.link && /^\/play\/[\w-]+$/.test(message.link) && typeof message.game === "string") {
+        rematch = message;
+        keepRematch(message);
+      } else if (message.ready) send({type: "rematch", create: false});  // someone made one
+      renderResult(state);
+    }
+    else if (message.type === "log" && state && Array.isArray(message.events)) {
+      for (const step of message.events)
+        if (step && typeof step.decision === "number" && step.decision <= state.decision && Array.isArray(step.lines))
+          log.set(step.decision, step);
+      renderLog();
+      renderSince();
+    }
     else if (message.type === "error") {
       $("error").replaceChildren(withRules(message.message));
       if (message.request === "hint") $("hint-text").textContent = "";
+      if (message.request === "rematch" && $("rematch")) {  // the bar is gone at the end
+        $("rematch").append(el("div", message.message, "error"));
+        if ($("rematch-button")) $("rematch-button").disabled = false;
+      }
       if (state) for (const button of document.querySelectorAll("#moves button, #hand button")) button.disabled = false;
     } else if (message.type === "hint") {
       hinted = message.move;
@@ -632,6 +982,29 @@
   $("hint").addEventListener("click", askHint);
   $("undo").addEventListener("click", () => send({type: "undo", decision: state.decision + 1}));
   $("keys-button").addEventListener("click", () => $("keys").showModal());
+  $("bar-toggle").addEventListener("click", () => {  // the phone's move bar: folded, or open
+    const folded = !body.classList.contains("bar-folded");
+    body.classList.toggle("bar-folded", folded);
+    $("bar-toggle").textContent = folded ? "show moves" : "hide moves";
+    $("bar-toggle").setAttribute("aria-expanded", folded ? "false" : "true");
+    padForBar();
+  });
+  function padForBar() {  // the page scrolls past the fixed bar: nothing stays under it
+    const bar = $("actions");
+    const fixed = getComputedStyle(bar).position === "fixed" && !bar.hidden;
+    document.querySelector("main").style.paddingBottom = fixed ? (bar.offsetHeight + 12) + "px" : "";
+  }
+  if (window.ResizeObserver) new ResizeObserver(padForBar).observe($("actions"));
+  window.addEventListener("resize", padForBar);
+  for (const id of ["sound", "notify"]) {  // opt-in, remembered by this browser
+    $(id).checked = store.get("tajmahal." + id) === "on";
+    $(id).addEventListener("change", () => {
+      store.set("tajmahal." + id, $(id).checked ? "on" : "off");
+      if (id === "notify" && $(id).checked && window.Notification && Notification.permission === "default")
+        Notification.requestPermission();
+      if (id === "sound" && $(id).checked) beep();
+    });
+  }
   window.addEventListener("resize", sizeHits);
   document.addEventListener("keydown", event => {
     if (event.target.closest && event.target.closest("input, select, textarea")) return;
@@ -640,6 +1013,15 @@
     if (key === "?") { $("keys").open ? $("keys").close() : $("keys").showModal(); }
     else if (key === "Escape") cancel();
     else if (key === "Enter" && selected !== null) { event.preventDefault(); play(selected); }
+    else if (key === "Enter" && card !== null && !event.target.closest("button, a, summary")) {
+      const uses = cardUses(card);  // the selected card's only move
+      if (uses.length === 1) { event.preventDefault(); choose(uses[0]); }
+    }
+    else if (key === "m") focusMove(0, true);
+    else if ((key === "ArrowDown" || key === "ArrowUp") && event.target.closest && event.target.closest("#moves")) {
+      event.preventDefault();
+      focusMove(key === "ArrowDown" ? 1 : -1, false);
+    }
     else if (key === "h" && !$("hint").hidden) askHint();
     else if (key === "u" && !$("undo").hidden) send({type: "undo", decision: state.decision + 1});
     else if (key === "w" && state && state.legal.includes("withdraw")) choose(state.legal.indexOf("withdraw"));
@@ -649,6 +1031,7 @@
     else if (/^[1-9]$/.test(key)) {
       const button = document.querySelectorAll("#hand button.card")[Number(key) - 1];
       if (button) button.click();
+      if (button && button.classList.contains("selected")) focusMove(0, true);  // its moves next
     } else return;
   });
   if (role === "play" || role === "watch") connect();

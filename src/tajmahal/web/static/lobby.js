@@ -14,6 +14,14 @@
     "ismcts:level=4": "level 4: strong (thinks a few seconds)",
     "ismcts:level=5": "level 5: strongest (slow)",
   };
+  function named(name, human) {  // a bot as the lobby names it: "level 3", not its spec
+    const level = /^ismcts:level=(\d)$/.exec(name);
+    return level && !human ? "level " + level[1] : name;
+  }
+  $("clock-kind").addEventListener("change", () => {
+    $("clock-options").hidden = !$("clock-kind").value;
+    $("clock-increment").disabled = $("clock-kind").value !== "bank";
+  });
   function choices() {  // the bots for people: levels instead of iteration counts
     const named = bots.filter(name => name !== "ismcts" && !/-v\d+$/.test(name));
     const levels = bots.includes("ismcts") ? [1, 2, 3, 4, 5].map(n => "ismcts:level=" + n) : [];
@@ -51,7 +59,9 @@
       item.dataset.game = game.id;
       const when = new Date(game.created).toLocaleString();
       const head = document.createElement("div");
-      head.textContent = game.players.join(", ") + " (" + when + ")" + (over[game.id] ? ": over" : "");
+      const people = new Set((game.seats || []).filter(seat => seat.link).map(seat => seat.seat));
+      head.textContent = game.players.map((name, seat) => named(name, people.has(seat))).join(", ") +
+        " (" + when + ")" + (over[game.id] ? ": over" : "");
       const links = document.createElement("ul");
       for (const seat of game.seats)
         if (seat.link) links.append(linkItem("seat " + (seat.seat + 1) + ", " + seat.name + ": ", seat.link, "seat-link"));
@@ -118,6 +128,12 @@
     $("error").textContent = "";
     const limit = $("time-limit").value;
     const request = {seats: seats(), hints: $("hints").checked, spectator_delay: $("delay").checked};
+    if ($("clock-kind").value) {  // the people's time control (the server judges it)
+      const kind = $("clock-kind").value;
+      request.clock = {kind: kind, seconds: Math.round(Number($("clock-minutes").value) * 60),
+                       increment: kind === "bank" ? Number($("clock-increment").value) : 0,
+                       at_zero: $("clock-zero").value};
+    }
     if (limit) request.time_limit = Number(limit);
     let reply;
     try {
@@ -174,7 +190,7 @@
       const when = new Date(game.created * 1000).toLocaleString();
       let progress = game.over ? "over" : "unfinished";
       if (game.visit !== undefined) progress += ", visit " + game.visit + ", scores " + game.scores.join("/");
-      for (const text of [game.id + " (" + when + ")", game.players.join(", "), progress]) {
+      for (const text of [game.id + " (" + when + ")", game.players.map(name => named(name, false)).join(", "), progress]) {
         const cell = document.createElement("td");
         cell.textContent = text;
         row.appendChild(cell);

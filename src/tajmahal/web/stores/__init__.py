@@ -8,6 +8,7 @@ several server processes on one or more machines; ``pip install 'tajmahal[postgr
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 import tajmahal.web.store
@@ -19,15 +20,30 @@ if TYPE_CHECKING:
 __all__ = ["is_postgres_url", "open_store"]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+#: libpq's ``key=value`` address: its first word is one of libpq's connection keywords
+_KEY_VALUE = re.compile(
+    r"\s*(host|hostaddr|port|dbname|user|password|passfile|service|sslmode|options|"
+    r"connect_timeout|application_name|target_session_attrs|sslrootcert|sslcert|sslkey)\s*=",
+    re.IGNORECASE,
+)
+#: what looks like a URL of another scheme (a typo of postgresql:// too): never a file name
+_OTHER_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
+#: ``user:password@host...`` without its scheme: never a file name either
+_CREDENTIALS = re.compile(r"[^/:@\s]+:[^/\s]*@")
 
 
 def is_postgres_url(db: str | os.PathLike[str]) -> bool:
-    """Whether ``--db`` names a PostgreSQL database rather than a SQLite file.
+    """Whether ``--db`` names a PostgreSQL database rather than a SQLite file: a
+    ``postgresql://`` URL, or libpq's ``key=value`` pairs (``host=... dbname=...``).
 
     >>> is_postgres_url('postgresql://tajmahal@db.example/games'), is_postgres_url('games.sqlite3')
     (True, False)
+    >>> is_postgres_url('host=/run/postgresql dbname=games')
+    True
     """
-    return isinstance(db, str) and db.lower().startswith(POSTGRES_SCHEMES)
+    if not isinstance(db, str):
+        return False
+    return db.lower().startswith(POSTGRES_SCHEMES) or _KEY_VALUE.match(db) is not None
 
 
 def open_store(
@@ -36,10 +52,11 @@ def open_store(
     """The store that ``--db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file.
 
     :class:`~tajmahal.web.store.StoreError` (a clear message) if it cannot be opened, or if
-    PostgreSQL is asked for without psycopg installed. Either store's ``path`` says where
-    the games are (a PostgreSQL address without its password). ``exclusive``: no other
-    exclusive store may use the same PostgreSQL database at the same time (one server
-    process per database).
+    PostgreSQL is asked for without psycopg installed; an address that is neither (another
+    scheme's URL, a typo of ``postgresql://``) is refused without being echoed. Either
+    store's ``path`` says where the games are (a PostgreSQL address without its password).
+    ``exclusive``: no other exclusive store may use the same PostgreSQL database at the same
+    time (one server process per database).
 
     >>> store = open_store(':memory:')
     >>> type(store).__name__
@@ -47,6 +64,17 @@ def open_store(
     >>> store.close()
     """
     if not is_postgres_url(db):
+        if isinstance(db, str) and _OTHER_URL.match(db):  # never echoed: it may hold a password
+            scheme = db.split(":", 1)[0][:20]
+            raise StoreError(
+                f"the game database is an SQLite file or a postgresql:// URL, not a {scheme!r} "
+                "address (the address is not shown: it may hold a password)"
+            )
+        if isinstance(db, str) and _CREDENTIALS.match(db):
+            raise StoreError(
+                "the game database is an SQLite file or a postgresql:// URL: this looks like a "
+                "user and password without postgresql:// (not shown: it may hold a password)"
+            )
         return SQLiteStore(db)
     try:
         from tajmahal.web.stores.postgres import PostgresStore

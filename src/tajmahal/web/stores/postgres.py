@@ -34,19 +34,30 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
+from urllib.parse import quote, unquote
 
 import attrs
-import psycopg
-from psycopg.conninfo import conninfo_to_dict
-from psycopg.rows import TupleRow
+
+from tajmahal._extras import missing_extra
+
+try:  # the extra 'postgres': without it, an ImportError that names it
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+    from psycopg.rows import TupleRow
+except ImportError as missing:
+    raise missing_extra(__name__, ("postgres",), missing) from missing
 
 from tajmahal._escape import log_text
 from tajmahal.web.store import (
+    QUOTA_COUNTS,
     DuplicateMoveError,
+    Quota,
+    QuotaError,
     StoredGame,
     StoredMove,
     StoreError,
     TokenEntry,
+    stored_json,
     taken_game,
     token_digest,
     unknown_game,
@@ -85,13 +96,16 @@ __all__ = [
     "Notice",
     "PostgresStore",
     "UncertainWriteError",
+    "address_problem",
     "describe",
     "moves_digest",
     "parse_notice",
+    "redact",
 ]
 
 _SCHEMA_LOCK = 0x74616A6D  # advisory lock key ("tajm"): one process creates the tables
 _SERVER_LOCK = 0x74616A6E  # advisory lock key: the one server process of an exclusive store
+_QUOTA_LOCK = 0x74616A6F  # advisory lock key: new games counted and stored one at a time
 EXCLUSIVE_WAIT = 3.0  #: seconds an exclusive store waits for the database to be free
 
 _SCHEMA = [
@@ -143,6 +157,12 @@ _SCHEMA = [
         name TEXT PRIMARY KEY,
         seen TIMESTAMPTZ NOT NULL
     )""",
+    # a game's owner (the digest of the client's address): the quotas, counted in the database
+    """CREATE TABLE IF NOT EXISTS owners (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        owner TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS owners_owner ON owners(owner)",
 ]
 
 T = TypeVar("T")
@@ -166,11 +186,12 @@ def describe(dsn: str) -> str:
     "PostgreSQL database 'games' on db.example:5433"
     >>> describe('dbname=games host=/run/postgresql')
     "PostgreSQL database 'games' on /run/postgresql"
+    >>> describe('postgresql://ann:se/cret@db.example/games')  # a '/' not written %2F
+    'PostgreSQL database (an address that cannot be read)'
     """
-    try:
-        info = conninfo_to_dict(dsn)
-    except psycopg.Error:
+    if address_problem(dsn) is not None:
         return "PostgreSQL database (an address that cannot be read)"
+    info = conninfo_to_dict(dsn)
     name = info.get("dbname") or info.get("user") or "(the user's)"
     host = str(info.get("host") or "the local socket")
     if info.get("port"):
@@ -178,8 +199,97 @@ def describe(dsn: str) -> str:
     return f"PostgreSQL database {name!r} on {host}"
 
 
-def _reason(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+#: the characters of a URL's user and password that are written percent-encoded
+_URL_RESERVED = "@/?#[]"
+
+
+def address_problem(dsn: str) -> str | None:
+    """Why libpq cannot read ``dsn`` (a ``postgresql://`` URL or ``key=value`` pairs), in words
+    that quote nothing of it (it may hold a password); None if it can.
+
+    >>> print(address_problem('postgresql://ann:s3cr%zzet@db.example/games'))
+    a '%' that is not followed by two hex digits (a '%' in a password is written %25)
+    >>> print(address_problem('postgresql://ann:s3cret@[::1/games'))
+    an IPv6 host without its closing ']'
+    >>> print(address_problem('postgresql://ann:s3c@ret@db.example/games'))  # doctest: +ELLIPSIS
+    a user or password holding '@', '/', '?', '#', '[' or ']': write them %40, ...
+    >>> address_problem('host=/run/postgresql dbname=games') is None
+    True
+    """
+    rest = dsn.partition("://")[2]
+    if rest and "@" in rest.split("?", 1)[0]:
+        # libpq ends the user and password at their first '@' or '/': a later one would make
+        # the rest of the password a host, a port or a database name, shown in messages
+        authority = rest.split("?", 1)[0]
+        credentials = authority[: authority.rindex("@")]
+        if any(c in credentials for c in _URL_RESERVED):
+            return (
+                "a user or password holding '@', '/', '?', '#', '[' or ']': write them %40, %2F, "
+                "%3F, %23, %5B, %5D"
+            )
+    try:
+        conninfo_to_dict(dsn)
+    except psycopg.Error as exc:
+        return _parse_problem(str(exc))
+    return None
+
+
+def _parse_problem(message: str) -> str:
+    """libpq's complaint about an address, without any text it quotes from the address."""
+    first = (message.strip().splitlines() or [""])[0]
+    for words, said in (
+        ("percent-encoded", "a '%' that is not followed by two hex digits (a '%' in a password "
+                            "is written %25)"),
+        ("IPv6 host address may not be empty", "an empty IPv6 host ('[]')"),
+        ("IPv6", "an IPv6 host without its closing ']'"),
+        ("unexpected character", "a character libpq does not expect in a URL (a password's "
+                                 "special characters are written percent-encoded)"),
+        ("query parameter", "a parameter after '?' that libpq cannot read or does not know"),
+        ('missing "="', "a word without '=' (key=value pairs; a value with a space is written "
+                        "in single quotes)"),
+        ("unterminated quoted", "a quoted value without its closing quote"),
+        ("invalid connection option", "an option libpq does not know"),
+    ):  # fmt: skip
+        if words in first:
+            return said
+    # anything else: libpq's words, without what it quotes (any part of the address)
+    return re.sub(r'\s*"[^"]*"', "", first).strip(" :") or "libpq cannot read it"
+
+
+def redact(text: str, dsn: str) -> str:
+    """``text`` without any password that ``dsn`` holds (raw or percent-encoded), nor ``dsn``
+    itself: for messages built from a database's error.
+
+    >>> redact('auth failed for "ann" (pw s3cret)', 'postgresql://ann:s3cret@db/games')
+    'auth failed for "ann" (pw ***)'
+    >>> redact("wrong p w", "host=db password='p w'")
+    'wrong ***'
+    """
+    secrets_ = {dsn} if dsn else set()
+    with contextlib.suppress(psycopg.Error):
+        secrets_.add(str(conninfo_to_dict(dsn).get("password") or ""))
+    authority = dsn.partition("://")[2].split("?", 1)[0]
+    if "@" in authority:  # a URL's user:password, however malformed
+        credentials = authority[: authority.rindex("@")]
+        secrets_.add(credentials.partition(":")[2])
+    for quoted, plain in re.findall(r"password\s*=\s*(?:'((?:[^'\\]|\\.)*)'?|([^\s&]*))", dsn):
+        secrets_.add(re.sub(r"\\(.)", r"\1", quoted) if quoted else plain)
+    for secret in list(secrets_):
+        secrets_ |= {unquote(secret), quote(secret, safe="")}
+    for secret in sorted((s for s in secrets_ if s), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def _reason(exc: BaseException, dsn: str = "") -> str:
+    """The first line of a database error; with the address it used, without its password
+    (and, for an address libpq cannot read, without anything libpq quotes from it)."""
+    if dsn:
+        problem = address_problem(dsn)
+        if problem is not None:
+            return f"the address cannot be read: {problem}"
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return redact(first, dsn) if dsn else first
 
 
 class PostgresStore(Coordination):
@@ -210,6 +320,9 @@ class PostgresStore(Coordination):
         self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10,
         statement_timeout: float = 30.0, lock_timeout: float = 10.0, idle_timeout: float = 10.0,
     ) -> None:  # fmt: skip
+        problem = address_problem(dsn)
+        if problem is not None:  # said without the address: it may hold a password
+            raise StoreError(f"the game database's address cannot be read: {problem}")
         self._dsn = dsn  # never shown: it may hold a password
         self.exclusive = exclusive
         self.where = describe(dsn)
@@ -243,8 +356,8 @@ class PostgresStore(Coordination):
                 )  # fmt: skip
             except psycopg.Error as exc:
                 raise StoreError(
-                    f"cannot open the game database {self.where}: {_reason(exc)}"
-                ) from exc
+                    f"cannot open the game database {self.where}: {_reason(exc, self._dsn)}"
+                ) from None  # (psycopg's error is not chained: it may quote the address)
             try:
                 db.execute("SET synchronous_commit TO on")
                 for setting, seconds in self.timeouts.items():
@@ -254,7 +367,7 @@ class PostgresStore(Coordination):
             except psycopg.Error as exc:
                 db.close()
                 raise StoreError(
-                    f"cannot open the game database {self.where}: {_reason(exc)}"
+                    f"cannot open the game database {self.where}: {_reason(exc, self._dsn)}"
                 ) from exc
             self._db = db
         return self._db
@@ -307,7 +420,7 @@ class PostgresStore(Coordination):
         except psycopg.errors.UniqueViolation as exc:
             if conflict is None:
                 raise StoreError(
-                    f"cannot {doing} the game database {self.where}: {_reason(exc)}"
+                    f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)}"
                 ) from exc
             raise conflict from exc
         except psycopg.errors.ForeignKeyViolation as exc:
@@ -318,13 +431,13 @@ class PostgresStore(Coordination):
                 self._db = None
                 if worked and doing != "read":
                     raise UncertainWriteError(
-                        f"cannot {doing} the game database {self.where}: {_reason(exc)} "
+                        f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)} "
                         "(the connection closed during the commit)"
                     ) from exc
                 if retry:
                     raise _Retry from exc
             raise StoreError(
-                f"cannot {doing} the game database {self.where}: {_reason(exc)}"
+                f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)}"
             ) from exc
 
     @staticmethod
@@ -335,10 +448,24 @@ class PostgresStore(Coordination):
 
     # ------------------------------------------------------------------ GameStore
 
-    def create_game(self, game: StoredGame, tokens: Sequence[tuple[str, int | None]]) -> None:
-        """Store a new game and its tokens (their digests only)."""
+    def create_game(
+        self, game: StoredGame, tokens: Sequence[tuple[str, int | None]], *,
+        quota: Quota | None = None,
+    ) -> None:  # fmt: skip
+        """Store a new game and its tokens (their digests only); with a ``quota``, only
+        within it, counted over every process's games (:class:`~tajmahal.web.store.QuotaError`
+        names the limit), and the game is its owner's."""
 
         def work(db: _Connection) -> None:
+            if quota is not None:  # one new game at a time, cluster-wide: counted, then stored
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (_QUOTA_LOCK,))
+                owner = token_digest(quota.owner)
+                counts = db.execute(QUOTA_COUNTS.format(p="%s"),
+                                    (owner, owner, game.created - 60.0)).fetchone()  # fmt: skip
+                assert counts is not None
+                refused = quota.refusal(*counts)
+                if refused is not None:
+                    raise QuotaError(refused)
             db.execute(
                 "INSERT INTO games (id, config, seed, created) VALUES (%s, %s, %s, %s)",
                 (game.id, json.dumps(game.config), game.seed, game.created),
@@ -348,8 +475,28 @@ class PostgresStore(Coordination):
                     "INSERT INTO tokens (digest, game_id, seat) VALUES (%s, %s, %s)",
                     (token_digest(token), game.id, seat),
                 )
+            if quota is not None:
+                db.execute("INSERT INTO owners (game_id, owner) VALUES (%s, %s)",
+                           (game.id, token_digest(quota.owner)))  # fmt: skip
 
         self._run(work, "write", taken_game(game.id), game.id)
+
+    def delete_game(self, game_id: str, *, lease: Lease | None = None) -> None:
+        """Forget an unfinished game that expired: its moves, links, lease, handed moves and
+        settings (a finished game stays); fenced by ``lease`` when given."""
+
+        def work(db: _Connection) -> None:
+            if lease is not None:
+                check_lease(db, lease)
+            row = db.execute("SELECT 1 FROM games WHERE id = %s AND record IS NULL FOR UPDATE",
+                             (game_id,)).fetchone()  # fmt: skip
+            if row is None:
+                return
+            for table in ("owners", "handed_moves", "leases", "tokens", "moves"):
+                db.execute(f"DELETE FROM {table} WHERE game_id = %s", (game_id,))
+            db.execute("DELETE FROM games WHERE id = %s", (game_id,))
+
+        self._run(work, "write")
 
     def add_move(self, game_id: str, move: StoredMove, *, lease: Lease | None = None) -> None:
         """Commit one move and tell every listener; :class:`DuplicateMoveError` if its number
@@ -511,6 +658,19 @@ class PostgresStore(Coordination):
         """The game's moves numbered above ``number`` (what a listener has not seen yet)."""
         return self._run(lambda db: _moves_after(db, game_id, number), "read")
 
+    def add_token(self, game_id: str, token: str, seat: int | None) -> None:
+        """Another token for a stored game's seat (a rematch's link, given when asked for);
+        a token stored already is left as it is."""
+
+        def work(db: _Connection) -> None:
+            db.execute(
+                "INSERT INTO tokens (digest, game_id, seat) VALUES (%s, %s, %s)"
+                " ON CONFLICT (digest) DO NOTHING",
+                (token_digest(token), game_id, seat),
+            )
+
+        self._run(work, "write", None, game_id)
+
     def find_token(self, token: str) -> TokenEntry | None:
         """What ``token`` opens, or None."""
         row = self._run(
@@ -532,7 +692,8 @@ class PostgresStore(Coordination):
         return [row[0] for row in rows]
 
     def recent(self, limit: int) -> list[StoredGame]:
-        """The newest games, newest first, without their moves (``record`` is '' once over)."""
+        """The newest games, newest first, without their moves (``record`` is '' once over);
+        a game whose settings are damaged is left out (reported when it is loaded)."""
         rows = self._run(
             lambda db: db.execute(
                 "SELECT id, config, seed, created, CASE WHEN record IS NULL THEN NULL ELSE '' END "
@@ -541,7 +702,13 @@ class PostgresStore(Coordination):
             ).fetchall(),
             "read",
         )
-        return [_game(row) for row in rows]
+        games = []
+        for row in rows:
+            try:
+                games.append(_game(row))
+            except StoreError:  # damaged settings: reported when loaded (as on SQLite)
+                continue
+        return games
 
     def close(self) -> None:
         """Release the connection (a later call raises :class:`~tajmahal.web.store.StoreError`)."""
@@ -561,14 +728,16 @@ def _moves_after(db: _Connection, game_id: str, number: int) -> tuple[StoredMove
         (game_id, number),
     ).fetchall()
     return tuple(
-        StoredMove(n, seat, text, elapsed, None if fault is None else json.loads(fault))
+        StoredMove(n, seat, text, elapsed,
+                   None if fault is None else stored_json(fault, game_id, f"move {n}'s fault"))
         for n, seat, text, elapsed, fault in rows
-    )
+    )  # fmt: skip
 
 
 def _game(row: Sequence[Any]) -> StoredGame:
     game_id, config, seed, created, record = row
-    return StoredGame(game_id, json.loads(config), seed, created, record=record)
+    return StoredGame(game_id, stored_json(config, game_id, "settings"), seed, created,
+                      record=record)  # fmt: skip
 
 
 class Listener:
@@ -599,7 +768,7 @@ class Listener:
                 self._db.execute(f"LISTEN {channel}")
             self.pid = self._db.info.backend_pid
         except psycopg.Error as exc:
-            raise StoreError(f"cannot listen to {self.where}: {_reason(exc)}") from exc
+            raise StoreError(f"cannot listen to {self.where}: {_reason(exc, dsn)}") from None
 
     def wait(self, timeout: float) -> list[Notice]:
         """The notices that arrive within ``timeout`` seconds (returns at the first, with any

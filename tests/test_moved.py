@@ -1,0 +1,83 @@
+"""Former homes of moved modules still work, warn on import (naming the new home and the
+release that removes them), and are not imported by the library itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tajmahal._moved import REMOVED_IN
+
+#: former home -> new home
+MOVED = {
+    "tajmahal.seats": "tajmahal.referee.seats",
+    "tajmahal.observers": "tajmahal.referee.observers",
+    "tajmahal.record_tags": "tajmahal.referee.record_tags",
+    "tajmahal.bots.hookspecs": "tajmahal.hookspecs",
+    "tajmahal.referee.faults": "tajmahal.faults",
+}
+
+PROBE = """
+import importlib, json, sys, warnings
+old, new = sys.argv[1:3]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    module = importlib.import_module(old)
+target = importlib.import_module(new)
+same = all(getattr(module, name) is getattr(target, name) for name in module.__all__)
+print(json.dumps({
+    "warnings": [[w.category.__name__, str(w.message), w.filename] for w in caught],
+    "same": same,
+    "names": len(module.__all__),
+}))
+"""
+
+
+def _import_in_fresh_interpreter(old: str, new: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-c", PROBE, old, new], capture_output=True,
+                          text=True, timeout=120, check=True)  # fmt: skip
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
+def test_a_former_home_warns_once_and_gives_the_same_objects(old: str, new: str) -> None:
+    result = _import_in_fresh_interpreter(old, new)
+    warnings = result["warnings"]
+    assert isinstance(warnings, list)
+    deprecations = [w for w in warnings if w[0] == "DeprecationWarning"]
+    assert len(deprecations) == 1, warnings
+    message = deprecations[0][1]
+    assert old in message and f"import from {new}" in message and REMOVED_IN in message
+    assert result["same"] is True and result["names"]
+
+
+def test_the_library_and_its_new_homes_load_without_a_deprecation_warning() -> None:
+    code = (
+        "import warnings; warnings.simplefilter('error', DeprecationWarning)\n"
+        "import tajmahal as tm\n"
+        "import tajmahal.referee, tajmahal.referee.seats, tajmahal.referee.observers\n"
+        "import tajmahal.referee.record_tags, tajmahal.hookspecs, tajmahal.faults\n"
+        "import tajmahal.seat_contract, tajmahal.bots, tajmahal.tournament, tajmahal.cli\n"
+        "result = tm.play_match(['random', 'greedy', 'random'], seed=3)\n"
+        "print(result.record._repr_html_()[:7], tm.referee.Fault is tm.Fault)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["<iframe", "True"]
+
+
+def test_the_removal_release_is_named_in_the_changelog() -> None:
+    from pathlib import Path
+
+    changelog = (Path(__file__).parents[1] / "CHANGELOG.md").read_text(encoding="utf-8")
+    unreleased = changelog.split("## [Unreleased]")[1].split("\n## ")[0]
+    entries = [" ".join(entry.split()) for entry in unreleased.split("\n- ")]
+    entry = next(entry for entry in entries if "DeprecationWarning" in entry)
+    assert entry.startswith("(#47)") and f"removed in {REMOVED_IN}" in entry
+    for old in MOVED:
+        assert f"`{old}`" in entry, old
