@@ -99,7 +99,8 @@ class LeasedStore:
         self.store.create_game(game, tokens, quota=quota)
 
     def delete_game(self, game_id: str) -> None:
-        """An expired game deleted by its holder (:class:`LeaseLostError` on another process)."""
+        """An expired game deleted by its holder
+        (:class:`~tajmahal.web.stores.coordination.LeaseLostError` on another process)."""
         self.store.delete_game(game_id, lease=self._lease(game_id))
 
     def add_move(self, game_id: str, move: StoredMove) -> None:
