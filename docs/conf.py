@@ -70,7 +70,7 @@ nitpick_ignore_regex = [
     ("py:class", r"(numpy|np|npt|gymnasium|pettingzoo|pyspiel)\..*"),
     ("py:class", r"(Array|Mask|Observation|Steps|SupportsFloat|NDArray|AECEnv|Env)(\[.*)?"),
     # tajmahal.web: Starlette and the standard library's async pieces
-    ("py:class", r"(starlette|asyncio|concurrent)\..*"),
+    ("py:class", r"(starlette|asyncio|concurrent|psycopg)\..*"),
     ("py:class", r"(Starlette|Executor|Table|Workers|PathLike\[str\])"),
     ("py:class", r"(logging\.)?(Filter|LogRecord)"),
     ("py:class",

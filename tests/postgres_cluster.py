@@ -103,6 +103,10 @@ class Cluster:
         )
         if initdb.returncode != 0:
             raise RuntimeError(f"initdb failed:\n{initdb.stdout}\n{initdb.stderr}")
+        self._serve()
+
+    def _serve(self) -> None:
+        """Start the server on the cluster's data and wait until it accepts connections."""
         settings = {
             "listen_addresses": "",  # the Unix socket only
             "unix_socket_directories": str(self.folder),
@@ -129,10 +133,33 @@ class Cluster:
         address = self._address("postgres")
         try:
             with psycopg.connect(address, connect_timeout=5, autocommit=True) as db:
-                db.execute(f"CREATE DATABASE {DATABASE}")
+                if db.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                              (DATABASE,)).fetchone() is None:  # fmt: skip
+                    db.execute(f"CREATE DATABASE {DATABASE}")
         except psycopg.OperationalError:
             return False
         return True
+
+    def restart(self, down: float = 0.0) -> None:
+        """Stop the server (fast shutdown: every connection is closed), wait ``down`` seconds,
+        start it again on the same data (a fault for the tests: a PostgreSQL restart)."""
+        self._halt()
+        time.sleep(down)
+        self._serve()
+
+    def terminate(self, condition: str = "true", *args: object) -> int:
+        """Close the sessions of the tests' database that match ``condition`` (SQL on
+        pg_stat_activity) from the server's side, as a network cut does; how many."""
+        import psycopg
+
+        with psycopg.connect(self._address(DATABASE), autocommit=True) as admin:
+            rows = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
+                "AND pid <> pg_backend_pid() AND backend_type = 'client backend' "
+                f"AND ({condition})",
+                (DATABASE, *args),
+            ).fetchall()
+        return sum(1 for row in rows if row[0])
 
     def log_tail(self) -> str:
         with contextlib.suppress(OSError):
@@ -176,6 +203,10 @@ class Cluster:
 
     def stop(self) -> None:
         """Stop the server (fast shutdown, then SIGKILL) and remove the folder."""
+        self._halt()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _halt(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             try:
@@ -184,4 +215,3 @@ class Cluster:
                 self.process.kill()
                 self.process.wait()
         self.process = None
-        shutil.rmtree(self.folder, ignore_errors=True)

@@ -358,3 +358,66 @@ def test_a_handed_move_is_known_played_from_the_database_and_a_failed_one_is_ans
             assert stored_moves(postgres_dsn, created.id)[number] == (0, legal[0])
 
     run_async(scenario())
+
+
+def test_forged_notices_acknowledge_nothing_empty_no_replica_and_silence_no_process(
+    postgres_dsn: str,
+) -> None:
+    # anyone who may connect may NOTIFY: before, deeply nested JSON ended every listener, a
+    # forged answer acknowledged a handed move nobody played, a forged undo emptied a replica
+    import functools
+
+    import psycopg
+
+    from tajmahal.web.stores.postgres import ANSWERS, DECISIONS
+
+    async def scenario() -> None:
+        async with two_cluster_servers(postgres_dsn) as (a, b):
+            created = await a.create(ANN_AND_TWO_BOTS)
+            mine = a.tables[created.id]
+            theirs = await b.table(created.id)
+            assert isinstance(mine, ClusterTable) and isinstance(theirs, ClusterTable)
+            await wait(lambda: mine.held and mine.state.current_player == 0
+                       and theirs.decision == mine.decision, "Ann's turn on A and B")  # fmt: skip
+            played = await asyncio.to_thread(stored_moves, postgres_dsn, created.id)
+            with psycopg.connect(postgres_dsn, autocommit=True) as hostile:
+
+                def forge(channel: str, payload: object) -> None:
+                    text = payload if isinstance(payload, str) else json.dumps(payload)
+                    hostile.execute("SELECT pg_notify(%s, %s)", (channel, text))
+
+                for number in (1, 0, -3):
+                    forge(DECISIONS, {"game": created.id, "change": "undo", "number": number})
+                # a thief holds the game for an hour: a move handed on waits for it
+                hostile.execute("UPDATE leases SET holder = 'thief', epoch = epoch + 1, "
+                                "expires = now() + interval '1 hour' WHERE game_id = %s",
+                                (created.id,))  # fmt: skip
+                await wait(lambda: not mine.held, "A to learn that it lost the game")
+                acked: list[int] = []
+                number = theirs.decision + 1
+                legal = [str(m) for m in theirs.state.legal_moves()]
+                handing = asyncio.create_task(
+                    theirs.move(0, number, legal[0], functools.partial(acked.append, number))
+                )
+                await wait(lambda: b.cluster._pending, "the move to be handed on")
+                ident = next(iter(b.cluster._pending))
+                forge(ANSWERS, {"game": created.id, "id": ident})
+                forge(ANSWERS, {"game": created.id, "id": ident, "error": None})
+                await asyncio.sleep(1.0)  # (heard apart from what follows)
+                for channel in (DECISIONS, ANSWERS):
+                    forge(channel, "[" * 3999 + "]" * 3999)
+                    forge(channel, '{"game":' * 800 + "1" + "}" * 800)
+                await asyncio.sleep(1.0)  # (what must not happen had time to happen)
+                assert acked == [] and not handing.done()
+                assert theirs.decision == mine.decision == len(played)
+                assert [m.move for m in theirs.moves] == [move for _, move in played.values()]
+                assert a.cluster.listening and b.cluster.listening
+                assert b.cluster.ignored >= 4
+                hostile.execute("UPDATE leases SET holder = NULL WHERE game_id = %s",
+                                (created.id,))  # fmt: skip
+            await handing  # a process takes the game back and plays the move: then the ack
+            assert acked == [number]
+            stored = await asyncio.to_thread(stored_moves, postgres_dsn, created.id)
+            assert stored[number] == (0, legal[0])
+
+    run_async(scenario())

@@ -34,6 +34,8 @@ from tajmahal.web.stores.postgres import (
     Listener,
     Notice,
     PostgresStore,
+    moves_digest,
+    parse_notice,
 )
 from web_server import Server, token_of
 
@@ -368,10 +370,31 @@ def test_notices_that_are_not_ours_are_ignored(postgres_dsn: str, store: Postgre
             (DECISIONS, "not json"), (DECISIONS, '{"game": 1}'), (HANDED, '{"game": "g1"}'),
             (ANSWERS, '{"game": "g1", "id": true}'), (DECISIONS, '["g1"]'),
             (DECISIONS, '{"game": "g1", "change": "explode", "number": 1}'),
+            # before: deeply nested JSON raised RecursionError and ended every listener
+            (DECISIONS, "[" * 3999 + "]" * 3999), (ANSWERS, '{"a":' * 1300 + "1" + "}" * 1300),
+            (DECISIONS, '{"game": "g1", "change": "undo", "number": 0}'),  # emptied a replica
+            (DECISIONS, '{"game": "g1", "change": "undo", "number": -5}'),
+            (DECISIONS, '{"game": "g1", "change": "move", "number": 1.5}'),
+            (DECISIONS, '{"game": "g1", "change": "move", "number": 10000000000}'),
+            (HANDED, '{"game": "g1", "id": 0}'), (ANSWERS, '{"game": "g1", "id": "8"}'),
+            (DECISIONS, '{"game": "' + "g" * 100 + '", "change": "finish"}'),
+            (DECISIONS, '{"game": "g1\\n", "change": "finish"}'),
+            (DECISIONS, '{"game": "g1", "change": "move", "number": 2, "pad": "' + "x" * 7000
+             + '"}'),
         ]:  # fmt: skip
             hostile.execute("SELECT pg_notify(%s, %s)", (channel, payload))
         store.add_move("g1", StoredMove(1, 0, "withdraw"))
         assert hear(listener, 1) == [Decision("g1", "move", 1)]
+        assert listener.ignored == 17
+
+
+@pytest.mark.parametrize("payload", [
+    "[" * 100_000 + "]" * 100_000, '{"game": ' * 5000 + '"g"' + "}" * 5000, "\ud800",
+    '{"game": "g1", "change": "move", "number": 1e999}', "x" * 10_000_000,
+])  # fmt: skip
+def test_a_hostile_payload_is_not_a_notice_and_never_an_exception(payload: str) -> None:
+    for channel in (DECISIONS, HANDED, ANSWERS, "other"):
+        assert parse_notice(channel, payload) is None
 
 
 def test_a_listener_asks_for_channel_names_only(postgres_dsn: str) -> None:
@@ -403,10 +426,27 @@ def test_a_move_handed_by_another_process_reaches_the_holder_and_is_answered(
         store.answer(taken[1], "stale: decision 1 was already played" + "!" * 5000)
         heard = hear(sender_ears, 5)
         assert heard[:2] == [Handed("g1", first), Handed("g1", second)]
-        assert heard[2:4] == [Decision("g1", "move", 1), Answer("g1", first, None)]
-        refused = heard[4]
-        assert isinstance(refused, Answer) and refused.id == second
-        assert refused.error.startswith("stale") and len(refused.error) == 1000
+        assert heard[2:] == [Decision("g1", "move", 1), Answer("g1", first), Answer("g1", second)]
+        # the answer is in the handed move's row (the notice says only where to look)
+        assert other.collect_answer("g1", first) == (True, None)
+        answered, error = other.collect_answer("g1", second)
+        assert answered and error is not None
+        assert error.startswith("stale") and len(error) == 1000
+        assert other.collect_answer("g1", second) == (False, None)  # collected once
+
+
+def test_a_handed_move_not_taken_yet_can_be_withdrawn(
+    store: PostgresStore, other: PostgresStore
+) -> None:
+    new_game(store)
+    lease = store.acquire("g1", "web-1", ttl=30)
+    assert lease is not None
+    early = other.hand_move("g1", 0, 1, "withdraw", "web-2")
+    late = other.hand_move("g1", 0, 1, "withdraw again", "web-2")
+    assert other.withdraw("g1", early)  # never played
+    assert [m.id for m in store.take_handed(lease)] == [late]
+    assert not other.withdraw("g1", late)  # taken: it is answered instead
+    assert other.collect_answer("g1", late) == (False, None)
 
 
 def test_a_handed_move_is_refused_when_too_long(store: PostgresStore) -> None:
@@ -501,9 +541,11 @@ def test_moves_handed_to_a_holder_process_are_played_and_outlive_its_kill_9(
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         with Listener(postgres_dsn, [DECISIONS, ANSWERS]) as ears:
             first = store.hand_move("g1", 0, 1, "withdraw", "web-2")
-            assert hear(ears, 2) == [Decision("g1", "move", 1), Answer("g1", first, None)]
+            assert hear(ears, 2) == [Decision("g1", "move", 1), Answer("g1", first)]
+            assert store.collect_answer("g1", first) == (True, None)
             stale = store.hand_move("g1", 1, 1, "pass", "web-2")
-            assert hear(ears, 1) == [Answer("g1", stale, "stale: decision 1 is not next")]
+            assert hear(ears, 1) == [Answer("g1", stale)]
+            assert store.collect_answer("g1", stale) == (True, "stale: decision 1 is not next")
         holder.send_signal(signal.SIGKILL)
         holder.wait(WAIT)
     finally:
@@ -537,18 +579,43 @@ def test_processes_starting_together_make_the_tables_once(postgres_dsn: str) -> 
         opened.close()
 
 
-def test_a_lost_connection_is_a_clear_error_then_opened_again(
+def cut(store: PostgresStore, postgres_dsn: str) -> None:
+    """Close the store's connection from the server's side (as a restart or a cut does)."""
+    pid = store._run(lambda db: db.info.backend_pid, "read")
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+
+def test_a_statement_that_meets_a_closed_connection_is_run_again_on_a_fresh_one(
+    postgres_dsn: str, store: PostgresStore
+) -> None:
+    # before: the first statement after a cut failed ("cannot write the game database"),
+    # so the first move after a PostgreSQL restart was refused
+    new_game(store)
+    lease = store.acquire("g1", "web-1", ttl=30)
+    assert lease is not None
+    cut(store, postgres_dsn)
+    assert store.load("g1") is not None  # a read: again on a fresh connection
+    cut(store, postgres_dsn)
+    store.add_move("g1", StoredMove(1, 0, "withdraw"), lease=lease)  # a write: nothing ran
+    cut(store, postgres_dsn)
+    store.add_moves([("g1", StoredMove(2, 1, "pass"))], leases={"g1": lease})
+    assert [m.move for m in store.load("g1").moves] == ["withdraw", "pass"]
+    assert store.reconnects == 3
+    cut(store, postgres_dsn)
+    with pytest.raises(DuplicateMoveError):  # the fence and the rules hold on the retry
+        store.add_move("g1", StoredMove(2, 1, "pass"), lease=lease)
+
+
+def test_a_database_that_is_away_is_a_clear_error_then_opened_again(
     postgres_dsn: str, store: PostgresStore
 ) -> None:
     new_game(store)
-    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
-        admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE application_name = 'tajmahal' AND datname = current_database()"
-        )
-    with pytest.raises(StoreError, match="cannot read the game database PostgreSQL database"):
-        store.load("g1")
-    assert store.load("g1") is not None  # the next call connects again
+    with pytest.raises(StoreError, match="cannot open the game database") as caught:
+        PostgresStore(postgres_dsn.replace("port=5432", "port=1") + " password=hunter2",
+                      connect_timeout=2)
+    assert "hunter2" not in str(caught.value)
+    assert store.load("g1") is not None
     store.close()
     with pytest.raises(StoreError, match="is closed"):
         store.load("g1")
@@ -611,3 +678,29 @@ def test_serve_keeps_its_games_in_postgres_and_resumes_them_after_kill_9(
         assert token not in postgres_cluster.dump(name)  # the links are stored as digests only
     finally:
         store.close()
+
+
+def test_a_copy_is_checked_against_the_store_and_read_whole_when_it_differs(
+    store: PostgresStore,
+) -> None:
+    # before: a replica read only the moves after its own length (moves_after) and never
+    # checked the ones it held, so a copy that missed an undo forked for good
+    new_game(store)
+    moves = [StoredMove(1, 0, "withdraw"), StoredMove(2, 1, "pass"), StoredMove(3, 2, "pass")]
+    for move in moves:
+        store.add_move("g1", move)
+
+    def digest(held: list[StoredMove]) -> str:
+        return moves_digest((m.number, m.seat, m.move) for m in held)
+
+    assert store.generation("g1") == (3, digest(moves))
+    assert store.sync("g1", 1, digest(moves[:1])) == (True, tuple(moves[1:]))
+    assert store.sync("g1", 3, digest(moves)) == (True, ())
+    assert store.sync("g1", 0, "") == (True, tuple(moves))
+    store.remove_moves("g1", 2)  # an undo the copy did not hear of, then another move
+    store.add_move("g1", StoredMove(2, 1, "take white:elephant"))
+    now = store.load("g1").moves
+    assert store.sync("g1", 3, digest(moves)) == (False, now)  # longer than the store
+    assert store.sync("g1", 2, digest(moves[:2])) == (False, now)  # as long, but forked
+    assert store.sync("g1", 1, digest(moves[:1])) == (True, now[1:])
+    assert store.generation("g1") == (2, digest(list(now)))

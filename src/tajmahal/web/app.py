@@ -36,6 +36,7 @@ from tajmahal.web.config import GameConfig
 from tajmahal.web.guard import Guard
 from tajmahal.web.rematch import rematch
 from tajmahal.web.server import GameServer
+from tajmahal.web.store import StoreError
 from tajmahal.web.table import Listener, Rejected, Table
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]
@@ -120,6 +121,9 @@ def create_app(server: GameServer) -> Starlette:
     async def limits(request: Request) -> Response:
         return JSONResponse(server.settings.caps(), headers=_HEADERS)
 
+    async def health(request: Request) -> Response:
+        return JSONResponse(server.health(), headers=_HEADERS)
+
     async def games(request: Request) -> Response:
         return JSONResponse({"games": await server.games()}, headers=_HEADERS)
 
@@ -141,6 +145,8 @@ def create_app(server: GameServer) -> Starlette:
             data = json.loads(body)
             config = GameConfig.parse(data, server.settings)
             created = await server.create(config, client)
+        except StoreError:  # the database is away: 503 (the handler below)
+            raise
         except (TajMahalError, ValueError, RecursionError) as exc:
             message = str(exc) if isinstance(exc, TajMahalError) else "the body is not JSON"
             log.info("lobby: %s: refused a game: %s", client, log_text(message))
@@ -198,7 +204,13 @@ def create_app(server: GameServer) -> Starlette:
     async def websocket(socket: WebSocket) -> None:
         token = socket.path_params["token"]
         client = socket.client.host if socket.client else ""
-        opened = await server.open(token)
+        try:
+            opened = await server.open(token)
+        except StoreError as exc:  # the database is away: try again later (close code 1013)
+            log.warning("websocket: %s", log_text(exc))
+            await socket.accept()
+            await _refuse(socket, _UNAVAILABLE, 1013)
+            return
         await socket.accept()
         if opened is None:
             log.info("websocket: %s used an unknown link", client)
@@ -347,6 +359,7 @@ def create_app(server: GameServer) -> Starlette:
         Route("/analysis/{token}", analysis),
         Route("/api/bots", bots),
         Route("/api/limits", limits),
+        Route("/api/health", health),
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games", create, methods=["POST"]),
         WebSocketRoute("/ws/{token}", websocket),
@@ -355,6 +368,7 @@ def create_app(server: GameServer) -> Starlette:
     return Starlette(
         routes=routes,
         lifespan=lifespan,
+        exception_handlers={StoreError: _unavailable},
         middleware=[Middleware(Guard, allowed_hosts=server.settings.allowed_hosts)],
     )
 
@@ -380,6 +394,15 @@ def _analysis_page(text: str, humans: tuple[int, ...]) -> str:
     assert isinstance(record, GameRecord)
     named = attrs.evolve(record, players=people_names(record.players, humans))  # "level 3"
     return analysis_html(named, humans or range(len(record.players)))
+
+
+_UNAVAILABLE = "the game database cannot be reached just now: try again in a few seconds"
+
+
+async def _unavailable(request: Request, exc: Exception) -> Response:
+    """A request that met a database outage: 503 and when to try again, never a traceback."""
+    log.warning("%s: %s", request.url.path[:80], log_text(str(exc)))
+    return JSONResponse({"error": _UNAVAILABLE}, 503, headers={**_HEADERS, "Retry-After": "5"})
 
 
 def _err(message: str, request: str | None = None) -> dict[str, Any]:

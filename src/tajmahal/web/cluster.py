@@ -12,9 +12,20 @@ Built on the store's primitives (:mod:`tajmahal.web.stores.postgres`):
   game that someone watches through them (a replica :class:`ClusterTable`); each process
   runs one :class:`~tajmahal.web.stores.postgres.Listener`, and on "decision N of game G"
   the replica reads the new moves from the store and its connections get the state.
+  A notice is only a hint: the replica checks what it holds against the database on
+  every notice, after every re-listen and before a takeover, and reads the game again on
+  any difference, so it never forks (:mod:`tajmahal.web.cluster_table`).
 - **A move reaches the holder.** A person's move (or undo) sent to a replica is checked
   there, handed to the holder through the store, played there, and the answer comes back:
-  the person's connection gets the ack, or the error, as if the game were local.
+  the person's connection gets the ack, or the error, as if the game were local. The
+  answer is read from the handed move's row (the notice only says when to look).
+- **Faults.** The listener reconnects with backoff after any error and then re-syncs every
+  game this process holds or shows; until it has, the process says it is behind
+  (:meth:`Cluster.health`, the log). A takeover that fails for one game releases its lease
+  and goes on with the others; the lease connection waits for no lock longer than half a
+  lease. Each process takes unheld games up to its fair share (the unfinished games over
+  the live processes, known from a heartbeat table) and gives games beyond it back between
+  decisions, so a process that joins receives games.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
 import os
 import secrets
 import socket
@@ -35,9 +47,7 @@ from typing import Any, TypeVar
 import attrs
 
 from tajmahal._escape import log_text
-from tajmahal.protocol import ProcessSeat
-from tajmahal.rules.errors import TajMahalError
-from tajmahal.rules.moves import parse_move
+from tajmahal.web.cluster_table import UNDO, ClusterTable
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
 from tajmahal.web.store import Quota, StoredGame, StoredMove, StoreError, TokenEntry
@@ -45,7 +55,6 @@ from tajmahal.web.stores.postgres import (
     Answer,
     Decision,
     Handed,
-    HandedMove,
     Lease,
     LeaseLostError,
     Listener,
@@ -54,18 +63,20 @@ from tajmahal.web.stores.postgres import (
 )
 from tajmahal.web.table import Rejected, Table, Workers
 
-__all__ = ["Cluster", "ClusterServer", "ClusterTable", "LeasedStore", "process_name"]
+__all__ = ["UNDO", "Cluster", "ClusterServer", "ClusterTable", "LeasedStore", "process_name"]
 
 log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
-UNDO = "!undo"  #: a handed "move" asking the holder for an undo (no move's text starts so)
 HAND_WAIT = 30.0  #: seconds a handed move waits for the holder's answer (at least 4 ttl)
-_EARLY = 1000  #: how many answers are kept that came before their handed move's id was known
+POLL = 1.0  #: seconds between reads of a handed move's row (a lost notice costs no more)
+BACKOFF = (0.2, 5.0)  #: the listener's first and longest wait before listening again
+MAX_QUEUED = 10_000  #: notices waiting for the event loop; past this: a full re-sync instead
 
 
 class LeasedStore:
     """The server's store in a cluster: reads as the store reads; each write of a game is
-    fenced by this process's lease on it (:class:`LeaseLostError` without one)."""
+    fenced by this process's lease on it
+    (:class:`~tajmahal.web.stores.coordination.LeaseLostError` without one)."""
 
     def __init__(self, store: PostgresStore, leases: dict[str, Lease]) -> None:
         self.store = store
@@ -88,7 +99,8 @@ class LeasedStore:
         self.store.create_game(game, tokens, quota=quota)
 
     def delete_game(self, game_id: str) -> None:
-        """An expired game deleted by its holder (:class:`LeaseLostError` on another process)."""
+        """An expired game deleted by its holder
+        (:class:`~tajmahal.web.stores.coordination.LeaseLostError` on another process)."""
         self.store.delete_game(game_id, lease=self._lease(game_id))
 
     def add_move(self, game_id: str, move: StoredMove) -> None:
@@ -135,7 +147,7 @@ class _Pending:
     seat: int
     text: str
     acknowledge: Callable[[], None] | None
-    done: asyncio.Future[None]
+    woken: asyncio.Event = attrs.field(factory=asyncio.Event)
     id: int | None = None
     acked: bool = False
 
@@ -144,139 +156,7 @@ class _Pending:
             self.acked = True
             if self.acknowledge is not None:
                 self.acknowledge()
-
-
-class ClusterTable(Table):
-    """A game on one of several processes: played here while this process holds its lease,
-    else a read-only copy that applies the holder's stored moves and hands moves on."""
-
-    def __init__(self, stored: StoredGame, config: GameConfig, settings: ServerSettings,
-                 workers: Workers, *, cluster: Cluster) -> None:  # fmt: skip
-        super().__init__(stored, config, settings, workers)
-        self.cluster = cluster
-
-    @property
-    def held(self) -> bool:
-        return self.id in self.cluster.leases
-
-    def drive(self) -> None:
-        if self.held:
-            super().drive()
-
-    async def move(
-        self, seat: int, decision: object, text: object,
-        acknowledge: Callable[[], None] | None = None,
-    ) -> None:  # fmt: skip
-        if self.held:
-            try:
-                await super().move(seat, decision, text, acknowledge)
-                return
-            except LeaseLostError:
-                await self.cluster.lost(self.id)
-        await self._hand(seat, decision, text, acknowledge)
-
-    async def undo(self, seat: int, decision: object) -> None:
-        if self.held:
-            try:
-                await super().undo(seat, decision)
-                return
-            except LeaseLostError:
-                await self.cluster.lost(self.id)
-        if type(decision) is not int or decision != len(self.game) + 1:
-            raise Rejected("this undo is for decision "
-                           f"{str(decision)[:20]}, not the current one")  # fmt: skip
-        if not self.undo_allowed(seat):
-            raise Rejected("undo is possible on your turn, after a move of yours, while every "
-                           "other seat is a bot")  # fmt: skip
-        await self.cluster.hand(self.id, decision, seat, UNDO, None)
-
-    async def _hand(
-        self, seat: int, decision: object, text: object, acknowledge: Callable[[], None] | None
-    ) -> None:
-        """Check a person's move here, then hand it to the game's holder and wait."""
-        async with self._lock:
-            number, move = self._checked_move(seat, decision, text)
-        await self.cluster.hand(self.id, number, seat, str(move), acknowledge)
-
-    async def play_handed(self, handed: HandedMove) -> str | None:
-        """Play a move another process handed here: None if played, else why not."""
-        try:
-            if handed.move == UNDO:
-                await Table.undo(self, handed.seat, handed.number)
-            else:
-                await Table.move(self, handed.seat, handed.number, handed.move)
-        except LeaseLostError:
-            await self.cluster.lost(self.id)
-            return "the game moved to another server process: send it again"
-        except TajMahalError as exc:
-            return str(exc)
-        return None
-
-    async def keep_record(self) -> None:
-        if self.held:
-            await super().keep_record()
-            return
-        stored = await self.cluster.stored(self.cluster.store.load, self.id)
-        if stored is not None and stored.record is not None:
-            self.finished_record = stored.record
-            self._recorded.set()
-
-    async def catch_up(self) -> None:
-        """Apply the moves stored since this copy's (a replica; a holder stores them itself)."""
-        if self.closed:
-            return
-        async with self._lock:
-            if self.held:
-                return
-            stored = await self.cluster.stored(
-                self.cluster.store.moves_after, self.id, len(self.game)
-            )
-            self._apply(stored)
-            if self.state.is_over and self.finished_record is None:
-                await self.keep_record()
-
-    async def take_back(self, first: int) -> None:
-        """An undo on the holder: moves ``first`` and later are gone; read what follows."""
-        async with self._lock:
-            if not self.held and first <= len(self.game):
-                while len(self.game) >= first:
-                    self.game.pop()
-                del self.moves[first - 1 :]
-                self._rebuild_events()
-                self.rewound = self.version + 1  # as Table.undo: pages get the whole state
-                self._changed()
-        await self.catch_up()
-
-    def _apply(self, stored: Sequence[StoredMove]) -> None:
-        applied = False
-        for entry in stored:
-            if entry.number != len(self.game) + 1:
-                break
-            before = self.state
-            try:
-                move = parse_move(entry.move, before)
-            except TajMahalError as exc:  # read across an undo: the undo's notice mends it
-                log.info("game %s: stored move %d does not follow: %s", self.id, entry.number,
-                         log_text(exc))  # fmt: skip
-                break
-            self.cluster.acknowledge(self.id, entry)  # the ack first, then the frames
-            self.game.push(move)
-            self.moves.append(entry)
-            applied = True
-        if applied:
-            self._changed()
-
-    async def become_replica(self) -> None:
-        """The lease is gone: stop the bots here (the holder plays them now)."""
-        if self._driver is not None:
-            self._driver.cancel()
-            self._driver = None
-        self._referee = None
-        seats, self._seats = self._seats, []
-        self.workers.pool.forget(self.id)
-        for seat in seats:
-            if isinstance(seat, ProcessSeat):
-                await self.workers.program(seat.close)
+        self.woken.set()
 
 
 def process_name() -> str:
@@ -290,25 +170,37 @@ class Cluster:
     def __init__(self, server: ClusterServer, dsn: str, ttl: float) -> None:
         self.server = server
         self.dsn = dsn
-        #: connections of their own: the leases wait neither for moves nor for notices' work
-        self.store = PostgresStore(dsn)
-        self.leaser = PostgresStore(dsn)
-        self.name = process_name()
         self.ttl = ttl
+        #: connections of their own: the leases wait neither for moves nor for notices' work,
+        #: and no lock longer than half a lease (a frozen peer's row is skipped, not waited on)
+        held_open = max(2.0, 2 * ttl)  # a peer frozen inside a transaction is cut after this
+        self.store = PostgresStore(dsn, idle_timeout=held_open)
+        self.leaser = PostgresStore(dsn, lock_timeout=max(0.2, ttl / 2),
+                                    statement_timeout=max(2.0, 2 * ttl),
+                                    idle_timeout=held_open)  # fmt: skip
+        self.name = process_name()
         self.leases: dict[str, Lease] = {}
+        self.share: int | None = None  #: games this process may take (None: not known yet)
+        self.live = 1  #: live processes, as the database last said
         self._taking: set[str] = set()  # acquired, not yet in ``leases``
         self._damaged: set[str] = set()  # games that cannot be loaded: not taken again
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-notices")
         self._leasing = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-lease")
-        self._chains: dict[str, asyncio.Task[None]] = {}  # per game: its notices, in order
+        self._chains: dict[tuple[str, str], asyncio.Task[None]] = {}  # a game's work, in order
+        self._queued: set[tuple[str, str]] = set()  # work asked for and not started (coalesced)
         self._pending: dict[int, _Pending] = {}
-        self._waiting: list[_Pending] = []  # handed, id not known yet
-        #: answers that came before their sender knew the handed move's id, by (game, id)
-        self._early: dict[tuple[str, int], str | None] = {}
+        self._waiting: list[_Pending] = []  # handed, answer not known yet
         self._notices: asyncio.Queue[Notice | None] = asyncio.Queue()
         self._stop = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._listening: threading.Thread | None = None
+        self.listening = False  #: whether the listener is connected now
+        self.listener_pid: int | None = None  #: its backend's process id (for operators)
+        #: why this process may be behind the database (notices missed), None once re-synced
+        self.behind: str | None = "starting"
+        self.relistens = 0  #: how many times the listener connected again after a loss
+        self.ignored = 0  #: notices that were not ours (ignored, logged)
+        self.failures = 0  #: games a re-sync or takeover could not do (done again later)
 
     async def stored(self, work: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
@@ -318,6 +210,17 @@ class Cluster:
 
     def holds(self, game_id: str) -> bool:
         return game_id in self.leases
+
+    def health(self) -> dict[str, Any]:
+        """What this process knows of its part: for the health view and operators."""
+        return {
+            "process": self.name, "listening": self.listening, "behind": self.behind,
+            "held": len(self.leases), "share": self.share, "live_processes": self.live,
+            "relistens": self.relistens, "ignored_notices": self.ignored,
+            "listener_pid": self.listener_pid,
+            "failures": self.failures,
+            "reconnects": self.store.reconnects + self.leaser.reconnects,
+        }  # fmt: skip
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -341,6 +244,8 @@ class Cluster:
             self.leases.pop(lease.game_id, None)
             with contextlib.suppress(StoreError):
                 await self.leasing(self.leaser.release, lease)
+        with contextlib.suppress(StoreError):
+            await self.leasing(self.leaser.leave, self.name)
         for pool in (self._thread, self._leasing):
             pool.shutdown(wait=True)
         self.store.close()
@@ -349,102 +254,171 @@ class Cluster:
     # ------------------------------------------------------------------ notices
 
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
-        """In a thread: the notices, onto the event loop (None: heard again after a loss)."""
+        """In a thread: the notices, onto the event loop (None: heard again after a loss).
+        Nothing ends it but the server's stop: any error is followed by listening again."""
         listener: Listener | None = None
-        while not self._stop.is_set():
+        delay, counted = BACKOFF[0], 0
+        while not self._stop.is_set() and not loop.is_closed():
             try:
                 if listener is None:
-                    listener = Listener(self.dsn)
-                    loop.call_soon_threadsafe(self._notices.put_nowait, None)
+                    listener, counted = Listener(self.dsn), 0
+                    self.listener_pid, self.listening, delay = listener.pid, True, BACKOFF[0]
+                    if self.behind is not None and self.behind != "starting":
+                        self.relistens += 1
+                    loop.call_soon_threadsafe(self._notice, None)
                 for notice in listener.wait(0.5):
-                    loop.call_soon_threadsafe(self._notices.put_nowait, notice)
-            except StoreError as exc:
-                log.warning("cluster: %s; listening again in a second", log_text(exc))
+                    loop.call_soon_threadsafe(self._notice, notice)
+                self.ignored += listener.ignored - counted
+                counted = listener.ignored
+            except Exception as exc:  # anything: listen again, a little later each time
+                if loop.is_closed():
+                    break
+                self.listening = False
+                self.behind = self.behind or "the notices' connection was lost"
+                log.warning("cluster: not listening (%s); again in %.1f s",
+                            log_text(str(exc) or type(exc).__name__), delay)  # fmt: skip
                 if listener is not None:
                     with contextlib.suppress(Exception):
                         listener.close()
                 listener = None
-                self._stop.wait(1.0)
-            except RuntimeError:  # the event loop closed: the server stopped
-                break
+                self._stop.wait(delay)
+                delay = min(delay * 2, BACKOFF[1])
+        self.listening = False
         if listener is not None:
             with contextlib.suppress(Exception):
                 listener.close()
 
+    def _notice(self, notice: Notice | None) -> None:
+        """On the event loop: queue a notice; a flood is dropped for a full re-sync."""
+        if self._notices.qsize() >= MAX_QUEUED:
+            self.behind = self.behind or "too many notices at once"
+            return
+        self._notices.put_nowait(notice)
+
     async def _hear(self) -> None:
-        """Each game's notices in order, the games' side by side; answers at once."""
-        loop = asyncio.get_running_loop()
+        """Each game's work in order, the games' side by side; one of each kind waiting."""
         while True:
             notice = await self._notices.get()
             if isinstance(notice, Answer):
-                self._answered(notice.game_id, notice.id, notice.error)
-                continue
-            key = "" if notice is None else notice.game_id
-            before = self._chains.get(key)
-            task = loop.create_task(self._after(before, notice))
-            self._chains[key] = task
-            task.add_done_callback(functools.partial(self._chained, key))
+                self._answered(notice.game_id, notice.id)
+            elif notice is None:
+                self._chain(("", "sync"), self.resync)
+            elif isinstance(notice, Handed):
+                if notice.game_id in self.leases:
+                    self._chain((notice.game_id, "handed"),
+                                functools.partial(self._take_handed, notice.game_id))  # fmt: skip
+            elif isinstance(notice, Decision):
+                table = self.server.tables.get(notice.game_id)
+                if isinstance(table, ClusterTable) and not table.held:
+                    self._chain((notice.game_id, "sync"), table.follow)
 
-    def _chained(self, key: str, task: asyncio.Task[None]) -> None:
+    def _chain(self, key: tuple[str, str], work: Callable[[], Any]) -> None:
+        """Run ``work`` after the work of the same key; not again if one is still waiting."""
+        if key in self._queued:
+            return
+        self._queued.add(key)
+        before = self._chains.get(key)
+        task = asyncio.get_running_loop().create_task(self._after(key, before, work))
+        self._chains[key] = task
+        task.add_done_callback(functools.partial(self._chained, key))
+
+    def _chained(self, key: tuple[str, str], task: asyncio.Task[None]) -> None:
         if self._chains.get(key) is task:
             del self._chains[key]
 
-    async def _after(self, before: asyncio.Task[None] | None, notice: Notice | None) -> None:
+    async def _after(
+        self, key: tuple[str, str], before: asyncio.Task[None] | None, work: Callable[[], Any]
+    ) -> None:
         if before is not None:
             await asyncio.wait([before])  # its outcome is its own
+        self._queued.discard(key)
         try:
-            await self._heard(notice)
+            await work()
+        except StoreError as exc:  # the database is away: the next re-sync reads it again
+            self.behind = self.behind or "a notice's work failed"
+            log.info("cluster: %s (%s): %s", key[1], key[0], log_text(exc))
         except Exception:  # a bug: logged, the notices go on
-            log.exception("cluster: a notice failed: %s", notice)
+            log.exception("cluster: a notice's work failed (%s of %s)", key[1], key[0])
 
-    async def _heard(self, notice: Notice | None) -> None:
-        tables = self.server.tables
-        if notice is None:  # (listening again): what was missed meanwhile
-            for each in list(tables.values()):
-                if isinstance(each, ClusterTable):
-                    await each.catch_up()
-            for game_id in list(self.leases):
-                await self._take_handed(game_id)
-        elif isinstance(notice, Decision):
-            table = tables.get(notice.game_id)
-            if not isinstance(table, ClusterTable) or table.held:
-                return
-            if notice.change == "undo" and notice.number is not None:
-                await table.take_back(notice.number)
-            elif notice.change == "move" and notice.number is not None:
-                if notice.number > table.decision:
-                    await table.catch_up()
-            else:
-                await table.catch_up()
-        elif isinstance(notice, Handed) and notice.game_id in self.leases:
-            await self._take_handed(notice.game_id)
+    async def resync(self) -> None:
+        """After listening again (notices were missed): every game shown here read again and
+        checked, every held game's handed moves taken, every handed move's answer read; each
+        game on its own (one that fails does not stop the others)."""
+        started = time.monotonic()
+        failed = 0
+        for table in list(self.server.tables.values()):
+            if not isinstance(table, ClusterTable) or self._stop.is_set():
+                continue
+            try:
+                if table.held:
+                    await self._take_handed(table.id)
+                else:
+                    await table.follow()
+            except Exception as exc:  # this game later; the others now
+                failed += 1
+                log.info("game %s: not re-synced: %s", table.id, log_text(exc))
+        for pending in self._waiting:
+            pending.woken.set()  # its row is read again now
+        self.failures += failed
+        if failed:
+            self.behind = f"{failed} games not re-synced"
+            log.warning("cluster: behind the database: %d games not re-synced", failed)
+        elif self.listening:
+            if self.behind is not None:
+                log.info("cluster: caught up with the database in %.2f s",
+                         time.monotonic() - started)  # fmt: skip
+            self.behind = None
 
     # ------------------------------------------------------------------ handed moves
 
     async def hand(self, game_id: str, number: int, seat: int, text: str,
                    acknowledge: Callable[[], None] | None) -> None:  # fmt: skip
         """Hand a checked move to the game's holder; returns once it is played (acknowledged
-        first), :class:`Rejected` with the holder's reason if it is not."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        pending = _Pending(game_id, number, seat, text, acknowledge, done)
+        first), :class:`Rejected` with the holder's reason if it is not. What became of it
+        is read from the database: the stored move, or the answer in the handed move's row
+        (an answer notice only says when to look: a forged one acknowledges nothing)."""
+        pending = _Pending(game_id, number, seat, text, acknowledge)
         self._waiting.append(pending)
         try:
             pending.id = await self.stored(
                 self.store.hand_move, game_id, seat, number, text, self.name
             )
             self._pending[pending.id] = pending
-            early = (game_id, pending.id)
-            if early in self._early:
-                self._answered(game_id, pending.id, self._early.pop(early))
-            try:
-                await asyncio.wait_for(asyncio.shield(done), max(HAND_WAIT, 4 * self.ttl))
-            except TimeoutError:
-                raise Rejected("the game's server did not answer in time: the game's state "
-                               "shows whether the move was played") from None  # fmt: skip
+            deadline = time.monotonic() + max(HAND_WAIT, 4 * self.ttl)
+            while not pending.acked:  # acked: its stored move was read (catch_up)
+                pending.woken.clear()
+                try:
+                    answered, error = await self.stored(
+                        self.store.collect_answer, game_id, pending.id
+                    )
+                except StoreError as exc:  # the database is away: asked again in a moment
+                    log.info("game %s: a handed move's answer not read: %s", game_id,
+                             log_text(exc))  # fmt: skip
+                    answered, error = False, None
+                if pending.acked:  # its stored move was read meanwhile: played (one answer)
+                    return
+                if answered:
+                    if error is not None:
+                        raise Rejected(error)
+                    pending.ack()
+                    return
+                if time.monotonic() > deadline:
+                    await self._give_up(pending)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(pending.woken.wait(), POLL)
         finally:
             self._waiting.remove(pending)
             if pending.id is not None:
                 self._pending.pop(pending.id, None)
+
+    async def _give_up(self, pending: _Pending) -> None:
+        assert pending.id is not None
+        with contextlib.suppress(StoreError):
+            if await self.stored(self.store.withdraw, pending.game_id, pending.id):
+                raise Rejected("the game's server did not take the move in time; it was not "
+                               "played: send it again")  # fmt: skip
+        raise Rejected("the game's server did not answer in time: the game's state "
+                       "shows whether the move was played")  # fmt: skip
 
     def acknowledge(self, game_id: str, stored: StoredMove) -> None:
         """A replica applies ``stored``: if it is a move handed from here, it was played (the
@@ -455,23 +429,12 @@ class Cluster:
                 game_id, stored.number, stored.seat, stored.move
             ):  # fmt: skip
                 pending.ack()
-                if not pending.done.done():
-                    pending.done.set_result(None)
 
-    def _answered(self, game_id: str, ident: int, error: str | None) -> None:
+    def _answered(self, game_id: str, ident: int) -> None:
+        """An answer notice: the sender reads the row now (a forged one reads nothing)."""
         pending = self._pending.get(ident)
-        if pending is None or pending.game_id != game_id:  # (ids are a database's, or schema's)
-            self._early[game_id, ident] = error
-            while len(self._early) > _EARLY:
-                del self._early[next(iter(self._early))]
-            return
-        if pending.done.done():
-            return
-        if error is None:
-            pending.ack()
-            pending.done.set_result(None)
-        else:
-            pending.done.set_exception(Rejected(error))
+        if pending is not None and pending.game_id == game_id:
+            pending.woken.set()
 
     async def _take_handed(self, game_id: str) -> None:
         lease = self.leases.get(game_id)
@@ -497,21 +460,30 @@ class Cluster:
     # ------------------------------------------------------------------ leases
 
     async def _keep(self) -> None:
-        """Renew the leases, give up those of games gone from memory, take unheld games."""
+        """Say this process lives, renew the leases, give up those of games gone from memory
+        and those beyond this process's share, take unheld games up to it."""
         every = max(0.1, self.ttl / 4)
         rounds = 0
         while True:
             try:
+                await self._beat()
                 await self._renew()
-                await self._take_over()
+                if not await self._spread():
+                    await self._take_over()
                 if rounds % 20 == 19:
                     await self._forget_unwatched()
+                if self.behind is not None and self.listening and rounds % 4 == 3:
+                    self._chain(("", "sync"), self.resync)
             except StoreError as exc:
                 log.warning("cluster: %s", log_text(exc))
             except Exception:  # a bug: logged, the leases go on
                 log.exception("cluster: keeping the leases failed")
             rounds += 1
             await asyncio.sleep(every)
+
+    async def _beat(self) -> None:
+        self.live, unfinished = await self.leasing(self.leaser.beat, self.name, self.ttl)
+        self.share = math.ceil(unfinished / max(self.live, 1))
 
     async def _renew(self) -> None:
         """Every lease renewed in one statement; the games left give theirs up."""
@@ -534,15 +506,43 @@ class Cluster:
             elif self.leases.get(game_id) is lease:
                 self.leases[game_id] = now
 
+    async def _spread(self) -> bool:
+        """Give back the games beyond this process's share (others take them), one a round,
+        between decisions (no move being stored); whether one was given back."""
+        if self.share is None or self.live < 2 or len(self.leases) <= self.share:
+            return False
+        tables = [self.server.tables.get(game_id) for game_id in self.leases]
+        held = [t for t in tables if isinstance(t, ClusterTable)]
+        if not held:
+            return False
+        # a person's turn first (no bot thinking), then the least recently active
+        held.sort(key=lambda t: (not t.seat_is_human(t.state.current_player or 0),
+                                 t.last_active))  # fmt: skip
+        table = held[0]
+        lease = await table.hand_back()
+        if lease is None:
+            return False
+        log.info("game %s: given back for another process (%d held, a share of %d)",
+                 table.id, len(self.leases), self.share)  # fmt: skip
+        with contextlib.suppress(StoreError):
+            await self.leasing(self.leaser.release, lease)
+        return True
+
     async def _take_over(self) -> None:
         for game_id in await self.leasing(self.leaser.unheld):
             if self._stop.is_set():
                 return
-            if game_id in self._damaged:
+            if self.share is not None and len(self.leases) + len(self._taking) >= self.share:
+                return
+            if game_id in self._damaged or game_id in self.leases:
                 continue
             self._taking.add(game_id)
             try:
                 await self._take(game_id)
+            except Exception as exc:  # this game later (its lease released); the others now
+                self.failures += 1
+                log.warning("game %s: not taken over: %s", game_id,
+                            log_text(str(exc) or type(exc).__name__))  # fmt: skip
             finally:
                 self._taking.discard(game_id)
 
@@ -550,12 +550,16 @@ class Cluster:
         lease = await self.leasing(self.leaser.acquire, game_id, self.name, self.ttl)
         if lease is None:  # another process was quicker
             return
-        table = self.server.tables.get(game_id) or await self.server.table(game_id)
-        if not isinstance(table, ClusterTable) or table.closed:  # a damaged game: left alone
-            self._damaged.add(game_id)
-            await self.leasing(self.leaser.release, lease)
-            return
-        await table.catch_up()  # the last holder is fenced now: the store has every move
+        try:
+            table = self.server.tables.get(game_id) or await self.server.table(game_id)
+            if not isinstance(table, ClusterTable) or table.closed:  # damaged: left alone
+                self._damaged.add(game_id)
+                raise StoreError(f"game {game_id} cannot be loaded")
+            await table.catch_up()  # the last holder is fenced now: the store has every move
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.leasing(self.leaser.release, lease)
+            raise
         self.leases[game_id] = lease
         log.info("game %s: played by this process from decision %d (epoch %d)",
                  game_id, table.decision, lease.epoch)  # fmt: skip
@@ -572,7 +576,8 @@ class Cluster:
         table = self.server.tables.get(game_id)
         if isinstance(table, ClusterTable):
             await table.become_replica()
-            await table.catch_up()
+            with contextlib.suppress(StoreError):
+                await table.catch_up()
 
     async def _forget_unwatched(self) -> None:
         """Replicas nobody watches through this process leave memory (read again when opened)."""
@@ -582,7 +587,8 @@ class Cluster:
                 self.server.tables.pop(game_id, None)
                 await table.close()
             elif isinstance(table, ClusterTable) and not table.held:
-                await table.catch_up()  # a notice lost with a connection: caught up here
+                with contextlib.suppress(StoreError):
+                    await table.follow()  # a notice lost with a connection: caught up here
 
 
 class ClusterServer(GameServer):
@@ -601,6 +607,10 @@ class ClusterServer(GameServer):
             return ClusterTable(stored, config, settings, workers, cluster=cluster)
 
         self.make_table = make
+
+    def health(self) -> dict[str, Any]:
+        """This process's health: the server's, with its part in the cluster."""
+        return {**super().health(), "cluster": self.cluster.health()}
 
     async def resume(self) -> None:
         """Take the games nobody holds (the cluster's first round), then keep doing so."""

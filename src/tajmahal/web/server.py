@@ -126,6 +126,11 @@ class GameServer:
                 log.info("game %s: expired after %g s without a move", table.id,
                          self.settings.idle_expiry)  # fmt: skip
 
+    def health(self) -> dict[str, Any]:
+        """What a health check reads (``/api/health``): the games in memory (a cluster
+        server adds its part: whether it listens, whether it is behind the database)."""
+        return {"games": len(self.tables)}
+
     async def stop(self) -> None:
         """Stop every game's bots, the worker processes and threads (the games stay stored)."""
         if self._sweeper is not None:

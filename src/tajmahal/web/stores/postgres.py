@@ -11,24 +11,29 @@ feature, no home-made cluster protocol:
   a game at a time. The holder renews it; a holder that stops (killed, cut off) loses it
   at expiry and another process takes the game over. Each takeover raises the lease's
   *epoch*, and a write given a lease is fenced by it: a process that lost its game can
-  no longer change it (:class:`LeaseLostError`).
+  no longer change it (:class:`~tajmahal.web.stores.coordination.LeaseLostError`).
 - **Notices through LISTEN/NOTIFY**: each committed change of a game ("decision N of game
   G", an undo, the end) reaches every :class:`Listener` once it is committed.
 - **Handed moves**: a process that does not hold a game stores a person's move there
-  (:meth:`PostgresStore.hand_move`); the holder is told, takes it with its lease and
-  answers (:meth:`PostgresStore.answer`). A handed move is not a decision: it counts only
-  once the holder has committed it as a move.
+  (:meth:`~tajmahal.web.stores.coordination.Coordination.hand_move`); the holder is told,
+  takes it with its lease and answers in its row
+  (:meth:`~tajmahal.web.stores.coordination.Coordination.answer`). A handed move is not a
+  decision: it counts only once the holder has committed it as a move.
+
+The leases, handed moves and live processes are :mod:`tajmahal.web.stores.coordination`
+(a part of :class:`PostgresStore`); the notices are :mod:`tajmahal.web.stores.notices`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote, unquote
 
 import attrs
@@ -42,6 +47,7 @@ try:  # the extra 'postgres': without it, an ImportError that names it
 except ImportError as missing:
     raise missing_extra(__name__, ("postgres",), missing) from missing
 
+from tajmahal._escape import log_text
 from tajmahal.web.store import (
     QUOTA_COUNTS,
     DuplicateMoveError,
@@ -55,6 +61,25 @@ from tajmahal.web.store import (
     taken_game,
     token_digest,
     unknown_game,
+)
+from tajmahal.web.stores.coordination import (
+    Coordination,
+    HandedMove,
+    Lease,
+    LeaseLostError,
+    check_lease,
+    notify,
+)
+from tajmahal.web.stores.notices import (
+    ANSWERS,
+    DECISIONS,
+    HANDED,
+    Answer,
+    Decision,
+    Handed,
+    Notice,
+    moves_digest,
+    parse_notice,
 )
 
 __all__ = [
@@ -70,17 +95,14 @@ __all__ = [
     "Listener",
     "Notice",
     "PostgresStore",
+    "UncertainWriteError",
     "address_problem",
     "describe",
+    "moves_digest",
     "parse_notice",
     "redact",
 ]
 
-DECISIONS = "tajmahal_decisions"  #: channel: a game changed (a move, an undo, its end)
-HANDED = "tajmahal_handed"  #: channel: a move was handed to a game's holder
-ANSWERS = "tajmahal_answers"  #: channel: the holder's answer to a handed move
-MAX_MOVE_TEXT = 4096  #: the longest move text a process may hand on
-MAX_ANSWER_TEXT = 1000  #: an answer's error is cut to this (a notice carries 8000 bytes)
 _SCHEMA_LOCK = 0x74616A6D  # advisory lock key ("tajm"): one process creates the tables
 _SERVER_LOCK = 0x74616A6E  # advisory lock key: the one server process of an exclusive store
 _QUOTA_LOCK = 0x74616A6F  # advisory lock key: new games counted and stored one at a time
@@ -126,6 +148,15 @@ _SCHEMA = [
         sent TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
     )""",
     "CREATE INDEX IF NOT EXISTS handed_moves_game ON handed_moves(game_id, id)",
+    # the holder's answer is kept in the row: the sender reads it there (a notice is a hint)
+    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS taken BOOLEAN NOT NULL DEFAULT false",
+    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS answered BOOLEAN NOT NULL DEFAULT false",
+    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS error TEXT",
+    # the live server processes (a heartbeat each round): each takes its fair share of games
+    """CREATE TABLE IF NOT EXISTS processes (
+        name TEXT PRIMARY KEY,
+        seen TIMESTAMPTZ NOT NULL
+    )""",
     # a game's owner (the digest of the client's address): the quotas, counted in the database
     """CREATE TABLE IF NOT EXISTS owners (
         game_id TEXT PRIMARY KEY REFERENCES games(id),
@@ -136,64 +167,16 @@ _SCHEMA = [
 
 T = TypeVar("T")
 _Connection = psycopg.Connection[TupleRow]
+log = logging.getLogger("tajmahal.web")
 
 
-class LeaseLostError(StoreError):
-    """The lease given with a write is no longer held (released, or taken over after expiry)."""
+
+class UncertainWriteError(StoreError):
+    """A write's commit was cut with its connection: it may or may not be stored."""
 
 
-@attrs.frozen
-class Lease:
-    """One process's hold on a game: who, the epoch (raised at each takeover) and when it
-    expires (seconds since the epoch, on the database's clock)."""
-
-    game_id: str
-    holder: str
-    epoch: int
-    expires: float
-
-
-@attrs.frozen
-class HandedMove:
-    """A move a process handed to the game's holder: the seat it checked the token of, the
-    decision number the person answered, the move's text and the process that sent it."""
-
-    id: int
-    game_id: str
-    seat: int
-    number: int
-    move: str
-    sender: str
-
-
-@attrs.frozen
-class Decision:
-    """Notice: game ``game_id`` changed. ``change`` is ``'move'`` (decision ``number`` was
-    committed), ``'undo'`` (moves ``number`` and later were removed) or ``'finish'``."""
-
-    game_id: str
-    change: str
-    number: int | None = None
-
-
-@attrs.frozen
-class Handed:
-    """Notice: handed move ``id`` waits for the holder of ``game_id``."""
-
-    game_id: str
-    id: int
-
-
-@attrs.frozen
-class Answer:
-    """Notice: the holder's answer to handed move ``id``: None if played, else the error."""
-
-    game_id: str
-    id: int
-    error: str | None
-
-
-Notice = Decision | Handed | Answer
+class _Retry(Exception):
+    """The connection was closed before the transaction did anything: run it again."""
 
 
 def describe(dsn: str) -> str:
@@ -298,39 +281,6 @@ def redact(text: str, dsn: str) -> str:
     return text
 
 
-def parse_notice(channel: str, payload: str) -> Notice | None:
-    """A notice from its channel and JSON payload; None if it is not one of ours.
-
-    >>> parse_notice(DECISIONS, '{"game": "g1", "change": "move", "number": 3}')
-    Decision(game_id='g1', change='move', number=3)
-    >>> parse_notice(ANSWERS, '{"game": "g1", "id": 8, "error": null}')
-    Answer(game_id='g1', id=8, error=None)
-    >>> parse_notice(HANDED, 'not json') is None
-    True
-    """
-    try:
-        data = json.loads(payload)
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-        return None
-    game, number, ident = data["game"], data.get("number"), data.get("id")
-    if channel == DECISIONS and data.get("change") in ("move", "undo", "finish"):
-        if number is None or _is_int(number):
-            return Decision(game, data["change"], number)
-    elif channel == HANDED and _is_int(ident):
-        return Handed(game, ident)
-    elif channel == ANSWERS and _is_int(ident):
-        error = data.get("error")
-        if error is None or isinstance(error, str):
-            return Answer(game, ident, error)
-    return None
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _reason(exc: BaseException, dsn: str = "") -> str:
     """The first line of a database error; with the address it used, without its password
     (and, for an address libpq cannot read, without anything libpq quotes from it)."""
@@ -342,12 +292,7 @@ def _reason(exc: BaseException, dsn: str = "") -> str:
     return redact(first, dsn) if dsn else first
 
 
-def _notify(db: _Connection, channel: str, payload: dict[str, Any]) -> None:
-    # inside the caller's transaction: PostgreSQL delivers it at commit, never before
-    db.execute("SELECT pg_notify(%s, %s)", (channel, json.dumps(payload)))
-
-
-class PostgresStore:
+class PostgresStore(Coordination):
     """A :class:`~tajmahal.web.store.GameStore` in a PostgreSQL database, for one or several
     server processes (``tajmahal serve --db postgresql://...``).
 
@@ -371,7 +316,10 @@ class PostgresStore:
         store.add_move("g1", StoredMove(1, 0, "withdraw"), lease=lease)
     """
 
-    def __init__(self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10) -> None:
+    def __init__(
+        self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10,
+        statement_timeout: float = 30.0, lock_timeout: float = 10.0, idle_timeout: float = 10.0,
+    ) -> None:  # fmt: skip
         problem = address_problem(dsn)
         if problem is not None:  # said without the address: it may hold a password
             raise StoreError(f"the game database's address cannot be read: {problem}")
@@ -379,6 +327,11 @@ class PostgresStore:
         self.exclusive = exclusive
         self.where = describe(dsn)
         self.connect_timeout = connect_timeout
+        #: no statement runs, no lock is waited for, and no transaction stays open (its
+        #: process frozen) longer than these seconds: a frozen peer never blocks this one
+        self.timeouts = {"statement_timeout": statement_timeout, "lock_timeout": lock_timeout,
+                         "idle_in_transaction_session_timeout": idle_timeout}  # fmt: skip
+        self.reconnects = 0  #: how many times a statement met a closed connection and was retried
         self._lock = threading.Lock()
         self._db: _Connection | None = None
         self._closed = False
@@ -407,6 +360,8 @@ class PostgresStore:
                 ) from None  # (psycopg's error is not chained: it may quote the address)
             try:
                 db.execute("SET synchronous_commit TO on")
+                for setting, seconds in self.timeouts.items():
+                    db.execute(f"SET {setting} TO {max(1, int(seconds * 1000))}")
                 if self.exclusive:
                     self._hold_database(db)
             except psycopg.Error as exc:
@@ -435,43 +390,61 @@ class PostgresStore:
         self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None = None,
         game_id: str = "",
     ) -> T:
-        """``work`` in one transaction; psycopg's errors become :class:`StoreError`."""
+        """``work`` in one transaction; psycopg's errors become :class:`StoreError`.
+
+        A connection the server closed (a restart, a cut) is found at the first statement:
+        the transaction is run again once on a fresh connection when that is safe: a read,
+        or a write that failed before its commit (the server rolled it back). A write whose
+        commit was cut may or may not be stored: :class:`UncertainWriteError`.
+        """
         with self._lock:
-            db = self._connection()
             try:
-                with db.transaction():
-                    return work(db)
-            except psycopg.errors.UniqueViolation as exc:
-                if conflict is None:
-                    raise StoreError(
-                        f"cannot {doing} the game database {self.where}: {_reason(exc)}"
-                    ) from exc
-                raise conflict from exc
-            except psycopg.errors.ForeignKeyViolation as exc:
-                raise unknown_game(game_id) from exc
-            except psycopg.Error as exc:
+                return self._once(work, doing, conflict, game_id, retry=True)
+            except _Retry:
+                self.reconnects += 1
+                log.info("the game database %s closed a connection: %s again on a fresh one",
+                         self.where, doing)  # fmt: skip
+                return self._once(work, doing, conflict, game_id, retry=False)
+
+    def _once(
+        self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None,
+        game_id: str, *, retry: bool,
+    ) -> T:  # fmt: skip
+        db = self._connection()
+        worked = False
+        try:
+            with db.transaction():
+                result = work(db)
+                worked = True
+            return result
+        except psycopg.errors.UniqueViolation as exc:
+            if conflict is None:
                 raise StoreError(
-                    f"cannot {doing} the game database {self.where}: {_reason(exc)}"
+                    f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)}"
                 ) from exc
+            raise conflict from exc
+        except psycopg.errors.ForeignKeyViolation as exc:
+            raise unknown_game(game_id) from exc
+        except psycopg.Error as exc:
+            cut = isinstance(exc, psycopg.OperationalError) and (db.broken or db.closed)
+            if cut:
+                self._db = None
+                if worked and doing != "read":
+                    raise UncertainWriteError(
+                        f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)} "
+                        "(the connection closed during the commit)"
+                    ) from exc
+                if retry:
+                    raise _Retry from exc
+            raise StoreError(
+                f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)}"
+            ) from exc
 
     @staticmethod
     def _create_schema(db: _Connection) -> None:
         db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
         for statement in _SCHEMA:
             db.execute(statement)
-
-    @staticmethod
-    def _check(db: _Connection, lease: Lease) -> None:
-        """The fence: ``lease`` still holds its game (the row stays locked until commit, so a
-        takeover waits for this transaction and then sees what it wrote)."""
-        held = db.execute(
-            "SELECT 1 FROM leases WHERE game_id = %s AND holder = %s AND epoch = %s FOR SHARE",
-            (lease.game_id, lease.holder, lease.epoch),
-        ).fetchone()
-        if held is None:
-            raise LeaseLostError(
-                f"{lease.holder} no longer holds game {lease.game_id} (epoch {lease.epoch})"
-            )
 
     # ------------------------------------------------------------------ GameStore
 
@@ -514,7 +487,7 @@ class PostgresStore:
 
         def work(db: _Connection) -> None:
             if lease is not None:
-                self._check(db, lease)
+                check_lease(db, lease)
             row = db.execute("SELECT 1 FROM games WHERE id = %s AND record IS NULL FOR UPDATE",
                              (game_id,)).fetchone()  # fmt: skip
             if row is None:
@@ -527,21 +500,37 @@ class PostgresStore:
 
     def add_move(self, game_id: str, move: StoredMove, *, lease: Lease | None = None) -> None:
         """Commit one move and tell every listener; :class:`DuplicateMoveError` if its number
-        is taken, :class:`LeaseLostError` if ``lease`` is given and no longer held."""
+        is taken, :class:`~tajmahal.web.stores.coordination.LeaseLostError` if ``lease`` is
+        given and no longer held."""
         fault = None if move.fault is None else json.dumps(move.fault)
 
         def work(db: _Connection) -> None:
             if lease is not None:
-                self._check(db, lease)
+                check_lease(db, lease)
             db.execute(
                 "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
                 "VALUES (%s, %s, %s, %s, %s, %s)",
                 (game_id, move.number, move.seat, move.move, move.elapsed, fault),
             )
-            _notify(db, DECISIONS, {"game": game_id, "change": "move", "number": move.number})
+            notify(db, DECISIONS, {"game": game_id, "change": "move", "number": move.number})
 
         duplicate = DuplicateMoveError(f"game {game_id} already has move {move.number}")
-        self._run(work, "write", duplicate, game_id)
+        try:
+            self._run(work, "write", duplicate, game_id)
+        except UncertainWriteError:  # its commit was cut: stored, or written again now
+            if not self._stored_as(game_id, move):
+                self._run(work, "write", duplicate, game_id)
+
+    def _stored_as(self, game_id: str, move: StoredMove) -> bool:
+        """Whether ``move`` is stored, as given (a write whose commit was cut)."""
+        row = self._run(
+            lambda db: db.execute(
+                "SELECT seat, move FROM moves WHERE game_id = %s AND number = %s",
+                (game_id, move.number),
+            ).fetchone(),
+            "read",
+        )
+        return row is not None and (row[0], row[1]) == (move.seat, move.move)
 
     def add_moves(
         self, entries: Sequence[tuple[str, StoredMove]],
@@ -551,8 +540,8 @@ class PostgresStore:
         fenced by its game's lease in ``leases`` when given, and tell every listener.
 
         Each entry's outcome, in order: None, :class:`DuplicateMoveError` (its number is
-        taken) or :class:`LeaseLostError` (no lease, or no longer held); the others are
-        stored all the same."""
+        taken) or :class:`~tajmahal.web.stores.coordination.LeaseLostError` (no lease, or no
+        longer held); the others are stored all the same."""
 
         def work(db: _Connection) -> list[Exception | None]:
             if leases is not None:  # the leases' rows locked in one order: no deadlock with
@@ -569,14 +558,14 @@ class PostgresStore:
                             lease = leases.get(game_id)
                             if lease is None:
                                 raise LeaseLostError(f"no lease on game {game_id} is given")
-                            self._check(db, lease)
+                            check_lease(db, lease)
                         db.execute(
                             "INSERT INTO moves (game_id, number, seat, move, elapsed, fault) "
                             "VALUES (%s, %s, %s, %s, %s, %s)",
                             (game_id, move.number, move.seat, move.move, move.elapsed, fault),
                         )
                         told = {"game": game_id, "change": "move", "number": move.number}
-                        _notify(db, DECISIONS, told)
+                        notify(db, DECISIONS, told)
                     problems.append(None)
                 except psycopg.errors.UniqueViolation:
                     problems.append(DuplicateMoveError(
@@ -587,16 +576,26 @@ class PostgresStore:
                     problems.append(exc)
             return problems
 
-        return self._run(work, "write")
+        try:
+            return self._run(work, "write")
+        except UncertainWriteError:  # the commit was cut: each entry stored, or written again
+            missing = [n for n, (game_id, move) in enumerate(entries)
+                       if not self._stored_as(game_id, move)]  # fmt: skip
+            outcome: list[Exception | None] = [None] * len(entries)
+            if missing:
+                again = self.add_moves([entries[n] for n in missing], leases=leases)
+                for n, problem in zip(missing, again, strict=True):
+                    outcome[n] = problem
+            return outcome
 
     def remove_moves(self, game_id: str, first: int, *, lease: Lease | None = None) -> None:
         """Delete the moves numbered ``first`` and later (undo) and tell every listener."""
 
         def work(db: _Connection) -> None:
             if lease is not None:
-                self._check(db, lease)
+                check_lease(db, lease)
             db.execute("DELETE FROM moves WHERE game_id = %s AND number >= %s", (game_id, first))
-            _notify(db, DECISIONS, {"game": game_id, "change": "undo", "number": first})
+            notify(db, DECISIONS, {"game": game_id, "change": "undo", "number": first})
 
         self._run(work, "write")
 
@@ -605,9 +604,9 @@ class PostgresStore:
 
         def work(db: _Connection) -> None:
             if lease is not None:
-                self._check(db, lease)
+                check_lease(db, lease)
             db.execute("UPDATE games SET record = %s WHERE id = %s", (record, game_id))
-            _notify(db, DECISIONS, {"game": game_id, "change": "finish"})
+            notify(db, DECISIONS, {"game": game_id, "change": "finish"})
 
         self._run(work, "write")
 
@@ -623,6 +622,37 @@ class PostgresStore:
             return attrs.evolve(_game(row), moves=_moves_after(db, game_id, 0))
 
         return self._run(work, "read")
+
+    def sync(self, game_id: str, held: int, digest: str) -> tuple[bool, tuple[StoredMove, ...]]:
+        """What a copy of the game holding ``held`` moves of :func:`moves_digest` ``digest``
+        lacks: ``(True, the moves after them)`` if the store's first ``held`` moves are those,
+        else ``(False, every stored move)`` (the copy forked: an undo it missed). One snapshot.
+        """
+
+        def work(db: _Connection) -> tuple[bool, tuple[StoredMove, ...]]:
+            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            row = db.execute(
+                "SELECT count(*), coalesce(md5(string_agg(number || ' ' || seat || ' ' || move, "
+                "E'\\n' ORDER BY number)), '') FROM moves WHERE game_id = %s AND number <= %s",
+                (game_id, held),
+            ).fetchone()
+            same = row is not None and row[0] == held and row[1] == digest
+            return same, _moves_after(db, game_id, held if same else 0)
+
+        return self._run(work, "read")
+
+    def generation(self, game_id: str) -> tuple[int, str]:
+        """The game's generation: how many moves are stored and their :func:`moves_digest`
+        (changed by every move, undo and removal)."""
+        row = self._run(
+            lambda db: db.execute(
+                "SELECT count(*), coalesce(md5(string_agg(number || ' ' || seat || ' ' || move, "
+                "E'\\n' ORDER BY number)), '') FROM moves WHERE game_id = %s",
+                (game_id,),
+            ).fetchone(),
+            "read",
+        )
+        return (0, "") if row is None else (int(row[0]), str(row[1]))
 
     def moves_after(self, game_id: str, number: int) -> tuple[StoredMove, ...]:
         """The game's moves numbered above ``number`` (what a listener has not seen yet)."""
@@ -691,143 +721,6 @@ class PostgresStore:
                 self._db.close()
                 self._db = None
 
-    # ------------------------------------------------------------------ leases
-
-    def acquire(self, game_id: str, holder: str, ttl: float) -> Lease | None:
-        """Hold ``game_id`` for ``ttl`` seconds if nobody else does (free, released or
-        expired); None if another holder has it. Of several processes asking at once, one
-        gets it. Asked again by its holder, the lease is extended (same epoch)."""
-
-        def work(db: _Connection) -> Lease | None:
-            row = db.execute(
-                "INSERT INTO leases AS l (game_id, holder, epoch, expires) "
-                "VALUES (%(game)s, %(holder)s, 1, "
-                "  clock_timestamp() + make_interval(secs => %(ttl)s)) "
-                "ON CONFLICT (game_id) DO UPDATE SET "
-                "  holder = EXCLUDED.holder, expires = EXCLUDED.expires, "
-                "  epoch = l.epoch + CASE WHEN l.holder = EXCLUDED.holder "
-                "    AND l.expires > clock_timestamp() THEN 0 ELSE 1 END "
-                "WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder "
-                "  OR l.expires <= clock_timestamp() "
-                "RETURNING epoch, extract(epoch FROM expires)::float8",
-                {"game": game_id, "holder": holder, "ttl": float(ttl)},
-            ).fetchone()
-            return None if row is None else Lease(game_id, holder, row[0], row[1])
-
-        return self._run(work, "write")
-
-    def renew(self, lease: Lease, ttl: float) -> Lease | None:
-        """Extend a held lease by ``ttl`` seconds from now; None if it was lost (taken over or
-        released). A lease past its expiry that nobody took yet is renewed."""
-
-        def work(db: _Connection) -> Lease | None:
-            row = db.execute(
-                "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s) "
-                "WHERE game_id = %s AND holder = %s AND epoch = %s "
-                "RETURNING extract(epoch FROM expires)::float8",
-                (float(ttl), lease.game_id, lease.holder, lease.epoch),
-            ).fetchone()
-            return None if row is None else attrs.evolve(lease, expires=row[0])
-
-        return self._run(work, "write")
-
-    def renew_all(self, holder: str, ttl: float) -> list[Lease]:
-        """Extend every lease ``holder`` holds by ``ttl`` seconds from now, in one statement
-        (a process's periodic renewal); the leases renewed (one missing was lost)."""
-
-        def work(db: _Connection) -> list[Lease]:
-            rows = db.execute(  # the rows locked in one order, as add_moves locks them
-                "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s) "
-                "WHERE game_id IN (SELECT game_id FROM leases WHERE holder = %s "
-                "  ORDER BY game_id FOR UPDATE) AND holder = %s "
-                "RETURNING game_id, epoch, extract(epoch FROM expires)::float8",
-                (float(ttl), holder, holder),
-            ).fetchall()
-            return [Lease(game_id, holder, epoch, expires) for game_id, epoch, expires in rows]
-
-        return self._run(work, "write")
-
-    def release(self, lease: Lease) -> bool:
-        """Give the game up at once (another process may take it); False if already lost."""
-
-        def work(db: _Connection) -> bool:
-            cursor = db.execute(
-                "UPDATE leases SET holder = NULL, expires = '-infinity' "
-                "WHERE game_id = %s AND holder = %s AND epoch = %s",
-                (lease.game_id, lease.holder, lease.epoch),
-            )
-            return cursor.rowcount == 1
-
-        return self._run(work, "write")
-
-    def holder(self, game_id: str) -> Lease | None:
-        """The game's lease if someone holds it now (not released, not expired), else None."""
-        row = self._run(
-            lambda db: db.execute(
-                "SELECT holder, epoch, extract(epoch FROM expires)::float8 FROM leases "
-                "WHERE game_id = %s AND holder IS NOT NULL AND expires > clock_timestamp()",
-                (game_id,),
-            ).fetchone(),
-            "read",
-        )
-        return None if row is None else Lease(game_id, row[0], row[1], row[2])
-
-    def unheld(self) -> list[str]:
-        """The unfinished games nobody holds now (never held, released or expired), oldest
-        first: what a process looks for to take over."""
-        rows = self._run(
-            lambda db: db.execute(
-                "SELECT g.id FROM games g WHERE g.record IS NULL AND NOT EXISTS ("
-                "  SELECT 1 FROM leases l WHERE l.game_id = g.id AND l.holder IS NOT NULL"
-                "  AND l.expires > clock_timestamp()) ORDER BY g.created, g.id"
-            ).fetchall(),
-            "read",
-        )
-        return [row[0] for row in rows]
-
-    # ------------------------------------------------------------------ handed moves
-
-    def hand_move(self, game_id: str, seat: int, number: int, move: str, sender: str) -> int:
-        """Store a person's move for the game's holder and tell it; the handed move's id.
-
-        ``number`` is the decision the person answered (the holder refuses a stale one)."""
-        if len(move) > MAX_MOVE_TEXT:
-            raise StoreError(f"a move's text has at most {MAX_MOVE_TEXT} characters")
-
-        def work(db: _Connection) -> int:
-            row = db.execute(
-                "INSERT INTO handed_moves (game_id, seat, number, move, sender) "
-                "VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                (game_id, seat, number, move, sender),
-            ).fetchone()
-            assert row is not None
-            _notify(db, HANDED, {"game": game_id, "id": row[0]})
-            return int(row[0])
-
-        return self._run(work, "write")
-
-    def take_handed(self, lease: Lease) -> list[HandedMove]:
-        """The moves handed for the leased game, oldest first, removed from the table;
-        :class:`LeaseLostError` if the lease is no longer held (they stay for the holder)."""
-
-        def work(db: _Connection) -> list[HandedMove]:
-            self._check(db, lease)
-            rows = db.execute(
-                "DELETE FROM handed_moves WHERE game_id = %s "
-                "RETURNING id, game_id, seat, number, move, sender",
-                (lease.game_id,),
-            ).fetchall()
-            return sorted((HandedMove(*row) for row in rows), key=lambda m: m.id)
-
-        return self._run(work, "write")
-
-    def answer(self, handed: HandedMove, error: str | None = None) -> None:
-        """Tell the sender what became of its handed move: None once played, else why not."""
-        payload = {"game": handed.game_id, "id": handed.id,
-                   "error": None if error is None else error[:MAX_ANSWER_TEXT]}  # fmt: skip
-        self._run(lambda db: _notify(db, ANSWERS, payload), "write")
-
-
 def _moves_after(db: _Connection, game_id: str, number: int) -> tuple[StoredMove, ...]:
     rows = db.execute(
         "SELECT number, seat, move, elapsed, fault FROM moves "
@@ -861,6 +754,8 @@ class Listener:
         *, connect_timeout: int = 10,
     ) -> None:  # fmt: skip
         self.where = describe(dsn)
+        self.ignored = 0  #: notices heard on our channels that were not ours (ignored)
+        self.pid: int | None = None  #: the listening connection's backend process id
         for channel in channels:
             if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", channel):
                 raise ValueError(f"not a channel name: {channel!r}")
@@ -871,6 +766,7 @@ class Listener:
             )  # fmt: skip
             for channel in channels:
                 self._db.execute(f"LISTEN {channel}")
+            self.pid = self._db.info.backend_pid
         except psycopg.Error as exc:
             raise StoreError(f"cannot listen to {self.where}: {_reason(exc, dsn)}") from None
 
@@ -883,8 +779,18 @@ class Listener:
                 got += self._db.notifies(timeout=0.0)
         except psycopg.Error as exc:
             raise StoreError(f"lost the notices of {self.where}: {_reason(exc)}") from exc
-        notices = (parse_notice(n.channel, n.payload) for n in got)
-        return [notice for notice in notices if notice is not None]
+        notices = []
+        for each in got:
+            notice = parse_notice(each.channel, each.payload)
+            if notice is not None:
+                notices.append(notice)
+                continue
+            self.ignored += 1  # a hint we cannot read: logged (the first, then every 100th)
+            if self.ignored % 100 == 1:
+                log.warning("ignored a notice that is not ours on %s (%d so far): %s",
+                            log_text(each.channel[:64]), self.ignored,
+                            log_text(each.payload[:120]))  # fmt: skip
+        return notices
 
     def close(self) -> None:
         """Stop listening."""
