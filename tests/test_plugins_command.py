@@ -122,7 +122,7 @@ def test_disabled_plugins_are_listed_as_disabled_and_all_adds_the_builtins(
     plugins = by_name(json.loads(tajmahal(env, "plugins", "--all", "--json").stdout))
     assert next(iter(plugins)) == "tajmahal"
     assert plugins["tajmahal"]["bots"] == ["greedy", "ismcts", "ismcts-v1", "ismcts-v2",
-                                           "random"]  # fmt: skip
+                                           "ismcts-v3", "random"]  # fmt: skip
     for name in ("watcher", "broken"):  # by entry point or by package: not imported at all
         assert plugins[name]["status"] == "disabled" and plugins[name]["problems"] == []
 

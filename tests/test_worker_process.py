@@ -14,6 +14,7 @@ import pickle
 import signal
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,10 @@ def test_the_web_bot_pool_leaks_nothing(no_interpreter: None) -> None:
         await pool.close()
 
     before = open_fds()
-    asyncio.run(start())
+    # in a thread of its own: the session's Playwright browser (if a test started it) keeps
+    # an event loop running in the main thread
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, start()).result()
     assert open_fds() == before
 
 

@@ -37,7 +37,7 @@ class PluginInfo:
     >>> info.name, info.package, info.status, info.bots[:2]
     ('tajmahal', 'tajmahal', 'loaded', ('greedy', 'ismcts'))
     >>> info.provides()
-    'bots: greedy, ismcts, ismcts-v1, ismcts-v2, random'
+    'bots: greedy, ismcts, ismcts-v1, ismcts-v2, ismcts-v3, random'
     """
 
     name: str  #: the entry point's name (the plugin's name in the plugin manager)

@@ -22,6 +22,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from tajmahal.bots.specs import parse_spec
 from tajmahal.cli._common import (
     Commands,
     UsageError,
@@ -133,9 +134,10 @@ def _run(args: argparse.Namespace) -> int:
                          "or give --summary FILE")
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out FILE, the results file to continue")
+    entrants = [parse_spec(text) for text in args.entrants]  # parsed once, here
     if args.games is not None and not args.resume:  # what run_tournament checks first
         try:
-            check_arguments(args.entrants, args.players, args.games, args.seating or "balanced")
+            check_arguments(entrants, args.players, args.games, args.seating or "balanced")
         except TournamentError as exc:  # entrants, --players, --games that do not fit
             raise UsageError(str(exc)) from None
     stderr = Console(stderr=True)
@@ -153,7 +155,7 @@ def _run(args: argparse.Namespace) -> int:
 
         try:
             result = run_tournament(
-                args.entrants, games=args.games, num_players=args.players, seed=args.seed,
+                entrants, games=args.games, num_players=args.players, seed=args.seed,
                 jobs=args.jobs, backend=args.backend, out=args.out, resume=args.resume,
                 time_limit=args.time_limit, game_time=args.game_time, isolate=args.isolate,
                 sandbox=args.sandbox, components=components_from(args.components),
