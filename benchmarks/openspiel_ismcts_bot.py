@@ -142,7 +142,7 @@ class OpenSpielIsmcts:
         world = view.sample(random.Random(self._rng.getrandbits(64)))
         game = self._search(view.num_players)._game
         state = game.new_initial_state()
-        record = openspiel_game._first_record(world)
+        record = openspiel_game._first_decision_node(world)
         state._node = state._base = record
         return state
 

@@ -76,17 +76,9 @@ through the rules (each one checked); anything else, a pickle above all, is an
 
 from __future__ import annotations
 
-import functools
 import json
 import random
-from bisect import insort
-from collections import Counter
-from collections.abc import Callable, Iterable
-from itertools import repeat
-from operator import truediv
 from typing import Any
-
-import attrs
 
 from tajmahal.adapters._extras import missing_extra
 
@@ -96,19 +88,44 @@ try:  # the extra's packages
 except ImportError as missing:
     raise missing_extra(__name__, ("openspiel",), missing) from missing
 
+from tajmahal.adapters._openspiel_nodes import (
+    _action_text,
+    _DecisionNode,
+    _first_decision_node,
+    _Node,
+    _play,
+    _play_ordered,
+    _Reshuffle,
+    _without,  # noqa: F401  (its old home: tests read it)
+)
+from tajmahal.adapters._openspiel_saved import (
+    _STATE_VERSION,
+    _int,
+    _node_document,
+    _node_from_document,
+    _problem,
+    _read_document,
+    _read_node,
+)
+from tajmahal.adapters._openspiel_saved import STATE_FORMAT as _SAVED_FORMAT
+from tajmahal.adapters._openspiel_setup import (
+    _MAX_DEAL_SEEDS,
+    _cards,
+    _Deal,
+    _redeal,
+    _Setup,
+    _setup,
+)
 from tajmahal.adapters.actions import AdapterError, action_space
 from tajmahal.adapters.observations import observation_encoder
 from tajmahal.adapters.pictures import state_text
 from tajmahal.adapters.rewards import final_rewards
-from tajmahal.rules.components import BonusKind, Components, standard_components
-from tajmahal.rules.engine import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, new_game
+from tajmahal.rules.components import standard_components
+from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
 from tajmahal.rules.errors import TajMahalError
-from tajmahal.rules.moves import Move, PlayCards, TakeCard
-from tajmahal.rules.reshuffles import ordering_reshuffles
-from tajmahal.rules.snapshot import evolve
 from tajmahal.rules.state import GameState
 from tajmahal.rules.tables import tables
-from tajmahal.serialize import dumps, from_document, to_document
+from tajmahal.serialize import dumps
 
 __all__ = [
     "GAME_NAME",
@@ -120,12 +137,12 @@ __all__ = [
     "serialize_game_and_state",
 ]
 
+#: the name old pickles (OpenSpiel's C++ serialisation) give the reader of a node
+_record_from_document = _node_from_document
+
 GAME_NAME = "python_tajmahal"
-STATE_FORMAT = "tajmahal/openspiel-state"  #: the ``format`` of a serialised state
-_STATE_VERSION = 1
-_MAX_DOCUMENT = 4 << 20  #: characters: far above any game's document
+STATE_FORMAT = _SAVED_FORMAT  #: the ``format`` of a serialised state
 _PARAMETERS = {"players": MIN_PLAYERS, "deal_seeds": 0}
-_MAX_DEAL_SEEDS = 1 << 16  #: outcomes of the one setup node of ``deal_seeds``
 
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
@@ -145,64 +162,6 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification=_PARAMETERS,
 )
-
-
-@attrs.frozen
-class _Setup:
-    """The chance model of the setup for one components set (see the module docstring)."""
-
-    components: Components
-    provinces: tuple[int, ...]  #: provinces the random tiles go to (board order)
-    final_province: int
-    fortresses: tuple[int, ...]  #: city indices of the fortresses that get a random tile
-    taj_city: int
-    taj_tile: int  #: index into components.bonus_tiles
-    bonus_kinds: tuple[int, ...]  #: per distinct random bonus tile, its first index in bonus_tiles
-    bonus_counts: tuple[int, ...]  #: per distinct random bonus tile, how many there are
-    deck_counts: tuple[int, ...]  #: per card kind, how many the deck has
-    cards: int  #: the deck's size
-
-    @property
-    def tiles(self) -> int:
-        return len(self.provinces) + len(self.fortresses)
-
-    @property
-    def nodes(self) -> int:
-        return self.tiles + self.cards
-
-
-@functools.lru_cache(maxsize=4)
-def _setup(components: Components) -> _Setup:
-    board, t = components.board, tables(components)
-    final = t.province_of[board.final_province]
-    taj_index = next(
-        i for i, tile in enumerate(components.bonus_tiles) if tile.kind is BonusKind.TAJ_MAHAL
-    )
-    squares = Counter(
-        components.bonus_tiles.index(tile) for tile in components.bonus_tiles if tile.kind
-        is not BonusKind.TAJ_MAHAL
-    )
-    kinds = tuple(sorted(squares))
-    return _Setup(
-        components=components,
-        provinces=tuple(p for p in range(len(board.provinces)) if p != final),
-        final_province=final,
-        fortresses=tuple(
-            t.city_of[c.id] for c in board.fortresses if c.id != board.taj_mahal_city
-        ),
-        taj_city=t.city_of[board.taj_mahal_city],
-        taj_tile=taj_index,
-        bonus_kinds=kinds,
-        bonus_counts=tuple(squares[k] for k in kinds),
-        deck_counts=t.deck_counts,
-        cards=len(t.deck),
-    )
-
-
-@functools.lru_cache(maxsize=8)
-def _blank_state(players: int) -> GameState:
-    """A state whose deal the chance nodes replace (never viewed, so it holds no view memo)."""
-    return new_game(players, seed=0)
 
 
 class TajMahalGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hints
@@ -298,423 +257,6 @@ class TajMahalGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
         return _rebuild(self, document)
 
 
-# ---------------------------------------------------------------------- the nodes
-
-
-@attrs.frozen
-class _Deal:
-    """The setup in progress: the outcomes drawn so far (a chance node)."""
-
-    players: int
-    outcomes: tuple[int, ...]
-    seeds: int = 0  #: the game's ``deal_seeds``: the setup is one node of that many outcomes
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
-        return self
-
-    def nodes(self, setup: _Setup) -> int:
-        """The setup's chance nodes."""
-        return 1 if self.seeds else setup.nodes
-
-    def owner(self, setup: _Setup, node: int) -> int | str:
-        """Who gets node ``node``'s outcome: "tile", a seat, "supply" or "deck" ("deal": all)."""
-        if self.seeds:
-            return "deal"
-        card = node - setup.tiles
-        if card < 0:
-            return "tile"
-        if card < HAND_SIZE * self.players:
-            return card // HAND_SIZE
-        return "supply" if card < (HAND_SIZE + 2) * self.players - 1 else "deck"
-
-    def outcomes_now(self, setup: _Setup) -> list[tuple[int, float]]:
-        node, drawn = len(self.outcomes), self.outcomes
-        if self.seeds:
-            return [(seed, 1.0 / self.seeds) for seed in range(self.seeds)]
-        if node < len(setup.provinces):
-            left = [p for p in setup.provinces if p not in drawn]
-            return [(p, 1.0 / len(left)) for p in left]
-        if node < setup.tiles:
-            taken = Counter(drawn[len(setup.provinces) :])
-            counts = [c - taken[i] for i, c in enumerate(setup.bonus_counts)]
-        else:
-            taken = Counter(drawn[setup.tiles :])
-            counts = [c - taken[k] for k, c in enumerate(setup.deck_counts)]
-        total = sum(counts)
-        return [(i, c / total) for i, c in enumerate(counts) if c]
-
-    def state(self, setup: _Setup) -> GameState:
-        """The engine state the complete setup deals."""
-        n, out = self.players, self.outcomes
-        if self.seeds:
-            return new_game(n, seed=out[0])
-        provinces = out[: len(setup.provinces)]
-        bonus = [-1] * len(setup.components.board.cities)
-        bonus[setup.taj_city] = setup.taj_tile
-        for city, b in zip(setup.fortresses, out[len(setup.provinces) : setup.tiles], strict=True):
-            bonus[city] = setup.bonus_kinds[b]
-        cards = out[setup.tiles :]
-        hands = tuple(tuple(sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(n))
-        dealt = HAND_SIZE * n + 2 * n - 1
-        changes = {
-            "province_order": (*provinces, setup.final_province),
-            "bonus": tuple(bonus),
-            "hands": hands,
-            "supply": tuple(sorted(cards[HAND_SIZE * n : dealt])),
-            "deck": tuple(reversed(cards[dealt:])),  # the first card dealt is the top
-        }
-        return evolve(_blank_state(n), changes)
-
-    def info_string(self, setup: _Setup, seat: int, private: bool) -> str:
-        comps, t = setup.components, tables(setup.components)
-        out = self.outcomes
-        laid = out[: len(setup.provinces)]
-        lines = [f"seat {seat}", "setup", "provinces " + " ".join(t.province_ids[p] for p in laid)]
-        if self.seeds:  # one node: nothing is laid nor dealt before it
-            return "\n".join([*lines[:2], f"deal one of {self.seeds} seeds"])
-        tiles = comps.bonus_tiles
-        placed = zip(setup.fortresses, out[len(setup.provinces) : setup.tiles], strict=False)
-        lines.append(
-            "bonus " + " ".join(f"{t.city_ids[c]}={tiles[setup.bonus_kinds[b]]}" for c, b in placed)
-        )
-        mine, supply = [], []
-        for node in range(setup.tiles, len(out)):
-            owner = self.owner(setup, node)
-            if owner == seat:
-                mine.append(out[node])
-            elif owner == "supply":
-                supply.append(out[node])
-        if private:
-            lines.append(f"hand {_cards(comps, sorted(mine))}")
-        lines.append(f"supply {_cards(comps, sorted(supply))}")
-        lines.append(f"cards dealt {max(0, len(out) - setup.tiles)}")
-        return "\n".join(lines)
-
-
-#: the decisions so far, newest first: (earlier steps, action, new supply or "")
-Steps = tuple[Any, int, str] | None
-
-
-@functools.lru_cache(maxsize=1)
-def _action_of_id() -> tuple[tuple[Move, ...], dict[int, int]]:
-    """The action space's moves (the engine's own objects) and their numbers by id.
-
-    The moves are kept here, alive, so no other object can have their ids."""
-    moves = action_space().moves
-    return moves, {id(move): number for number, move in enumerate(moves)}
-
-
-#: a state's legal actions in increasing order, and action number -> the engine's move
-_Legal = tuple[list[int], dict[int, Move]]
-
-
-def _legal_table(moves: tuple[Move, ...]) -> _Legal:
-    """The legal actions of ``moves`` and their moves.
-
-    The engine hands out its own move objects (its tables hold them), so they are
-    numbered by identity, without hashing a move.  Not cached across states: a table
-    of every legal-moves tuple seen (1 in 3 found again over four random games) kept
-    thousands of objects alive and cost more time than it saved."""
-    try:
-        numbers = list(map(_action_of_id()[1].__getitem__, map(id, moves)))
-    except KeyError:  # a move the engine made elsewhere: looked up by value
-        numbers = action_space()._numbers(moves)
-    return sorted(numbers), dict(zip(numbers, moves, strict=True))
-
-
-class _Record:
-    """A decision node or the end: the engine state and each seat's information trail.
-
-    Never changed after it is made (its two dicts are caches), so cloning shares
-    it (OpenSpiel deep-copies a state's attributes).  A plain class with slots:
-    one is made per step, faster than an attrs class.
-    """
-
-    __slots__ = ("_legal", "_strings", "draws", "length", "parent", "starts", "state", "steps")
-
-    _legal: _Legal | None
-    _strings: dict[tuple[int, bool], str] | None
-
-    def __init__(
-        self,
-        state: GameState,
-        starts: tuple[str, ...],
-        steps: Steps,
-        length: int,
-        draws: tuple[tuple[tuple[int, str], ...], ...],
-        parent: _Record | None = None,
-    ) -> None:
-        self.state = state
-        self.starts = starts  #: per seat, its first hand and the public setup
-        self.steps = steps
-        self.length = length  #: the number of steps
-        self.draws = draws  #: per seat, (step, cards it drew)
-        #: the nearest record before whose information strings were asked for: this one's
-        #: extend them.  Only those are kept alive (with their states), not every step's.
-        self.parent = parent
-        self._strings = None  # made on first use: most records are never asked for strings
-        self._legal = None
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Record:
-        return self
-
-    def __reduce__(self) -> tuple[Callable[..., _Record], tuple[Any, ...]]:
-        # OpenSpiel's own C++ serialisation pickles a state's attributes: the record
-        # travels as this library's document text (see the module's warning)
-        return _record_from_document, (json.dumps(_record_document(self)),)
-
-    def legal(self) -> _Legal:
-        """The legal actions in order, and action -> the engine's own move (shared: read only)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = _legal_table(self.state.legal_moves())
-        return legal
-
-    def next(self, after: GameState, action: int, supply: str = "", draws: Any = None) -> _Record:
-        """The record one step on: ``action`` made ``after`` (``supply``: its new supply's text)."""
-        parent = self if self._strings is not None else self.parent
-        return _Record(
-            after,
-            self.starts,
-            (self.steps, action, supply),
-            self.length + 1,
-            self.draws if draws is None else draws,
-            parent,
-        )
-
-    def info_string(self, seat: int, private: bool = True) -> str:
-        """The seat's information string: the nearest cached one before, plus the steps since."""
-        key = (seat, private)
-        strings = self._strings
-        if strings is None:
-            strings = self._strings = {}
-        known = strings.get(key)
-        if known is not None:
-            return known
-        record = self.parent
-        while record is not None and (record._strings is None or key not in record._strings):
-            record = record.parent
-        if record is None or record._strings is None:  # none before: all at once (linear)
-            text = self._info_string(seat, private)
-        else:
-            text = "\n".join([record._strings[key], *self._lines(seat, private, record.length)])
-        strings[key] = text
-        return text
-
-    def _lines(self, seat: int, private: bool, first: int = 0) -> list[str]:
-        """The lines of the steps from step ``first`` on."""
-        lines = []
-        steps = self.steps
-        for _ in range(self.length - first):
-            assert steps is not None
-            steps, action, supply = steps
-            lines.append(_action_text(action) + supply)
-        lines.reverse()
-        if private:
-            for step, cards in reversed(self.draws[seat]):
-                if step < first:
-                    break
-                lines[step - first] += f" [drew {cards}]"
-        return lines
-
-    def _info_string(self, seat: int, private: bool) -> str:
-        start = self.starts[seat] if private else self.starts[seat].partition("\n")[2]
-        return "\n".join([f"seat {seat}", start, *self._lines(seat, private)])
-
-
-class _Reshuffle:
-    """A move waiting for the chance nodes that order a reshuffled discard pile (D1).
-
-    Never changed after it is made, so cloning shares it.  A plain class with slots:
-    one is made per chance node, faster than an attrs class."""
-
-    __slots__ = ("action", "chosen", "counts", "kinds", "orders", "pile", "record")
-
-    def __init__(
-        self,
-        record: _Record,
-        action: int,
-        orders: tuple[tuple[int, ...], ...],
-        pile: tuple[int, ...],
-        chosen: tuple[int, ...],
-        kinds: tuple[int, ...],
-        counts: tuple[int, ...],
-    ) -> None:
-        self.record = record  #: the state before the move
-        self.action = action
-        self.orders = orders  #: the piles already ordered in this move (top first)
-        self.pile = pile  #: the pile being ordered now (sorted kinds)
-        self.chosen = chosen  #: its cards dealt so far, top first
-        self.kinds = kinds  #: the kinds with cards not dealt yet, in order
-        self.counts = counts  #: how many cards of each of those kinds are not dealt yet
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Reshuffle:
-        return self
-
-    def outcomes_now(self) -> list[tuple[int, float]]:
-        total = len(self.pile) - len(self.chosen)
-        return list(zip(self.kinds, map(truediv, self.counts, repeat(total)), strict=True))
-
-    def deal(self, kind: int) -> _Reshuffle | None:
-        """The node after dealing a card of ``kind`` next (None: not in the pile any more)."""
-        kinds, counts = self.kinds, self.counts
-        try:
-            i = kinds.index(kind)
-        except ValueError:
-            return None
-        count = counts[i] - 1
-        if count:
-            counts = (*counts[:i], count, *counts[i + 1 :])
-        else:
-            kinds, counts = (*kinds[:i], *kinds[i + 1 :]), (*counts[:i], *counts[i + 1 :])
-        chosen = (*self.chosen, kind)
-        return _Reshuffle(self.record, self.action, self.orders, self.pile, chosen, kinds, counts)
-
-    def info_string(self, seat: int, private: bool) -> str:
-        return (
-            f"{self.record.info_string(seat, private)}\n{_action_text(self.action)} "
-            f"[reshuffle {len(self.orders) + 1}: {len(self.chosen)} of {len(self.pile)} cards]"
-        )
-
-
-_Node = _Deal | _Record | _Reshuffle
-
-
-class _PileToOrder(Exception):
-    """Raised inside ``apply`` when a reshuffle needs an order no chance node gave yet."""
-
-    def __init__(self, pile: tuple[int, ...]) -> None:
-        super().__init__("a reshuffle waits for its chance nodes")
-        self.pile = pile
-
-
-def _step_list(steps: Steps) -> list[tuple[int, str]]:
-    """The steps oldest first."""
-    out = []
-    while steps is not None:
-        steps, action, supply = steps
-        out.append((action, supply))
-    out.reverse()
-    return out
-
-
-def _cards(components: Components, kinds: Iterable[int]) -> str:
-    texts = _card_texts(components)
-    return " ".join([texts[k] for k in kinds]) or "-"
-
-
-@functools.lru_cache(maxsize=8)
-def _card_texts(components: Components) -> tuple[str, ...]:
-    return tuple(map(str, components.card_kinds))
-
-
-@functools.lru_cache(maxsize=1024)
-def _action_text(action: int) -> str:
-    return str(action_space().decode(action))
-
-
-def _public_start(state: GameState) -> str:
-    view = state.view(0)
-    bonus = " ".join(f"{city}={tile}" for city, tile in view.bonus_tiles.items())
-    return (
-        f"provinces {' '.join(view.province_order)}\nbonus {bonus}\n"
-        f"supply {_cards(state.components, state.supply)}"
-    )
-
-
-def _first_record(state: GameState) -> _Record:
-    public = _public_start(state)
-    comps = state.components
-    starts = tuple(f"hand {_cards(comps, hand)}\n{public}" for hand in state.hands)
-    return _Record(state, starts, None, 0, ((),) * state.num_players)
-
-
-def _play(record: _Record, action: int) -> _Node:
-    """The node after ``action``: a record, or the chance nodes of a reshuffle it causes."""
-    before = record.state
-    move = _move(record, action)
-    after = before.apply(move)  # most moves reshuffle nothing: applied as they are
-    if after.reshuffles != before.reshuffles:  # applied again, its pile ordered by chance
-        return _play_ordered(record, action, ())  # nodes (the seed's order dropped)
-    return _advance(record, action, move, after)
-
-
-def _move(record: _Record, action: int) -> Move:
-    """The engine's move of ``action`` (decoded when not legal: ``apply`` says why)."""
-    move = record.legal()[1].get(action)
-    return action_space().decode(action) if move is None else move
-
-
-def _play_ordered(record: _Record, action: int, orders: tuple[tuple[int, ...], ...]) -> _Node:
-    """The node after ``action``, each reshuffle it makes ordered by ``orders`` (top card
-    first) while there are orders, then a reshuffle node waiting for its chance nodes."""
-    move = _move(record, action)
-    used = 0
-
-    def order(pile: tuple[int, ...], index: int) -> tuple[int, ...]:
-        nonlocal used
-        if used == len(orders):
-            raise _PileToOrder(pile)
-        used += 1
-        return tuple(reversed(orders[used - 1]))  # top card last, as the engine keeps decks
-
-    try:
-        with ordering_reshuffles(order):
-            after = record.state.apply(move)
-    except _PileToOrder as waiting:
-        pile = waiting.pile
-        counted = sorted(Counter(pile).items())
-        kinds, counts = tuple(k for k, _ in counted), tuple(c for _, c in counted)
-        return _Reshuffle(record, action, orders, pile, (), kinds, counts)
-    return _advance(record, action, move, after)
-
-
-def _advance(record: _Record, action: int, move: Move, after: GameState) -> _Record:
-    """The record after ``move``: its step, and who drew what (only when the deck moved)."""
-    before = record.state
-    if after.deck is before.deck and after.reshuffles == before.reshuffles:
-        return record.next(after, action)
-    supply = ""
-    kind_of = tables(before.components).kind_of
-    mover = before.current_player
-    taken = kind_of[move.card] if isinstance(move, TakeCard) else None
-    if after.supply is not before.supply:
-        expected = _without(sorted(before.supply), () if taken is None else (taken,))
-        if expected != sorted(after.supply):
-            supply = f" [supply {_cards(after.components, after.supply)}]"
-    draws = record.draws
-    for seat, (old, new) in enumerate(zip(before.hands, after.hands, strict=True)):
-        if old is new:
-            continue
-        expected = sorted(old)
-        if seat == mover and isinstance(move, PlayCards):
-            played = [kind_of[c] for c in (move.colored, move.extra) if c is not None]
-            expected = _without(expected, sorted(played))
-        if seat == mover and taken is not None:
-            insort(expected, taken)
-        drawn = _without(sorted(new), expected)
-        if drawn:
-            entry = (record.length, _cards(after.components, drawn))
-            draws = (*draws[:seat], (*draws[seat], entry), *draws[seat + 1 :])
-    return record.next(after, action, supply, draws)
-
-
-def _without(kinds: list[int], removed: Iterable[int]) -> list[int]:
-    """The sorted ``kinds`` less one of each of the sorted ``removed`` it holds (a multiset
-    difference, as ``Counter(kinds) - Counter(removed)``)."""
-    out: list[int] = []
-    it = iter(removed)
-    pending = next(it, None)
-    for kind in kinds:
-        while pending is not None and pending < kind:
-            pending = next(it, None)
-        if pending is not None and pending == kind:
-            pending = next(it, None)
-        else:
-            out.append(kind)
-    return out
-
-
 class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hints
     """One node of ``python_tajmahal``: a chance node of the setup or a reshuffle, a decision, or the end.
 
@@ -730,7 +272,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
     def __init__(self, game: TajMahalGame) -> None:
         super().__init__(game)
         self._node: _Node = _Deal(game.players, (), game.deal_seeds)
-        self._base: _Record | None = None  #: where history() starts (None: the first node)
+        self._base: _DecisionNode | None = None  #: where history() starts (None: the first node)
 
     @property
     def game_state(self) -> GameState:
@@ -762,14 +304,14 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         True
         """
         node = self._node
-        if type(node) is not _Record:
+        if type(node) is not _DecisionNode:
             return _CHANCE
         player = node.state.current_player
         return _TERMINAL if player is None else player
 
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
-        if type(node) is not _Record:
+        if type(node) is not _DecisionNode:
             return []
         return list(node.legal()[0])
 
@@ -791,7 +333,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
 
     def _apply_action(self, action: int) -> None:
         node, action = self._node, int(action)
-        if type(node) is _Record:
+        if type(node) is _DecisionNode:
             self._node = _play(node, action)
             return
         if type(node) is _Reshuffle:
@@ -811,7 +353,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         setup: _Setup = self.get_game().setup
         deal = _Deal(node.players, (*node.outcomes, action), node.seeds)
         done = len(deal.outcomes) == deal.nodes(setup)
-        self._node = _first_record(deal.state(setup)) if done else deal
+        self._node = _first_decision_node(deal.state(setup)) if done else deal
 
     def _not_an_outcome(self, action: int) -> AdapterError:
         return AdapterError(
@@ -846,7 +388,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         False
         """
         node = self._node
-        return type(node) is _Record and node.state.is_over
+        return type(node) is _DecisionNode and node.state.is_over
 
     def returns(self) -> list[float]:
         """Each seat's "rank" reward at the end, zeros before.
@@ -893,7 +435,9 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
             for s in range(len(record.starts))
         )
         draws = tuple(d if s == player_id else () for s, d in enumerate(record.draws))
-        clone._node = clone._base = _Record(sampled, starts, record.steps, record.length, draws)
+        clone._node = clone._base = _DecisionNode(
+            sampled, starts, record.steps, record.length, draws
+        )
         if isinstance(node, _Reshuffle):
             clone.apply_action(node.action)  # the move again: its reshuffle's chance nodes next
         return clone
@@ -914,7 +458,7 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
                 "version": _STATE_VERSION,
                 "players": self.num_players(),
                 **({"deal_seeds": seeds} if seeds else {}),  # written only when set
-                "base": None if base is None else _record_document(base),
+                "base": None if base is None else _node_document(base),
                 "history": [int(a) for a in self.history()],
             }
         )
@@ -933,135 +477,10 @@ class TajMahalState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         return text
 
 
-# ---------------------------------------------------------------------- resampling
-
-
-def _redeal(setup: _Setup, deal: _Deal, seat: int, rng: random.Random) -> list[int]:
-    """The outcomes of ``deal`` with every card ``seat`` has not seen drawn again."""
-    out = list(deal.outcomes)
-    hidden = [
-        node
-        for node in range(setup.tiles, len(out))
-        if deal.owner(setup, node) not in (seat, "supply")
-    ]
-    pool = Counter(dict(enumerate(setup.deck_counts)))
-    pool.subtract(out[node] for node in range(setup.tiles, len(out)) if node not in hidden)
-    cards = list(pool.elements())
-    rng.shuffle(cards)
-    for node, card in zip(hidden, cards, strict=False):
-        out[node] = card
-    return out
-
-
-# ---------------------------------------------------------------------- serialisation
-
-
-def _record_document(record: _Record) -> dict[str, Any]:
-    return {
-        "state": to_document(record.state),
-        "starts": list(record.starts),
-        "steps": [[a, s] for a, s in _step_list(record.steps)],
-        "draws": [[[step, cards] for step, cards in seat] for seat in record.draws],
-    }
-
-
-def _record_from_document(text: str) -> _Record:
-    document = json.loads(text)
-    return _read_record(document, ("record",))
-
-
-def _problem(path: tuple[str | int, ...], message: str) -> AdapterError:
-    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
-    return AdapterError(f"not a python_tajmahal state document: {where}: {message}")
-
-
-def _strings(value: Any, path: tuple[str | int, ...]) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _problem(path, "expected a list of strings")
-    return value
-
-
-def _int(value: Any, path: tuple[str | int, ...], below: int) -> int:
-    if type(value) is not int or not 0 <= value < below:
-        raise _problem(path, f"expected an integer from 0 to {below - 1}, got {value!r:.40}")
-    return value
-
-
-def _read_record(document: Any, path: tuple[str | int, ...]) -> _Record:
-    if not isinstance(document, dict) or set(document) != {"state", "starts", "steps", "draws"}:
-        raise _problem(path, "expected an object with state, starts, steps and draws")
-    try:
-        state = from_document(document["state"])
-    except TajMahalError as exc:
-        raise _problem((*path, "state"), str(exc)) from None
-    if not isinstance(state, GameState):
-        raise _problem((*path, "state"), "expected a tajmahal/state document")
-    n, size = state.num_players, action_space().size
-    starts = _strings(document["starts"], (*path, "starts"))
-    if len(starts) != n:
-        raise _problem((*path, "starts"), f"expected {n} strings")
-    steps: Steps = None
-    raw_steps = document["steps"]
-    if not isinstance(raw_steps, list):
-        raise _problem((*path, "steps"), "expected a list")
-    for i, step in enumerate(raw_steps):
-        if not isinstance(step, list) or len(step) != 2 or not isinstance(step[1], str):
-            raise _problem((*path, "steps", i), "expected [action, supply text]")
-        steps = (steps, _int(step[0], (*path, "steps", i, 0), size), step[1])
-    raw_draws = document["draws"]
-    if not isinstance(raw_draws, list) or len(raw_draws) != n:
-        raise _problem((*path, "draws"), f"expected {n} lists")
-    draws = []
-    for s, seat in enumerate(raw_draws):
-        if not isinstance(seat, list):
-            raise _problem((*path, "draws", s), "expected a list")
-        entries = []
-        for i, entry in enumerate(seat):
-            where = (*path, "draws", s, i)
-            if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[1], str):
-                raise _problem(where, "expected [step, cards text]")
-            entries.append((_int(entry[0], (*where, 0), max(1, len(raw_steps))), entry[1]))
-        draws.append(tuple(entries))
-    return _Record(state, tuple(starts), steps, len(raw_steps), tuple(draws))
-
-
-def _read_document(text: Any) -> dict[str, Any]:
-    """The checked JSON object of a serialised state; AdapterError for anything else."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode()
-        except UnicodeDecodeError:
-            raise _problem((), "not UTF-8 text") from None
-    if not isinstance(text, str):
-        raise AdapterError(f"a serialised python_tajmahal state is text, got {type(text).__name__}")
-    if len(text) > _MAX_DOCUMENT:
-        raise _problem((), f"longer than {_MAX_DOCUMENT} characters")
-    try:
-        document = json.loads(text)
-    except (ValueError, RecursionError):
-        raise _problem((), "not JSON (OpenSpiel's pickled form is never read)") from None
-    if not isinstance(document, dict):
-        raise _problem((), "expected a JSON object")
-    if document.get("format") != STATE_FORMAT or document.get("version") != _STATE_VERSION:
-        raise _problem(("format",), f"expected format {STATE_FORMAT!r}, version {_STATE_VERSION}")
-    if set(document) - {"deal_seeds"} != {"format", "version", "players", "base", "history"}:
-        raise _problem((), "expected the keys format, version, players, base and history "
-                           "(and deal_seeds)")  # fmt: skip
-    players = document["players"]
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise _problem(("players",), "expected 3, 4 or 5")
-    seeds = document.setdefault("deal_seeds", 0)
-    if type(seeds) is not int or not 0 <= seeds <= _MAX_DEAL_SEEDS:
-        raise _problem(("deal_seeds",), f"expected 0 to {_MAX_DEAL_SEEDS}")
-    if not isinstance(document["history"], list):
-        raise _problem(("history",), "expected a list of actions")
-    return document
-
-
 def _rebuild(game: TajMahalGame, document: dict[str, Any]) -> TajMahalState:
     state: TajMahalState = game.new_initial_state()
     if document["base"] is not None:
-        base = _read_record(document["base"], ("base",))
+        base = _read_node(document["base"], ("base",))
         if base.state.num_players != game.players:
             raise _problem(("base", "state"), f"expected a {game.players}-player state")
         state._node = state._base = base

@@ -22,19 +22,18 @@ feature, no home-made cluster protocol:
 
 The leases, handed moves and live processes are :mod:`tajmahal.web.stores.coordination`
 (a part of :class:`PostgresStore`); the notices are :mod:`tajmahal.web.stores.notices`.
+The connection and its retries are :mod:`tajmahal.web.stores.postgres_connection`, the
+tables :mod:`tajmahal.web.stores.postgres_schema`, and the reading and redaction of an
+address :mod:`tajmahal.web.stores.postgres_address` (their public names are also here).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import re
-import threading
-import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
-from urllib.parse import quote, unquote
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -42,7 +41,6 @@ from tajmahal._extras import missing_extra
 
 try:  # the extra 'postgres': without it, an ImportError that names it
     import psycopg
-    from psycopg.conninfo import conninfo_to_dict
     from psycopg.rows import TupleRow
 except ImportError as missing:
     raise missing_extra(__name__, ("postgres",), missing) from missing
@@ -81,6 +79,13 @@ from tajmahal.web.stores.notices import (
     moves_digest,
     parse_notice,
 )
+from tajmahal.web.stores.postgres_address import _reason, address_problem, describe, redact
+from tajmahal.web.stores.postgres_connection import (
+    EXCLUSIVE_WAIT,  # noqa: F401  (its old home)
+    PostgresConnection,
+    UncertainWriteError,
+)
+from tajmahal.web.stores.postgres_schema import QUOTA_LOCK, create_schema
 
 __all__ = [
     "ANSWERS",
@@ -103,196 +108,11 @@ __all__ = [
     "redact",
 ]
 
-_SCHEMA_LOCK = 0x74616A6D  # advisory lock key ("tajm"): one process creates the tables
-_SERVER_LOCK = 0x74616A6E  # advisory lock key: the one server process of an exclusive store
-_QUOTA_LOCK = 0x74616A6F  # advisory lock key: new games counted and stored one at a time
-EXCLUSIVE_WAIT = 3.0  #: seconds an exclusive store waits for the database to be free
-
-_SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        config TEXT NOT NULL,
-        seed BIGINT NOT NULL,
-        created DOUBLE PRECISION NOT NULL,
-        record TEXT
-    )""",
-    """CREATE TABLE IF NOT EXISTS tokens (
-        digest TEXT PRIMARY KEY,
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seat INTEGER
-    )""",
-    """CREATE TABLE IF NOT EXISTS moves (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        number INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        move TEXT NOT NULL,
-        elapsed DOUBLE PRECISION NOT NULL,
-        fault TEXT,
-        PRIMARY KEY (game_id, number)
-    )""",
-    "CREATE INDEX IF NOT EXISTS games_created ON games(created)",
-    # holder NULL: released; epoch rises at each change of holder (the fence)
-    """CREATE TABLE IF NOT EXISTS leases (
-        game_id TEXT PRIMARY KEY REFERENCES games(id),
-        holder TEXT,
-        epoch BIGINT NOT NULL,
-        expires TIMESTAMPTZ NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS handed_moves (
-        id BIGSERIAL PRIMARY KEY,
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seat INTEGER NOT NULL,
-        number INTEGER NOT NULL,
-        move TEXT NOT NULL,
-        sender TEXT NOT NULL,
-        sent TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
-    )""",
-    "CREATE INDEX IF NOT EXISTS handed_moves_game ON handed_moves(game_id, id)",
-    # the holder's answer is kept in the row: the sender reads it there (a notice is a hint)
-    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS taken BOOLEAN NOT NULL DEFAULT false",
-    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS answered BOOLEAN NOT NULL DEFAULT false",
-    "ALTER TABLE handed_moves ADD COLUMN IF NOT EXISTS error TEXT",
-    # the live server processes (a heartbeat each round): each takes its fair share of games
-    """CREATE TABLE IF NOT EXISTS processes (
-        name TEXT PRIMARY KEY,
-        seen TIMESTAMPTZ NOT NULL
-    )""",
-    # a game's owner (the digest of the client's address): the quotas, counted in the database
-    """CREATE TABLE IF NOT EXISTS owners (
-        game_id TEXT PRIMARY KEY REFERENCES games(id),
-        owner TEXT NOT NULL
-    )""",
-    "CREATE INDEX IF NOT EXISTS owners_owner ON owners(owner)",
-]
-
-T = TypeVar("T")
 _Connection = psycopg.Connection[TupleRow]
 log = logging.getLogger("tajmahal.web")
 
 
-
-class UncertainWriteError(StoreError):
-    """A write's commit was cut with its connection: it may or may not be stored."""
-
-
-class _Retry(Exception):
-    """The connection was closed before the transaction did anything: run it again."""
-
-
-def describe(dsn: str) -> str:
-    """A PostgreSQL address for messages and logs: the database and host, never a password.
-
-    >>> describe('postgresql://ann:secret@db.example:5433/games')
-    "PostgreSQL database 'games' on db.example:5433"
-    >>> describe('dbname=games host=/run/postgresql')
-    "PostgreSQL database 'games' on /run/postgresql"
-    >>> describe('postgresql://ann:se/cret@db.example/games')  # a '/' not written %2F
-    'PostgreSQL database (an address that cannot be read)'
-    """
-    if address_problem(dsn) is not None:
-        return "PostgreSQL database (an address that cannot be read)"
-    info = conninfo_to_dict(dsn)
-    name = info.get("dbname") or info.get("user") or "(the user's)"
-    host = str(info.get("host") or "the local socket")
-    if info.get("port"):
-        host += f":{info['port']}"
-    return f"PostgreSQL database {name!r} on {host}"
-
-
-#: the characters of a URL's user and password that are written percent-encoded
-_URL_RESERVED = "@/?#[]"
-
-
-def address_problem(dsn: str) -> str | None:
-    """Why libpq cannot read ``dsn`` (a ``postgresql://`` URL or ``key=value`` pairs), in words
-    that quote nothing of it (it may hold a password); None if it can.
-
-    >>> print(address_problem('postgresql://ann:s3cr%zzet@db.example/games'))
-    a '%' that is not followed by two hex digits (a '%' in a password is written %25)
-    >>> print(address_problem('postgresql://ann:s3cret@[::1/games'))
-    an IPv6 host without its closing ']'
-    >>> print(address_problem('postgresql://ann:s3c@ret@db.example/games'))  # doctest: +ELLIPSIS
-    a user or password holding '@', '/', '?', '#', '[' or ']': write them %40, ...
-    >>> address_problem('host=/run/postgresql dbname=games') is None
-    True
-    """
-    rest = dsn.partition("://")[2]
-    if rest and "@" in rest.split("?", 1)[0]:
-        # libpq ends the user and password at their first '@' or '/': a later one would make
-        # the rest of the password a host, a port or a database name, shown in messages
-        authority = rest.split("?", 1)[0]
-        credentials = authority[: authority.rindex("@")]
-        if any(c in credentials for c in _URL_RESERVED):
-            return (
-                "a user or password holding '@', '/', '?', '#', '[' or ']': write them %40, %2F, "
-                "%3F, %23, %5B, %5D"
-            )
-    try:
-        conninfo_to_dict(dsn)
-    except psycopg.Error as exc:
-        return _parse_problem(str(exc))
-    return None
-
-
-def _parse_problem(message: str) -> str:
-    """libpq's complaint about an address, without any text it quotes from the address."""
-    first = (message.strip().splitlines() or [""])[0]
-    for words, said in (
-        ("percent-encoded", "a '%' that is not followed by two hex digits (a '%' in a password "
-                            "is written %25)"),
-        ("IPv6 host address may not be empty", "an empty IPv6 host ('[]')"),
-        ("IPv6", "an IPv6 host without its closing ']'"),
-        ("unexpected character", "a character libpq does not expect in a URL (a password's "
-                                 "special characters are written percent-encoded)"),
-        ("query parameter", "a parameter after '?' that libpq cannot read or does not know"),
-        ('missing "="', "a word without '=' (key=value pairs; a value with a space is written "
-                        "in single quotes)"),
-        ("unterminated quoted", "a quoted value without its closing quote"),
-        ("invalid connection option", "an option libpq does not know"),
-    ):  # fmt: skip
-        if words in first:
-            return said
-    # anything else: libpq's words, without what it quotes (any part of the address)
-    return re.sub(r'\s*"[^"]*"', "", first).strip(" :") or "libpq cannot read it"
-
-
-def redact(text: str, dsn: str) -> str:
-    """``text`` without any password that ``dsn`` holds (raw or percent-encoded), nor ``dsn``
-    itself: for messages built from a database's error.
-
-    >>> redact('auth failed for "ann" (pw s3cret)', 'postgresql://ann:s3cret@db/games')
-    'auth failed for "ann" (pw ***)'
-    >>> redact("wrong p w", "host=db password='p w'")
-    'wrong ***'
-    """
-    secrets_ = {dsn} if dsn else set()
-    with contextlib.suppress(psycopg.Error):
-        secrets_.add(str(conninfo_to_dict(dsn).get("password") or ""))
-    authority = dsn.partition("://")[2].split("?", 1)[0]
-    if "@" in authority:  # a URL's user:password, however malformed
-        credentials = authority[: authority.rindex("@")]
-        secrets_.add(credentials.partition(":")[2])
-    for quoted, plain in re.findall(r"password\s*=\s*(?:'((?:[^'\\]|\\.)*)'?|([^\s&]*))", dsn):
-        secrets_.add(re.sub(r"\\(.)", r"\1", quoted) if quoted else plain)
-    for secret in list(secrets_):
-        secrets_ |= {unquote(secret), quote(secret, safe="")}
-    for secret in sorted((s for s in secrets_ if s), key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
-
-
-def _reason(exc: BaseException, dsn: str = "") -> str:
-    """The first line of a database error; with the address it used, without its password
-    (and, for an address libpq cannot read, without anything libpq quotes from it)."""
-    if dsn:
-        problem = address_problem(dsn)
-        if problem is not None:
-            return f"the address cannot be read: {problem}"
-    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    return redact(first, dsn) if dsn else first
-
-
-class PostgresStore(Coordination):
+class PostgresStore(PostgresConnection, Coordination):
     """A :class:`~tajmahal.web.store.GameStore` in a PostgreSQL database, for one or several
     server processes (``tajmahal serve --db postgresql://...``).
 
@@ -320,131 +140,18 @@ class PostgresStore(Coordination):
         self, dsn: str, *, exclusive: bool = False, connect_timeout: int = 10,
         statement_timeout: float = 30.0, lock_timeout: float = 10.0, idle_timeout: float = 10.0,
     ) -> None:  # fmt: skip
-        problem = address_problem(dsn)
-        if problem is not None:  # said without the address: it may hold a password
-            raise StoreError(f"the game database's address cannot be read: {problem}")
-        self._dsn = dsn  # never shown: it may hold a password
-        self.exclusive = exclusive
-        self.where = describe(dsn)
-        self.connect_timeout = connect_timeout
-        #: no statement runs, no lock is waited for, and no transaction stays open (its
-        #: process frozen) longer than these seconds: a frozen peer never blocks this one
-        self.timeouts = {"statement_timeout": statement_timeout, "lock_timeout": lock_timeout,
-                         "idle_in_transaction_session_timeout": idle_timeout}  # fmt: skip
-        self.reconnects = 0  #: how many times a statement met a closed connection and was retried
-        self._lock = threading.Lock()
-        self._db: _Connection | None = None
-        self._closed = False
-        self._run(self._create_schema, "prepare")
+        super().__init__(
+            dsn, exclusive=exclusive, connect_timeout=connect_timeout,
+            statement_timeout=statement_timeout, lock_timeout=lock_timeout,
+            idle_timeout=idle_timeout,
+        )  # fmt: skip
+        self._run(create_schema, "prepare")
 
     @property
     def path(self) -> str:
         """Where the games are, for messages (as a SQLite store's ``path``): no password."""
         return self.where
 
-    # ------------------------------------------------------------------ plumbing
-
-    def _connection(self) -> _Connection:
-        if self._closed:
-            raise StoreError(f"the game database {self.where} is closed")
-        if self._db is None or self._db.closed or self._db.broken:
-            self._db = None
-            try:
-                db = psycopg.connect(
-                    self._dsn, autocommit=True, connect_timeout=self.connect_timeout,
-                    application_name="tajmahal",
-                )  # fmt: skip
-            except psycopg.Error as exc:
-                raise StoreError(
-                    f"cannot open the game database {self.where}: {_reason(exc, self._dsn)}"
-                ) from None  # (psycopg's error is not chained: it may quote the address)
-            try:
-                db.execute("SET synchronous_commit TO on")
-                for setting, seconds in self.timeouts.items():
-                    db.execute(f"SET {setting} TO {max(1, int(seconds * 1000))}")
-                if self.exclusive:
-                    self._hold_database(db)
-            except psycopg.Error as exc:
-                db.close()
-                raise StoreError(
-                    f"cannot open the game database {self.where}: {_reason(exc, self._dsn)}"
-                ) from exc
-            self._db = db
-        return self._db
-
-    def _hold_database(self, db: _Connection) -> None:
-        # a killed holder's session ends a moment after its process: ask for a few seconds
-        deadline = time.monotonic() + EXCLUSIVE_WAIT
-        while True:
-            row = db.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
-            if (row is not None and row[0]) or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        if row is None or not row[0]:
-            db.close()
-            raise StoreError(
-                f"another tajmahal server uses the game database {self.where} alone"
-            )
-
-    def _run(
-        self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None = None,
-        game_id: str = "",
-    ) -> T:
-        """``work`` in one transaction; psycopg's errors become :class:`StoreError`.
-
-        A connection the server closed (a restart, a cut) is found at the first statement:
-        the transaction is run again once on a fresh connection when that is safe: a read,
-        or a write that failed before its commit (the server rolled it back). A write whose
-        commit was cut may or may not be stored: :class:`UncertainWriteError`.
-        """
-        with self._lock:
-            try:
-                return self._once(work, doing, conflict, game_id, retry=True)
-            except _Retry:
-                self.reconnects += 1
-                log.info("the game database %s closed a connection: %s again on a fresh one",
-                         self.where, doing)  # fmt: skip
-                return self._once(work, doing, conflict, game_id, retry=False)
-
-    def _once(
-        self, work: Callable[[_Connection], T], doing: str, conflict: StoreError | None,
-        game_id: str, *, retry: bool,
-    ) -> T:  # fmt: skip
-        db = self._connection()
-        worked = False
-        try:
-            with db.transaction():
-                result = work(db)
-                worked = True
-            return result
-        except psycopg.errors.UniqueViolation as exc:
-            if conflict is None:
-                raise StoreError(
-                    f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)}"
-                ) from exc
-            raise conflict from exc
-        except psycopg.errors.ForeignKeyViolation as exc:
-            raise unknown_game(game_id) from exc
-        except psycopg.Error as exc:
-            cut = isinstance(exc, psycopg.OperationalError) and (db.broken or db.closed)
-            if cut:
-                self._db = None
-                if worked and doing != "read":
-                    raise UncertainWriteError(
-                        f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)} "
-                        "(the connection closed during the commit)"
-                    ) from exc
-                if retry:
-                    raise _Retry from exc
-            raise StoreError(
-                f"cannot {doing} the game database {self.where}: {_reason(exc, self._dsn)}"
-            ) from exc
-
-    @staticmethod
-    def _create_schema(db: _Connection) -> None:
-        db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-        for statement in _SCHEMA:
-            db.execute(statement)
 
     # ------------------------------------------------------------------ GameStore
 
@@ -458,7 +165,7 @@ class PostgresStore(Coordination):
 
         def work(db: _Connection) -> None:
             if quota is not None:  # one new game at a time, cluster-wide: counted, then stored
-                db.execute("SELECT pg_advisory_xact_lock(%s)", (_QUOTA_LOCK,))
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (QUOTA_LOCK,))
                 owner = token_digest(quota.owner)
                 counts = db.execute(QUOTA_COUNTS.format(p="%s"),
                                     (owner, owner, game.created - 60.0)).fetchone()  # fmt: skip
@@ -710,16 +417,6 @@ class PostgresStore(Coordination):
                 continue
         return games
 
-    def close(self) -> None:
-        """Release the connection (a later call raises :class:`~tajmahal.web.store.StoreError`)."""
-        with self._lock:
-            self._closed = True
-            if self._db is not None:
-                if self.exclusive and not self._db.broken:
-                    with contextlib.suppress(psycopg.Error):
-                        self._db.execute("SELECT pg_advisory_unlock(%s)", (_SERVER_LOCK,))
-                self._db.close()
-                self._db = None
 
 def _moves_after(db: _Connection, game_id: str, number: int) -> tuple[StoredMove, ...]:
     rows = db.execute(
