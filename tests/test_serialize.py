@@ -537,3 +537,17 @@ def test_a_record_with_the_wrong_number_of_players_or_names() -> None:
     rejected({**data, "num_players": 6}, "$.num_players", "3 to 5")
     rejected({**data, "players": ["a", "b"]}, "$.players", "one name per seat")
     rejected({**data, "first_player": 4}, "$.first_player")
+
+
+@pytest.mark.parametrize("text", ["WITHDRAW", "Withdraw", " withdraw", "palace  agra",
+                                  "PLAY red:elephant"])  # fmt: skip
+def test_a_document_names_moves_in_the_notation_only(text: str) -> None:
+    # people may type 'WITHDRAW' (parse_move); a document holds the notation its JSON Schema
+    # allows, so what loads accepts always passes the schema
+    move = {"format": "tajmahal/move", "version": 1, "move": text}
+    with pytest.raises(tm.FormatError, match=r"\$\.move: .* not written in the move notation"):
+        tm.loads(json.dumps(move))
+    record = json.loads(tm.dumps(tm.Game.new(num_players=3, seed=1).record()))
+    record["moves"] = [text]
+    with pytest.raises(tm.FormatError, match=r"\$\.moves\[0\]"):
+        tm.loads(json.dumps(record))

@@ -233,10 +233,19 @@ def _as_written(path: Path, written: Mapping[Path, tuple[int, ...]]) -> Path:
 # ---------------------------------------------------------------------------- moves and records
 
 
+def _canonical_move(text: str) -> Move:
+    """The move a document's text names, written exactly as the library writes it (the JSON
+    Schemas' notation: lower case, one space); people's spellings are for :func:`parse_move`."""
+    move = move_from_text(text)
+    if str(move) != text:
+        raise ValueError(f"{show(text)} is not written in the move notation: {show(str(move))}")
+    return move
+
+
 def read_move(doc: MoveDoc) -> Move:
     """The move a document holds, if it is possible in some game."""
     try:
-        move = move_from_text(doc.move)
+        move = _canonical_move(doc.move)
     except ValueError as exc:
         raise Failed([(("move",), str(exc))]) from None
     problem = _move_problem(move)
@@ -279,7 +288,7 @@ def read_record(doc: RecordDoc) -> GameRecord:
     moves: list[Move] = []
     for i, text in enumerate(doc.moves):
         try:
-            moves.append(move_from_text(text))
+            moves.append(_canonical_move(text))
         except ValueError as exc:
             r.fail(("moves", i), str(exc))
     _check_match_data(r, doc)
