@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-core
 
-.PHONY: demo test lint typecheck unit clean docs node bwrap axe postgresql fast fast-tree test-fast compiler test-versions wheel dist
+.PHONY: demo test test-install lint typecheck unit clean docs node bwrap axe postgresql fast fast-tree test-fast compiler test-versions wheel dist
 
 # A .venv that no longer fits — its python does not run, or another Python made it — is
 # made again (instead of failing until `make clean`).
@@ -92,8 +92,16 @@ postgresql:
 	  || echo "could not install PostgreSQL: the PostgreSQL store tests will be skipped"; }
 
 
+# the tests that install into fresh venvs from the package index (minutes each) are left to
+# `make test-install`, which CI runs after `make test`
 unit: $(STAMP) $(CHROMIUM) node bwrap axe postgresql
-	$(BIN)/pytest
+	$(BIN)/pytest -m 'not fresh_venv'
+
+# What outsiders do: the docs built from .readthedocs.yaml's install alone, the compiled build
+# installed with build isolation, the public-server tutorial run as written (tests marked
+# fresh_venv; they download packages, so pip's cache makes a second run quick)
+test-install: $(STAMP) postgresql
+	TAJMAHAL_FRESH_VENVS=1 $(BIN)/pytest -p no:cacheprovider -m fresh_venv
 
 # The optional compiled build (hatch_build.py: TAJMAHAL_COMPILE=1 compiles the hot modules of
 # tajmahal.rules and tajmahal.bots with mypyc). It needs a C compiler and the Python headers:
@@ -130,8 +138,8 @@ fast-tree: $(STAMP)
 	tar -C src --exclude=__pycache__ -cf - tajmahal | tar -C $(COMPILED) -xf -
 
 # the whole suite again, against the compiled build (.ci/run runs it after `make test`; see
-# docs/installation.md); the fresh-venv tests build and install packages of their own, so
-# `make test` has run them
+# docs/installation.md); the fresh-venv tests build and install packages of their own
+# (`make test-install`)
 test-fast: fast-tree $(CHROMIUM) node bwrap axe postgresql
 	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider \
 	  -m 'not fresh_venv'
