@@ -6,8 +6,12 @@ import argparse
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from tajmahal.cli._common import CommandError, Commands, add_command
+
+if TYPE_CHECKING:
+    from tajmahal.arena.accounts import ArenaTables
 
 __all__ = ["register"]
 
@@ -48,9 +52,9 @@ def _register_arena(commands: Commands[argparse.ArgumentParser]) -> None:
     rotate.add_argument("name")
     rotate.add_argument("--token-file", metavar="FILE", help="write the token to FILE")
     for parser in (add, listing, remove, rotate):
-        parser.add_argument("--db", metavar="FILE",
-                            help="the server's game database (default: games.sqlite3 in your "
-                            "data folder)")  # fmt: skip
+        parser.add_argument("--db", metavar="DB",
+                            help="the server's game database: a SQLite file (default: "
+                            "games.sqlite3 in your data folder) or a postgresql:// address")
 
 
 def _register_bot(commands: Commands[argparse.ArgumentParser]) -> None:
@@ -79,12 +83,22 @@ def _register_bot(commands: Commands[argparse.ArgumentParser]) -> None:
                          help="games played at once (default 1)")
 
 
-def _store(db: str | None) -> object:
+def _store(db: str | None) -> ArenaTables:
+    """The arena's tables in the server's database: a SQLite file, or a ``postgresql://``
+    database (the cluster's; ``tajmahal[postgres]``)."""
     from tajmahal.arena import ArenaStore
     from tajmahal.web.store import default_db_path
 
-    if db is not None and db.lower().startswith(("postgresql://", "postgres://")):
-        raise CommandError("the arena's accounts are kept in a SQLite file for now")
+    if db is not None:
+        from tajmahal.web.stores import is_postgres_url
+
+        if is_postgres_url(db):
+            try:
+                from tajmahal.web.stores.postgres_arena import PostgresArenaStore
+            except ImportError as exc:
+                raise CommandError(f"a postgresql:// database needs psycopg 3: pip install "
+                                   f"'tajmahal[postgres]' ({exc})") from None  # fmt: skip
+            return PostgresArenaStore(db)
     return ArenaStore(db if db is not None else default_db_path())
 
 
@@ -97,10 +111,7 @@ def _write_token(path: str, token: str) -> None:
 
 
 def _run_arena(args: argparse.Namespace) -> int:
-    from tajmahal.arena import ArenaStore
-
     store = _store(args.db)
-    assert isinstance(store, ArenaStore)
     try:
         if args.action == "add-bot":
             token = store.add_bot(args.name, args.house, args.max_games)
@@ -131,10 +142,7 @@ def _run_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_table(store: object) -> None:
-    from tajmahal.arena import ArenaStore
-
-    assert isinstance(store, ArenaStore)
+def _print_table(store: ArenaTables) -> None:
     rows = [("#", "BOT", "RATING", "MU", "SIGMA", "GAMES", "KIND", "LAST SEEN")]
     for place, bot in enumerate(store.bots(), 1):
         seen = "-" if bot.last_seen is None else time.strftime(

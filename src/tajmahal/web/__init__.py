@@ -81,7 +81,7 @@ def serve(
     installs :class:`~tajmahal.web.guard.LogGuard` on the loggers it writes to
     (no seat token in any line, floods dropped) and configures no root logger:
     where the lines go is the application's choice (``tajmahal serve`` prints
-    them).  ``arena``: also run the arena (:mod:`tajmahal.web.arena`), on a SQLite file.
+    them).  ``arena``: also run the arena (:mod:`tajmahal.web.arena`), on either database.
     """
     import uvicorn
 
@@ -144,12 +144,20 @@ def _game_server(
 def _arena_app(
     server: GameServer, db: str | os.PathLike[str] | None, settings: ArenaSettings
 ) -> Starlette:
-    """The application with the arena (its tables in the server's SQLite file)."""
+    """The application with the arena (its tables in the server's database: a SQLite file,
+    or the cluster's PostgreSQL database, see :mod:`tajmahal.web.arena_cluster`)."""
     from tajmahal.arena import ArenaError, ArenaStore
     from tajmahal.web.arena import Arena, arena_app
 
     if db is not None and is_postgres_url(db):
-        raise StoreError("the arena runs on a SQLite database for now, not on PostgreSQL")
+        from tajmahal.web.arena_cluster import cluster_arena
+        from tajmahal.web.cluster import ClusterServer
+
+        assert isinstance(server, ClusterServer)
+        try:
+            return arena_app(server, cluster_arena(server, str(db), settings))
+        except ArenaError as exc:
+            raise StoreError(str(exc)) from None
     try:
         store = ArenaStore(db if db is not None else default_db_path())
     except ArenaError as exc:

@@ -8,7 +8,7 @@ half second it rates the games that have ended (openskill, see
 :func:`tajmahal.arena.choose_game`.  An arena game is an ordinary game of the
 server: stored move by move, resumed after a restart, open to spectators, with
 its replay and analysis once over.  The arena's own tables (accounts, games,
-ratings) are in the same SQLite file (:class:`~tajmahal.arena.ArenaStore`), so a
+ratings) are in the same database (:class:`~tajmahal.arena.ArenaStore`), so a
 server killed at any moment rates every game it had started once they end.
 """
 
@@ -27,8 +27,8 @@ from starlette.applications import Starlette
 from starlette.routing import Route, WebSocketRoute
 
 from tajmahal._escape import log_text
-from tajmahal.arena.accounts import ArenaBot, ArenaStore
-from tajmahal.arena.ratings import game_ranks, rate_game
+from tajmahal.arena.accounts import ArenaBot, ArenaTables
+from tajmahal.arena.ratings import game_ranks
 from tajmahal.arena.scheduling import Candidate, choose_game
 from tajmahal.bots.specs import check_spec
 from tajmahal.game import GameRecord
@@ -59,6 +59,7 @@ class ArenaSettings:
     most_seats: int = 5  #: the most seats of a game (3 to 5)
     pause: float = 0.5  #: seconds between two rounds of rating and scheduling
     schedule: bool = True  #: start rated games (False: only people's challenges)
+    rated_challenges: bool = False  #: people's challenges of the arena's bots are rated too
 
 
 class ArenaTable(Table):
@@ -79,7 +80,7 @@ class Arena:
     """The arena of one server (see the module docs)."""
 
     def __init__(
-        self, server: GameServer, store: ArenaStore, settings: ArenaSettings | None = None,
+        self, server: GameServer, store: ArenaTables, settings: ArenaSettings | None = None,
         seed: int | None = None,
     ) -> None:  # fmt: skip
         self.server, self.store = server, store
@@ -88,8 +89,8 @@ class Arena:
         self.rng = random.Random(seed)
         #: the arena's unrated games being played: game id -> the account in each seat
         self.playing: dict[str, tuple[str, ...]] = {}
-        #: people's games against an arena bot: game id -> (the bot, its seat)
-        self.challenges: dict[str, tuple[str, int]] = {}
+        #: people's games against an arena bot: game id -> (the seats' names, the bot's seat)
+        self.challenges: dict[str, tuple[tuple[str, ...], int]] = {}
         self._seat_counts: dict[str, dict[tuple[int, int], int]] = {}
         self._task: asyncio.Task[None] | None = None
         self._resting_until = 0.0  #: after a game that could not start: no new one until then
@@ -106,8 +107,11 @@ class Arena:
 
     async def start(self) -> None:
         """Take up the unrated games (a restart's), then rate and schedule until stopped."""
-        for game in await asyncio.to_thread(self.store.games, False):
-            self.playing[game.game_id] = game.bots
+        for game_id, names, rated in await asyncio.to_thread(self.store.playing):
+            if rated and not any(name.startswith("(") for name in names):
+                self.playing[game_id] = names
+            else:  # a person's challenge (its bot in seat 2)
+                self.challenges[game_id] = (names, 1)
         self._seat_counts = await asyncio.to_thread(self.store.seat_counts)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -132,7 +136,7 @@ class Arena:
     def busy(self, name: str) -> int:
         """The games ``name`` plays now (rated and challenges)."""
         rated = sum(name in bots for bots in self.playing.values())
-        return rated + sum(bot == name for bot, _ in self.challenges.values())
+        return rated + sum(names[seat] == name for names, seat in self.challenges.values())
 
     def free(self, bot: ArenaBot) -> int:
         """How many more games ``bot`` may start now."""
@@ -189,12 +193,12 @@ class Arena:
             elif text is not None:
                 await self._rate(game_id, names, text)
                 self.playing.pop(game_id, None)
-        for game_id, (name, seat) in list(self.challenges.items()):
+        for game_id, (names, _) in list(self.challenges.items()):
             found, text = await self._record(game_id)
             if text is not None:
-                record = loads(text)
-                if isinstance(record, GameRecord):
-                    self.hub.deliver(name, _result(game_id, seat, record, None))
+                await self._rate(game_id, names, text)
+            elif not found:
+                await asyncio.to_thread(self.store.drop_game, game_id)
             if text is not None or not found:
                 self.challenges.pop(game_id, None)
 
@@ -206,7 +210,10 @@ class Arena:
         stored = await self.server.workers.stored(self.server.store.load, game_id)
         return stored is not None, None if stored is None else stored.record
 
-    async def _rate(self, game_id: str, names: tuple[str, ...], text: str) -> None:
+    async def _rate(self, game_id: str, names: tuple[str, ...], text: str,
+                    deliver: bool = True) -> None:  # fmt: skip
+        """Rate a game that is over, once (an unrated challenge is only marked over); tell
+        its remote bots connected here the result (``deliver``)."""
         record = loads(text)
         if (not isinstance(record, GameRecord) or record.scores is None
                 or len(record.scores) != len(names)):  # fmt: skip
@@ -215,24 +222,25 @@ class Arena:
             return
         faulty = {fault.seat for fault in record.faults}
         ranks = game_ranks(record.scores, [n in faulty for n in range(len(names))])
-        accounts = {bot.name: bot for bot in await asyncio.to_thread(self.store.bots)}
-        before = [(accounts[n].mu, accounts[n].sigma) if n in accounts else (25.0, 25 / 3)
-                  for n in names]  # fmt: skip
-        after = rate_game(before, ranks)
-        if await asyncio.to_thread(self.store.rate, game_id, ranks, after, names):
+        after = await asyncio.to_thread(self.store.rate_once, game_id, ranks)
+        if after is not None:
             log.info("arena: game %s rated: %s", game_id, ", ".join(
                 f"{n} #{r} {mu:.1f}/{sigma:.2f}" for n, r, (mu, sigma) in zip(names, ranks, after,
                                                                                strict=True)))
+        if not deliver:
+            return
+        accounts = {bot.name: bot for bot in await asyncio.to_thread(self.store.bots)}
         for seat, name in enumerate(names):
             if name in accounts and accounts[name].house is None:
-                self.hub.deliver(name, _result(game_id, seat, record, (ranks[seat], *after[seat])))
+                rating = None if after is None else (ranks[seat], *after[seat])
+                self.hub.deliver(name, _result(game_id, seat, record, rating))
 
     async def result_of(self, name: str, game_id: str) -> dict[str, Any] | None:
         """The ``result`` message of ``name``'s game ``game_id`` if it is over and rated (a
         result the bot may have lost with its connection), else None."""
         games = await asyncio.to_thread(self.store.games_of, name, 100)
-        game = next((g for g in games if g.game_id == game_id and g.rated), None)
-        if game is None or game.ranks is None:
+        game = next((g for g in games if g.game_id == game_id and g.ranks is not None), None)
+        if game is None or game.ranks is None:  # (not over, or never played)
             return None
         _, text = await self._record(game_id)
         record = loads(text) if text is not None else None
@@ -241,15 +249,18 @@ class Arena:
         seat = game.bots.index(name)
         point = next((p for p in await asyncio.to_thread(self.store.history, name)
                       if p.game_id == game_id), None)  # fmt: skip
-        rating = None if point is None else (game.ranks[seat], point.mu, point.sigma)
+        rating = None if point is None or not game.rated else (game.ranks[seat], point.mu,
+                                                                  point.sigma)  # fmt: skip
         return _result(game_id, seat, record, rating)
 
     # ------------------------------------------------------------------ people
 
     async def challenge(self, data: Any, client: str) -> tuple[CreatedGame, GameConfig, int]:
-        """A person's game against an arena bot (unrated): ``{"bot": NAME, "name": PERSON,
-        "others": [SPEC, ...]}``, the others the lobby's bots; (the game, its settings, the
-        bot's seat).  :class:`~tajmahal.web.config.ConfigError` or
+        """A person's game against an arena bot (unrated unless the server's owner said
+        :attr:`ArenaSettings.rated_challenges`): ``{"bot": NAME, "name": PERSON, "others":
+        [SPEC, ...]}``, the others the lobby's bots; (the game, its settings, the bot's seat).
+        In a rated challenge the person and the lobby's bots play as newcomers (no account:
+        only the arena bot's rating is kept).  :class:`~tajmahal.web.config.ConfigError` or
         :class:`~tajmahal.web.table.Rejected` says why not."""
         if not isinstance(data, dict):
             raise ConfigError("a challenge is a JSON object")
@@ -276,8 +287,10 @@ class Arena:
         seats = (parsed.seats[0], seat, *parsed.seats[2:])
         config = attrs.evolve(parsed, seats=seats, time_limit=self.settings.time_limit)
         created = await self.server.create(config, client)
-        if bot.house is None:
-            self.challenges[created.id] = (bot.name, 1)
+        names = tuple(seat.name if n == 1 else f"({seat.name})" for n, seat in enumerate(seats))
+        await asyncio.to_thread(self.store.add_game, created.id, names, created.spectator,
+                                self.settings.rated_challenges)  # fmt: skip
+        self.challenges[created.id] = (names, 1)
         return created, config, 1
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tajmahal._escape import log_text
-from tajmahal.arena.accounts import ArenaError, ArenaStore
+from tajmahal.arena.accounts import ArenaError, ArenaTables
 from tajmahal.faults import FaultKind
 from tajmahal.protocol import BotProcessError, read_answer
 from tajmahal.protocol.messages import (
@@ -45,7 +45,7 @@ from tajmahal.rules.views import PlayerView
 from tajmahal.seat_contract import Answer
 from tajmahal.serialize import dumps
 
-__all__ = ["MAX_MESSAGE_BYTES", "BotHub", "RemoteSeat", "bot_socket"]
+__all__ = ["FAULT", "MAX_MESSAGE_BYTES", "BotHub", "RemoteSeat", "bot_socket"]
 
 log = logging.getLogger("tajmahal.web")
 MAX_MESSAGE_BYTES = 64 * 1024  #: the longest message a bot may send (a protocol line's limit)
@@ -57,6 +57,7 @@ FLOOD_CLOSE = 200  #: messages dropped for the rate limit before the connection 
 OUTBOX = 64  #: messages queued for a bot that does not read before it counts as stalled
 FAILED_LOGINS = 20  #: unknown tokens from one address in a minute before it is refused
 MAX_CONNECTIONS = 8  #: connections per account at once
+FAULT = "!fault "  #: a handed answer that is a fault (no move's text starts so), then its JSON
 
 
 class _Bucket:
@@ -186,7 +187,7 @@ class RemoteSeat:
 class BotHub:
     """The remote bots' connections, and the requests they owe (see the module docs)."""
 
-    def __init__(self, store: ArenaStore, default_limit: float = 10.0) -> None:
+    def __init__(self, store: ArenaTables, default_limit: float = 10.0) -> None:
         self.store = store
         self.default_limit = default_limit
         self.connections: dict[str, list[_Connection]] = {}
@@ -195,6 +196,9 @@ class BotHub:
         self._undelivered: dict[str, list[str]] = {}  #: results for bots not connected
         self._failed: Counter[str] = Counter()  # unknown tokens per address this minute
         self._failed_minute = 0
+        #: seconds more a request waits for its answer when the bot is not connected to this
+        #: process (in a cluster, another process may have it: its answer is handed here)
+        self.grace = 0.0
         #: the result of a bot's game that is over, or None (the arena says): sent again to a
         #: bot that names the game in its ``ready`` (a result lost with a connection)
         self.result_of: Callable[[str, str], Awaitable[dict[str, Any] | None]] | None = None
@@ -220,11 +224,16 @@ class BotHub:
                 f"{text.decode()[len(head):].rstrip()}")  # fmt: skip
         pending = _Pending(seat, decision, legal, line, seconds)
         key = (seat.game, seat.seat)
+        before = self._pending.get(key)
+        if before is not None:  # (in a cluster: a copy's request, and its game came here)
+            before.fault(FaultKind.UNAVAILABLE, "the seat was asked again")
         self._pending[key] = pending
         try:
             self._dispatch(pending, seconds)
+            # not connected here: its answer may come from another process (a little later)
+            wait = seconds + (self.grace if pending.connection is None else 0.0)
             try:
-                return await asyncio.wait_for(asyncio.shield(pending.future), seconds)
+                return await asyncio.wait_for(asyncio.shield(pending.future), wait)
             except TimeoutError:
                 connection = pending.connection
                 if connection is None:
@@ -240,6 +249,28 @@ class BotHub:
         finally:
             if self._pending.get(key) is pending:
                 del self._pending[key]
+
+    def answered_elsewhere(self, game: str, seat: int, decision: int, text: str) -> str | None:
+        """An answer of the bot of ``seat``, judged by the process it is connected to and
+        handed here (the cluster's hand-off): a legal move's text, or :data:`FAULT` and the
+        fault as JSON. None once it settles the request it answers, else why not."""
+        pending = self._pending.get((game, seat))
+        if pending is None or pending.decision != decision or pending.future.done():
+            return "no request of this seat waits for this decision (too late)"
+        elapsed = time.monotonic() - pending.started
+        if text.startswith(FAULT):
+            try:
+                fault = json.loads(text[len(FAULT):])
+                kind = FaultKind(fault["kind"])
+                detail = str(fault.get("detail", ""))[:400]
+            except (ValueError, KeyError, TypeError):
+                return "a fault handed on is JSON with a known 'kind'"
+            pending.settle(Answer(kind=kind, detail=detail, elapsed=elapsed))
+            return None
+        if text not in pending.texts:
+            return "not a legal move of this decision"
+        pending.settle(Answer(index=pending.texts.index(text), elapsed=elapsed))
+        return None
 
     def _dispatch(self, pending: _Pending, seconds: float) -> None:
         """Send a pending request on a connection of its bot (the one that has its game, else

@@ -583,7 +583,8 @@ class Cluster:
         """Replicas nobody watches through this process leave memory (read again when opened)."""
         for game_id, table in list(self.server.tables.items()):
             idle = time.monotonic() - table.last_active > self.ttl
-            if isinstance(table, ClusterTable) and not table.held and not table.listeners and idle:
+            unwatched = not table.listeners and not getattr(table, "kept", False)
+            if isinstance(table, ClusterTable) and not table.held and unwatched and idle:
                 self.server.tables.pop(game_id, None)
                 await table.close()
             elif isinstance(table, ClusterTable) and not table.held:

@@ -60,6 +60,10 @@ class ClusterTable(Table):
     """A game on one of several processes: played here while this process holds its lease,
     else a read-only copy that follows the store and hands moves on."""
 
+    #: a copy kept in memory though nobody watches it through this process (the arena's
+    #: games of the bots connected here)
+    kept = False
+
     def __init__(self, stored: StoredGame, config: GameConfig, settings: ServerSettings,
                  workers: Workers, *, cluster: TableCluster) -> None:  # fmt: skip
         super().__init__(stored, config, settings, workers)

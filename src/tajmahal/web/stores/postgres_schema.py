@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     import psycopg
     import psycopg.rows
 
-__all__ = ["QUOTA_LOCK", "SCHEMA", "SCHEMA_LOCK", "SERVER_LOCK", "create_schema"]
+__all__ = ["ARENA_SCHEMA", "QUOTA_LOCK", "SCHEMA", "SCHEMA_LOCK", "SERVER_LOCK", "create_schema"]
 
 SCHEMA_LOCK = 0x74616A6D  #: advisory lock key ("tajm"): one process creates the tables
 SERVER_LOCK = 0x74616A6E  #: advisory lock key: the one server process of an exclusive store
@@ -74,10 +74,59 @@ SCHEMA = [
     "CREATE INDEX IF NOT EXISTS owners_owner ON owners(owner)",
 ]
 
+#: the arena's tables (:mod:`tajmahal.web.stores.postgres_arena`): as the SQLite file's
+#: (:mod:`tajmahal.arena.accounts`), plus what its server processes share
+ARENA_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS arena_bots (
+        name TEXT PRIMARY KEY,
+        digest TEXT UNIQUE,
+        house TEXT,
+        max_games INTEGER NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        created DOUBLE PRECISION NOT NULL,
+        last_seen DOUBLE PRECISION
+    )""",
+    # rated: 0 being played, 1 rated, 2 never played, 3 over (a challenge not rated)
+    """CREATE TABLE IF NOT EXISTS arena_games (
+        game_id TEXT PRIMARY KEY,
+        created DOUBLE PRECISION NOT NULL,
+        bots TEXT NOT NULL,
+        watch TEXT NOT NULL,
+        rated INTEGER NOT NULL DEFAULT 0,
+        ranks TEXT,
+        rate INTEGER NOT NULL DEFAULT 1
+    )""",
+    "CREATE INDEX IF NOT EXISTS arena_games_rated ON arena_games(rated)",
+    """CREATE TABLE IF NOT EXISTS arena_ratings (
+        name TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        rank INTEGER NOT NULL,
+        PRIMARY KEY (name, game_id)
+    )""",
+    # the remote bots connected to each process, and how many games they take there
+    """CREATE TABLE IF NOT EXISTS arena_online (
+        process TEXT NOT NULL,
+        name TEXT NOT NULL,
+        capacity INTEGER NOT NULL,
+        PRIMARY KEY (process, name)
+    )""",
+    # the one scheduler of the cluster: a lease (one row), taken over once it expires
+    """CREATE TABLE IF NOT EXISTS arena_scheduler (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        holder TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    )""",
+]
+
 
 def create_schema(db: psycopg.Connection[psycopg.rows.TupleRow]) -> None:
     """Make the tables that are missing, in ``db``'s transaction,
     one process at a time."""
     db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-    for statement in SCHEMA:
+    for statement in (*SCHEMA, *ARENA_SCHEMA):
         db.execute(statement)

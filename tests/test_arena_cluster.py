@@ -1,0 +1,119 @@
+"""The arena on the PostgreSQL cluster (issue #48): two ``tajmahal serve --arena`` processes
+on one real PostgreSQL database. A remote bot connected to one process plays seats of games
+held by the other (its answers handed over), one process schedules at a time, and when the
+scheduler's process is killed with ``kill -9`` the other takes the schedule over: the games
+go on, each is rated once. No timing assertions: the waits are generous.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from cluster_faults import until
+from postgres_cluster import Cluster
+from web_server import Server
+
+TTL = "2"
+OPTIONS = ("--arena", "--arena-games", "2", "--lease-ttl", TTL, "--time-limit", "5",
+           "--bot-workers", "1", "--log-level", "info")  # fmt: skip
+SCHEDULES = "this process schedules the arena's games"
+HANDED = "handed to the process that plays it"
+
+
+@pytest.fixture
+def servers() -> Iterator[Callable[[str], Server]]:
+    started: list[Server] = []
+
+    def start(database: str) -> Server:
+        started.append(Server(database, *OPTIONS))  # type: ignore[arg-type]  # (a URL)
+        return started[-1]
+
+    yield start
+    for server in started:
+        pid = server.process.pid if server.process is not None else None
+        server.stop()
+        print(f"--- server {pid}, its last lines:", *server.lines[-40:], sep="\n")
+
+
+def tajmahal(*words: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tajmahal", *words], capture_output=True,
+                          text=True, timeout=120, check=False)  # fmt: skip
+
+
+def lines(server: Server) -> str:
+    return "\n".join(server.lines)
+
+
+def started_by(server: Server) -> set[str]:
+    return {line.split("arena: game ")[1].split()[0] for line in server.lines
+            if "arena: game " in line and " started: " in line}  # fmt: skip
+
+
+def test_a_bot_on_one_process_plays_games_held_by_another_and_the_schedule_survives_kill_9(
+    postgres_cluster: Cluster, servers: Callable[[str], Server], tmp_path: Path
+) -> None:
+    from tajmahal.web.stores.postgres_arena import PostgresArenaStore
+
+    schema = postgres_cluster.new_schema()
+    database = postgres_cluster.url(schema)
+    token_file = tmp_path / "remote.token"
+    for words in (("remote", "--token-file", str(token_file)), ("house-greedy", "--house",
+                  "greedy"), ("house-random", "--house", "random")):  # fmt: skip
+        done = tajmahal("arena", "add-bot", *words, "--db", database)
+        assert done.returncode == 0, done.stderr
+    listed = tajmahal("arena", "list", "--db", database)
+    assert listed.returncode == 0 and "house-greedy" in listed.stdout
+    token = token_file.read_text().strip()
+    store = PostgresArenaStore(postgres_cluster.dsn(schema))
+    first = servers(database)
+    until(lambda: SCHEDULES in lines(first), "the first process to schedule")
+    second = servers(database)
+    log = tmp_path / "bot.log"
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "tajmahal", "bot", "connect", second.url, "greedy",
+         "--token-file", str(token_file), "--games", "1000", "--concurrency", "2"],
+        stdout=log.open("w"), stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    try:
+        # games the first process holds, the bot's answers handed over from the second
+        until(lambda: HANDED in lines(second) and any(
+            "remote" in g.bots for g in store.games(rated=True)), "a game played across")
+        assert SCHEDULES not in lines(second)  # one scheduler at a time
+        assert first.process is not None
+        first.stop(signal.SIGKILL)
+        interrupted = {game for game, _, _ in store.playing()}
+        until(lambda: SCHEDULES in lines(second), "the second process to take the schedule",
+              seconds=120)  # fmt: skip
+        until(lambda: len(started_by(second)) >= 2, "the schedule to go on", seconds=240)
+        new = started_by(second)
+        until(lambda: not interrupted & {g for g, _, _ in store.playing()},
+              "the killed process's games to end", seconds=240)  # fmt: skip
+        until(lambda: any(g.game_id in new for g in store.games(rated=True)),
+              "a game of the new scheduler to be rated", seconds=240)  # fmt: skip
+        bot.send_signal(signal.SIGINT)
+        bot.wait(60)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+    games = store.games()
+    rated = [g for g in games if g.rated]
+    assert {g.game_id for g in games if g.game_id in interrupted} <= {g.game_id for g in rated}
+    for game in rated:  # each game rated once: one history point per seat, games counted once
+        points = [p for name in game.bots for p in store.history(name) if p.game_id == game.game_id]
+        assert len(points) == len(game.bots)
+    for bot_row in store.bots():
+        assert bot_row.games == sum(bot_row.name in g.bots for g in rated)
+    status = json.loads(second.request("/api/arena/leaderboard")[2])
+    assert {b["name"] for b in status["bots"]} == {"remote", "house-greedy", "house-random"}
+    store.close()
+    for server in (first, second):
+        assert token not in lines(server) and "tmb_" not in lines(server)
+        assert "fault: seat" not in lines(server) or ": protocol:" not in lines(server)
