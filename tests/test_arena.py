@@ -15,7 +15,7 @@ import pytest
 from tajmahal.arena import ArenaError, ArenaStore, Candidate, choose_game, game_ranks, rate_game
 from tajmahal.arena.accounts import token_digest
 from tajmahal.arena.client import arena_url, read_token_file
-from tajmahal.arena.ratings import NEW_SIGMA, conservative
+from tajmahal.arena.ratings import NEW_MU, NEW_SIGMA, conservative
 from tajmahal.arena.scheduling import seat_order
 from tajmahal.cli import main
 
@@ -251,3 +251,55 @@ def test_the_arena_plays_and_rates_house_games_and_rests_after_a_refused_one(
     (game,) = accounts.games(rated=True)
     assert game.game_id == started[0] and sorted(game.bots) == ["a", "b", "c"]
     assert {bot.name: bot.games for bot in accounts.bots()} == {"b": 1, "c": 1, "big": 0}
+
+
+def test_challenges_are_noted_rated_only_if_the_server_says_and_house_bots_go_by_their_account(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from tajmahal.web import ConfigError, GameConfig, GameServer, ServerSettings, SQLiteStore
+    from tajmahal.web.arena import Arena, ArenaSettings
+
+    db = tmp_path / "games.sqlite3"
+    accounts = ArenaStore(db)
+    accounts.add_bot("house-a", house="greedy")
+
+    async def scenario() -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+        server = GameServer(SQLiteStore(db), ServerSettings(bot_workers=1))
+        await server.start()
+        made = []
+        try:
+            for rated in (False, True):
+                arena = Arena(server, accounts, ArenaSettings(schedule=False,
+                                                              rated_challenges=rated))  # fmt: skip
+                created, config, seat = await arena.challenge({"bot": "house-a", "name": "Ann"},
+                                                              "127.0.0.1")  # fmt: skip
+                assert seat == 1
+                table = server.tables.pop(created.id)  # read again from the database
+                await table.close()
+                again = await server.table(created.id)
+                assert again is not None
+                made.append((created.id, config.players, again.game.record().players))
+        finally:
+            await server.stop()
+        return made
+
+    with ThreadPoolExecutor(1) as thread:
+        (unrated, _, _), (rated, players, stored_players) = thread.submit(
+            asyncio.run, scenario()).result()  # fmt: skip
+    assert players == stored_players == ("Ann", "house-a", "random")  # the account, not "greedy"
+    playing = {game: (names, rate) for game, names, rate in accounts.playing()}
+    assert playing == {unrated: (("(Ann)", "house-a", "(random)"), False),
+                       rated: (("(Ann)", "house-a", "(random)"), True)}  # fmt: skip
+    assert accounts.rate_once(unrated, [2, 1, 3]) is None  # over, not rated
+    after = accounts.rate_once(rated, [2, 1, 3])
+    assert after is not None and accounts.rate_once(rated, [2, 1, 3]) is None  # once
+    assert [b.name for b in accounts.bots()] == ["house-a"]  # people get no account
+    house = accounts.bot("house-a")
+    assert house is not None and house.games == 1 and house.mu == pytest.approx(after[1][0])
+    assert house.mu > NEW_MU and [p.game_id for p in accounts.history("house-a")] == [rated]
+    assert accounts.playing() == [] and [g.game_id for g in accounts.games(rated=True)] == [rated]
+    with pytest.raises(ConfigError, match="label"):
+        GameConfig.parse({"seats": ["random", "random", {"human": False, "name": "greedy",
+                                                           "label": "fake"}]})  # fmt: skip

@@ -1,7 +1,8 @@
 """The arena: bot accounts, their ratings and the choice of rated games, without the web.
 
 - :mod:`tajmahal.arena.accounts`: :class:`ArenaStore`, the accounts (a token's digest, never
-  the token), the rated games and each bot's rating history, in the server's SQLite file.
+  the token), the rated games and each bot's rating history, in the server's SQLite file
+  (on the PostgreSQL cluster: :mod:`tajmahal.web.stores.postgres_arena`, the same tables).
 - :mod:`tajmahal.arena.ratings`: openskill's Plackett-Luce model, one game at a time;
   the conservative rating (``mu - 3 sigma``) orders the table.
 - :mod:`tajmahal.arena.scheduling`: which bots play the next game, and in which seats.

@@ -1,4 +1,5 @@
-"""The arena's bot accounts, rated games and rating history, in the server's SQLite file.
+"""The arena's bot accounts, rated games and rating history, in the server's SQLite file
+(:class:`ArenaStore`; the PostgreSQL cluster's store shares its statements: :class:`ArenaTables`).
 
 An account is a name and either a token (a *remote* bot: a program anywhere that
 connects with it) or a house spec (a *house* bot: one the server plays itself,

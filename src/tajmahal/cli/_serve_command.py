@@ -71,7 +71,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
                        help="run the arena: rated games among the bot accounts of "
                        "'tajmahal arena' (house bots, and remote bots while connected)")
     serve.add_argument("--arena-games", type=int, default=4, metavar="N",
-                       help="arena games played at once (default 4)")
+                       help="arena games played at once (default 4; with a postgresql:// "
+                       "database, in the whole cluster)")
+    serve.add_argument("--arena-rated-challenges", action="store_true",
+                       help="with --arena: people's challenges of the arena's bots are rated "
+                       "(the bot's rating moves; people play as newcomers, not kept)")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -141,6 +145,9 @@ def _run(args: argparse.Namespace) -> int:
 
         if not 1 <= args.arena_games <= 1000:
             raise CommandError(f"--arena-games is 1 to 1000, got {args.arena_games}")
-        arena = ArenaSettings(games=args.arena_games, time_limit=limit)
+        arena = ArenaSettings(games=args.arena_games, time_limit=limit,
+                              rated_challenges=args.arena_rated_challenges)  # fmt: skip
+    elif args.arena_rated_challenges:
+        raise UsageError("--arena-rated-challenges goes with --arena")
     serve(args.host, args.port, args.db, settings, log_level=args.log_level, arena=arena)
     return 0

@@ -170,7 +170,7 @@ class Arena:
                 seats.append(SeatConfig(False, name, remote=True))
             else:
                 spec = check_spec(house)
-                seats.append(SeatConfig(False, spec.text, spec))
+                seats.append(SeatConfig(False, spec.text, spec, label=name))  # the record names it
         config = GameConfig(tuple(seats), time_limit=self.settings.time_limit)
         created = await self.server.create(config, ARENA_CLIENT)
         await asyncio.to_thread(self.store.add_game, created.id, names, created.spectator)
@@ -283,11 +283,12 @@ class Arena:
             seat = SeatConfig(False, bot.name, remote=True)
         else:
             spec = check_spec(bot.house)
-            seat = SeatConfig(False, spec.text, spec)
+            seat = SeatConfig(False, spec.text, spec, label=bot.name)
         seats = (parsed.seats[0], seat, *parsed.seats[2:])
         config = attrs.evolve(parsed, seats=seats, time_limit=self.settings.time_limit)
         created = await self.server.create(config, client)
-        names = tuple(seat.name if n == 1 else f"({seat.name})" for n, seat in enumerate(seats))
+        names = tuple(bot.name if n == 1 else f"({seat.label or seat.name})"
+                      for n, seat in enumerate(seats))  # fmt: skip
         await asyncio.to_thread(self.store.add_game, created.id, names, created.spectator,
                                 self.settings.rated_challenges)  # fmt: skip
         self.challenges[created.id] = (names, 1)

@@ -97,6 +97,9 @@ class SeatConfig:
     #: an arena bot that plays from elsewhere over the network (``name`` is its account):
     #: only the arena seats one (see :mod:`tajmahal.web.arena`)
     remote: bool = False
+    #: the bot's name in the record and on the pages when it is not its spec (an arena house
+    #: bot's account): only the arena sets one
+    label: str | None = None
 
 
 @attrs.frozen
@@ -128,7 +131,7 @@ class GameConfig:
         >>> GameConfig.parse({'seats': seats}).players
         ('Ann', 'greedy', 'random')
         """
-        return tuple(seat.name for seat in self.seats)
+        return tuple(seat.label or seat.name for seat in self.seats)
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -143,7 +146,8 @@ class GameConfig:
         True
         """
         return {
-            "seats": [{"human": s.human, "name": s.name, **({"remote": True} if s.remote else {})}
+            "seats": [{"human": s.human, "name": s.name, **({"remote": True} if s.remote else {}),
+                       **({"label": s.label} if s.label is not None else {})}
                       for s in self.seats],
             "hints": self.hints,
             "time_limit": self.time_limit,
@@ -369,4 +373,8 @@ def _seat(number: int, data: object, settings: ServerSettings, stored: bool) -> 
             check_command(spec)
     except SpecError as exc:
         raise ConfigError(f"seat {number + 1}: {exc}") from None
-    return SeatConfig(False, spec.text, spec)
+    label = data.get("label")
+    if label is not None and (not stored or type(label) is not str
+                              or not 0 < len(label) <= MAX_NAME):  # fmt: skip
+        raise ConfigError(f"seat {number + 1}: a bot's label is given by the arena only")
+    return SeatConfig(False, spec.text, spec, label=label)
