@@ -121,18 +121,26 @@ def decisions_of(db: Path) -> int:
     return int(count)
 
 
-def convergence(games: list[tuple[tuple[str, ...], tuple[int, ...]]], resamples: int,
-                seed: int) -> list[tuple[int, float]]:  # fmt: skip
-    """(games per bot, share of resampled orders whose table matches the known order when the
-    bot with the fewest games reaches that many)."""
+PAIRS = [(a, b) for a in STRENGTH for b in STRENGTH if STRENGTH[a] < STRENGTH[b]]
+
+
+def convergence(
+    games: list[tuple[tuple[str, ...], tuple[int, ...]]], resamples: int, seed: int,
+    extend: float = 1.0,
+) -> tuple[dict[int, float], dict[tuple[str, str], dict[int, float]]]:  # fmt: skip
+    """{games per bot: share of resampled orders whose table matches the known order when the
+    bot with the fewest games reaches that many}; and the same share for each ordered pair.
+    Each resample draws ``extend`` times as many games as were played (with replacement):
+    past 1, an extrapolation that takes the played games as the bots' true results."""
     rng = random.Random(seed)
     matched: Counter[int] = Counter()
     counted: Counter[int] = Counter()
+    pairs: dict[tuple[str, str], Counter[int]] = {pair: Counter() for pair in PAIRS}
     for _ in range(resamples):
         ratings = {name: (NEW_MU, NEW_SIGMA) for name in STRENGTH}
         played: Counter[str] = Counter()
         least = 0
-        for _ in range(len(games)):
+        for _ in range(int(len(games) * extend)):
             bots, ranks = rng.choice(games)
             after = rate_game([ratings[b] for b in bots], ranks)
             for bot, rating in zip(bots, after, strict=True):
@@ -142,16 +150,37 @@ def convergence(games: list[tuple[tuple[str, ...], tuple[int, ...]]], resamples:
             if now > least:
                 least = now
                 counted[now] += 1
-                matched[now] += ordered({b: r[0] for b, r in ratings.items()})
-    return [(k, matched[k] / counted[k]) for k in sorted(counted)]
+                mu = {b: r[0] for b, r in ratings.items()}
+                matched[now] += ordered(mu)
+                for a, b in PAIRS:
+                    pairs[(a, b)][now] += mu[a] < mu[b]
+    # only the counts most resamples reach (a few lucky ones say little)
+    counts = [k for k in sorted(counted) if counted[k] >= resamples / 2]
+    shares = {pair: {k: hits[k] / counted[k] for k in counts} for pair, hits in pairs.items()}
+    return {k: matched[k] / counted[k] for k in counts}, shares
+
+
+def reached(table: dict[int, float], at: float = 0.95) -> int | None:
+    """The first count of games per bot from which every share is at least ``at``."""
+    counts = sorted(table)
+    return next((k for k in counts if all(table[j] >= at for j in counts if j >= k)), None)
 
 
 def population(args: argparse.Namespace) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        store, seconds, _, _ = run_arena(Path(folder), HOUSE, REMOTE, args.minutes,
-                                         args.games_at_once)  # fmt: skip
+    if args.from_db:  # the games of an earlier run, analysed again
+        store, seconds = ArenaStore(args.from_db), float("nan")
         bots = store.bots()
         games = [(g.bots, g.ranks) for g in store.games(rated=True) if g.ranks is not None]
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            store, seconds, _, db = run_arena(Path(folder), HOUSE, REMOTE, args.minutes,
+                                              args.games_at_once)  # fmt: skip
+            bots = store.bots()
+            games = [(g.bots, g.ranks) for g in store.games(rated=True) if g.ranks is not None]
+            store.close()
+            if args.keep:
+                Path(args.keep).write_bytes(db.read_bytes())
+                print(f"the arena's database kept in {args.keep}")
     print(f"population: {len(games)} rated games in {seconds / 60:.1f} min "
           f"({len(games) / (seconds / 60):.2f} a minute)")  # fmt: skip
     print(f"{'bot':<8} {'rating':>7} {'mu':>6} {'sigma':>6} {'games':>5}")
@@ -161,13 +190,24 @@ def population(args: argparse.Namespace) -> None:
     print(f"the table's order (by mean) matches the known order: {ordered(mus)}")
     if not games:
         return
-    table = convergence(games, args.resamples, args.seed)
-    print("games per bot (the fewest of any bot) -> share of resampled orders that match")
-    for k, share in table:
-        print(f"  {k:4d}  {share:6.1%}")
-    reached = next((k for k, _ in table if all(s >= 0.95 for kk, s in table if kk >= k)), None)
-    print(f"95% of orders match from {reached} games per bot" if reached is not None else
-          "95% of orders do not match yet: play more minutes")  # fmt: skip
+    for extend in (1.0, args.extend) if args.extend > 1 else (1.0,):
+        table, pairs = convergence(games, args.resamples, args.seed, extend)
+        kind = ("the games played, resampled" if extend == 1 else
+                f"an extrapolation: {extend:g} times as many games drawn from those played")
+        print(f"convergence ({kind}; {args.resamples} resamples)")
+        print("  games per bot (the fewest of any bot) -> share of resampled tables in the "
+              "known order")
+        for k in sorted(table)[:: max(1, len(table) // 12)]:
+            print(f"    {k:4d}  {table[k]:6.1%}")
+        first = reached(table)
+        print(f"  95% of tables in the known order from {first} games per bot" if first else
+              "  95% of tables in the known order: not reached")  # fmt: skip
+        print("  each pair (weaker < stronger): games per bot from which 95% order it so; "
+              "the share at the most games")
+        for (a, b), shares in pairs.items():
+            at = reached(shares)
+            last = shares[max(shares)] if shares else float("nan")
+            print(f"    {a:>7} < {b:<7} {'not reached' if at is None else at:>11}  {last:6.1%}")
 
 
 def throughput(args: argparse.Namespace) -> None:
@@ -205,6 +245,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-throughput", action="store_true")
     parser.add_argument("--skip-population", action="store_true")
+    parser.add_argument("--keep", metavar="FILE", help="keep the population's database here")
+    parser.add_argument("--from-db", metavar="FILE",
+                        help="analyse the games of a kept database (no run)")
+    parser.add_argument("--extend", type=float, default=1.0, metavar="F",
+                        help="also extrapolate: resample F times as many games as were played")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     if not args.skip_population:

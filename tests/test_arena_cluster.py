@@ -117,3 +117,53 @@ def test_a_bot_on_one_process_plays_games_held_by_another_and_the_schedule_survi
     for server in (first, second):
         assert token not in lines(server) and "tmb_" not in lines(server)
         assert "fault: seat" not in lines(server) or ": protocol:" not in lines(server)
+
+
+def test_the_cluster_store_rates_a_game_once_and_loses_no_update_and_has_one_scheduler(
+    postgres_cluster: Cluster,
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tajmahal.arena import rate_game
+    from tajmahal.web.stores.postgres import PostgresStore
+    from tajmahal.web.stores.postgres_arena import PostgresArenaStore
+
+    dsn = postgres_cluster.dsn(postgres_cluster.new_schema())
+    stores = [PostgresArenaStore(dsn) for _ in range(2)]  # two processes' connections
+    first, second = stores
+    for name in ("a", "b", "c"):
+        first.add_bot(name, house="random")
+    first.add_game("g1", ["a", "b", "c"], "w1")
+    with ThreadPoolExecutor(2) as pool:  # the same game, rated by both at once
+        results = list(pool.map(lambda store: store.rate_once("g1", [1, 2, 3]), stores))
+    assert sum(result is not None for result in results) == 1
+    (once,) = [result for result in results if result is not None]
+    first.add_game("g2", ["a", "b", "c"], "w2")
+    second.add_game("g3", ["c", "a", "b"], "w3")
+    with ThreadPoolExecutor(2) as pool:  # two games of the same bots at once: no lost update
+        both = list(pool.map(lambda job: job[0].rate_once(job[1], [1, 2, 3]),
+                             [(first, "g2"), (second, "g3")]))  # fmt: skip
+    assert all(result is not None for result in both)
+    after_g2 = rate_game(once, [1, 2, 3])  # a, b, c
+    then_g3 = rate_game([after_g2[2], after_g2[0], after_g2[1]], [1, 2, 3])  # c, a, b
+    after_g3 = rate_game([once[2], once[0], once[1]], [1, 2, 3])
+    then_g2 = rate_game([after_g3[1], after_g3[2], after_g3[0]], [1, 2, 3])
+    final = {bot.name: (bot.mu, bot.sigma) for bot in first.bots()}
+    one_way = {"a": then_g3[1], "b": then_g3[2], "c": then_g3[0]}
+    other_way = {"a": then_g2[0], "b": then_g2[1], "c": then_g2[2]}
+    assert any(all(final[n] == pytest.approx(order[n]) for n in final)
+               for order in (one_way, other_way))  # fmt: skip
+    assert {bot.name: bot.games for bot in first.bots()} == {"a": 3, "b": 3, "c": 3}
+    assert [len(first.history(n)) for n in ("a", "b", "c")] == [3, 3, 3]
+    assert first.schedule_lease("p1", 30) and not second.schedule_lease("p2", 30)
+    assert first.schedule_lease("p1", 30)  # renewed by its holder
+    first.release_schedule("p1")
+    assert second.schedule_lease("p2", 30)
+    game_store = PostgresStore(dsn)
+    game_store.beat("p1", 30)
+    first.announce("p1", {"a": 2})
+    second.announce("dead", {"a": 5})  # a process without a heartbeat: not counted
+    assert first.online(30) == {"a": 2}
+    game_store.close()
+    for store in stores:
+        store.close()

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
 
 from tajmahal._escape import log_text
 from tajmahal.arena.accounts import ArenaBot, ArenaError
@@ -114,11 +113,6 @@ class ClusterArena(Arena):
 
         return bot_seed(seed, seat)
 
-    def health(self) -> dict[str, Any]:
-        """This process's part in the arena (for ``/api/health``)."""
-        return {"scheduling": self.scheduling, "online_here": sorted(self.hub.connections),
-                "forwarding": len(self._forwarding)}  # fmt: skip
-
     async def start(self) -> None:
         self._seat_counts = await asyncio.to_thread(self.store.seat_counts)
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -149,8 +143,9 @@ class ClusterArena(Arena):
         lease), the copies of the games played by bots connected here, their results."""
         await self._announce()
         was = self.scheduling
+        lease = max(self.cluster.ttl, 4 * self.settings.pause)  # (a round never outlives it)
         self.scheduling = await asyncio.to_thread(self.accounts.schedule_lease,
-                                                  self.cluster.name, self.cluster.ttl)  # fmt: skip
+                                                  self.cluster.name, lease)  # fmt: skip
         if self.scheduling != was:
             log.info("arena: this process %s the arena's games",
                      "schedules" if self.scheduling else "no longer schedules")  # fmt: skip
