@@ -335,12 +335,13 @@ class ArenaTables:
                 db.execute("UPDATE arena_games SET rated = 3, ranks = ? WHERE game_id = ?",
                            (json.dumps(list(ranks)), game_id))  # fmt: skip
                 return None
-            before = []
-            for name in bots:
+            now: dict[str, tuple[float, float]] = {}
+            for name in sorted(set(bots)):  # (rows locked in one order: two ratings never deadlock)
                 found = db.execute("SELECT mu, sigma FROM arena_bots WHERE name = ?"
                                    + self._for_update, (name,)).fetchone()  # fmt: skip
-                before.append((NEW_MU, NEW_SIGMA) if found is None else (found[0], found[1]))
-            after = rate_game(before, ranks)
+                if found is not None:
+                    now[name] = (found[0], found[1])
+            after = rate_game([now.get(name, (NEW_MU, NEW_SIGMA)) for name in bots], ranks)
             self._store_rating(db, game_id, ranks, after, bots)
             return after
 

@@ -133,6 +133,10 @@ class Arena:
 
     # ------------------------------------------------------------------ scheduling
 
+    def online(self, name: str) -> bool:
+        """Whether the remote bot ``name`` is connected (to this server)."""
+        return self.hub.online(name)
+
     def busy(self, name: str) -> int:
         """The games ``name`` plays now (rated and challenges)."""
         rated = sum(name in bots for bots in self.playing.values())

@@ -161,8 +161,8 @@ class ClusterArena(Arena):
             for name in names:
                 busy[name] = busy.get(name, 0) + 1
         self._busy = busy
+        self._online = await asyncio.to_thread(self.accounts.online, self.cluster.ttl)
         if self.scheduling and self.settings.schedule:
-            self._online = await asyncio.to_thread(self.accounts.online, self.cluster.ttl)
             await self.schedule()
         await self._follow({game: names for game, names, _ in playing})
         await self._results(ids | set(self.playing) | set(self.challenges))
@@ -176,11 +176,17 @@ class ClusterArena(Arena):
 
     # ------------------------------------------------------------------ the scheduler's
 
+    def online(self, name: str) -> bool:
+        """Whether the remote bot ``name`` is connected to a live process of the cluster."""
+        return self._online.get(name, 0) > 0 or self.hub.online(name)
+
     def busy(self, name: str) -> int:
         return self._busy.get(name, 0)
 
     def free(self, bot: ArenaBot) -> int:
-        most = bot.max_games if bot.house else min(bot.max_games, self._online.get(bot.name, 0))
+        here = self.hub.capacity(bot.name)  # (the database may not say so yet)
+        online = max(self._online.get(bot.name, 0), here)
+        most = bot.max_games if bot.house else min(bot.max_games, online)
         return max(0, most - self.busy(bot.name))
 
     async def _start_game(self, names: tuple[str, ...], accounts: dict[str, ArenaBot]) -> None:

@@ -63,7 +63,7 @@ def _when(at: float | None) -> str:
 def _status(arena: Any, bot: ArenaBot) -> str:
     if bot.house is not None:
         return "house"
-    return "online" if arena.hub.online(bot.name) else "offline"
+    return "online" if arena.online(bot.name) else "offline"
 
 
 async def leaderboard(request: Request) -> Response:
@@ -102,7 +102,7 @@ async def leaderboard_json(request: Request) -> Response:
     listed = [{
         "name": bot.name, "mu": bot.mu, "sigma": bot.sigma, "games": bot.games,
         "rating": bot.rating, "house": bot.house is not None,
-        "online": bot.house is not None or arena.hub.online(bot.name),
+        "online": bot.house is not None or arena.online(bot.name),
         "last_seen": bot.last_seen,
     } for bot in bots]  # fmt: skip
     return JSONResponse({"bots": listed}, headers=_HEADERS)
