@@ -303,3 +303,17 @@ def test_challenges_are_noted_rated_only_if_the_server_says_and_house_bots_go_by
     with pytest.raises(ConfigError, match="label"):
         GameConfig.parse({"seats": ["random", "random", {"human": False, "name": "greedy",
                                                            "label": "fake"}]})  # fmt: skip
+
+
+def test_an_arena_file_of_the_previous_version_gets_the_challenges_column(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    with sqlite3.connect(db) as old:  # the tables as 0.2's arena made them
+        old.executescript(
+            "CREATE TABLE arena_games (game_id TEXT PRIMARY KEY, created REAL NOT NULL, "
+            "bots TEXT NOT NULL, watch TEXT NOT NULL, rated INTEGER NOT NULL DEFAULT 0, "
+            "ranks TEXT);"
+            "INSERT INTO arena_games VALUES ('g1', 1.0, '[\"a\", \"b\", \"c\"]', 'w', 0, NULL);"
+        )
+    store = ArenaStore(db)
+    assert store.playing() == [("g1", ("a", "b", "c"), True)]  # a scheduled game: rated
+    store.close()
