@@ -3,12 +3,14 @@ the rating chart (issue #48)."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import stat
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -317,3 +319,50 @@ def test_an_arena_file_of_the_previous_version_gets_the_challenges_column(tmp_pa
     store = ArenaStore(db)
     assert store.playing() == [("g1", ("a", "b", "c"), True)]  # a scheduled game: rated
     store.close()
+
+
+def test_an_answer_handed_from_another_process_settles_only_its_own_request(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    import tajmahal as tm
+    from tajmahal.faults import FaultKind
+    from tajmahal.web.arena_remote import FAULT, BotHub, RemoteSeat
+
+    state = tm.new_game(num_players=3, seed=5)
+    seat = state.current_player
+    assert seat is not None
+    legal = state.legal_moves()
+    store = ArenaStore(tmp_path / "games.sqlite3")
+
+    async def scenario() -> tuple[list[str | None], Any, Any]:
+        hub = BotHub(store, default_limit=30.0)
+        remote = RemoteSeat(hub, "far", "g1", seat, 3, 1)
+        asking = asyncio.get_running_loop().create_task(
+            hub.ask(remote, state.view(seat), legal, 30.0, 1))  # fmt: skip
+        await asyncio.sleep(0.05)
+        said = [
+            hub.answered_elsewhere("g1", seat, 2, str(legal[0])),  # another decision
+            hub.answered_elsewhere("g2", seat, 1, str(legal[0])),  # another game
+            hub.answered_elsewhere("g1", seat, 1, "palace nowhere"),  # not legal
+            hub.answered_elsewhere("g1", seat, 1, FAULT + "[[[" * 50),  # not JSON
+            hub.answered_elsewhere("g1", seat, 1, FAULT + '{"kind": "meltdown"}'),
+            hub.answered_elsewhere("g1", seat, 1, str(legal[-1])),  # the answer
+            hub.answered_elsewhere("g1", seat, 1, str(legal[0])),  # too late
+        ]
+        first = await asyncio.wait_for(asking, 10)
+        asking = asyncio.get_running_loop().create_task(
+            hub.ask(remote, state.view(seat), legal, 30.0, 1))  # fmt: skip
+        await asyncio.sleep(0.05)
+        said.append(hub.answered_elsewhere("g1", seat, 1, FAULT + json.dumps(
+            {"kind": "illegal_move", "detail": "played palace nowhere"})))  # fmt: skip
+        return said, first, await asyncio.wait_for(asking, 10)
+
+    with ThreadPoolExecutor(1) as thread:
+        said, first, faulted = thread.submit(asyncio.run, scenario()).result()
+    store.close()
+    assert [s is None for s in said] == [False] * 5 + [True, False, True]
+    assert "too late" in (said[0] or "") and "legal" in (said[2] or "")
+    assert first.index == len(legal) - 1 and first.kind is None
+    assert faulted.kind is FaultKind.ILLEGAL_MOVE and "palace nowhere" in faulted.detail

@@ -201,7 +201,12 @@ class ClusterArena(Arena):
                 log.warning("arena: game %s is gone from the database: never rated", game_id)
                 await asyncio.to_thread(self.store.drop_game, game_id)
             else:
-                await self._rate(game_id, names, record, deliver=False)
+                try:
+                    await self._rate(game_id, names, record, deliver=False)
+                except TajMahalError as exc:  # a damaged record: never rated, said once
+                    log.error("arena: game %s has no usable record (%s): not rated", game_id,
+                              log_text(str(exc)))  # fmt: skip
+                    await asyncio.to_thread(self.store.drop_game, game_id)
 
     # ------------------------------------------------------------------ every process's
 

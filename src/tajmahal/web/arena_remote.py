@@ -263,7 +263,7 @@ class BotHub:
                 fault = json.loads(text[len(FAULT):])
                 kind = FaultKind(fault["kind"])
                 detail = str(fault.get("detail", ""))[:400]
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, RecursionError):
                 return "a fault handed on is JSON with a known 'kind'"
             pending.settle(Answer(kind=kind, detail=detail, elapsed=elapsed))
             return None
