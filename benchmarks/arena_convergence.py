@@ -166,6 +166,74 @@ def reached(table: dict[int, float], at: float = 0.95) -> int | None:
     return next((k for k in counts if all(table[j] >= at for j in counts if j >= k)), None)
 
 
+#: how often the stronger bot of each adjacent pair finished ahead of the weaker in the levels
+#: ladder (docs/performance.md, "Levels ladder": 84 games of 3 seats, 12 meetings a pair);
+#: random's 0% against greedy is taken as 1% (a share of 0 gives no finite gap)
+LADDER_AHEAD = {("random", "greedy"): 0.99, ("greedy", "level1"): 0.58,
+                ("level1", "level2"): 0.75, ("level2", "level3"): 0.72}  # fmt: skip
+
+
+def model_skills(beta: float) -> dict[str, float]:
+    """Each bot's skill in a Thurstone model (a game's performance ~ N(skill, beta^2), ranks by
+    performance) whose adjacent pairs finish ahead as often as in the ladder."""
+    from statistics import NormalDist
+
+    skills = {"random": 0.0}
+    for (weaker, stronger), ahead in LADDER_AHEAD.items():
+        gap = (2**0.5) * beta * NormalDist().inv_cdf(ahead)
+        skills[stronger] = skills[weaker] + gap
+    skills["ismcts"] = skills["level3"]  # the default is level 3
+    return skills
+
+
+def model(args: argparse.Namespace) -> None:
+    """The arena simulated: its scheduler and its ratings, the games' ranks drawn from a model
+    calibrated by the ladder, ``--model-runs`` arenas of ``--model-games`` games per bot."""
+    from tajmahal.arena import Candidate, choose_game
+
+    beta = NEW_SIGMA / 2
+    skills = model_skills(beta)
+    rng = random.Random(args.seed)
+    matched: Counter[int] = Counter()
+    pairs: dict[tuple[str, str], Counter[int]] = {pair: Counter() for pair in PAIRS}
+    for _ in range(args.model_runs):
+        ratings = {name: (NEW_MU, NEW_SIGMA) for name in STRENGTH}
+        played: Counter[str] = Counter()
+        least = 0
+        while least < args.model_games:
+            candidates = [Candidate(n, *ratings[n], played[n], 1) for n in STRENGTH]
+            bots = choose_game(candidates, rng)
+            assert bots is not None
+            performance = [rng.gauss(skills[b], beta) for b in bots]
+            ranks = [1 + sum(o > p for o in performance) for p in performance]
+            for bot, rating in zip(bots, rate_game([ratings[b] for b in bots], ranks),
+                                   strict=True):  # fmt: skip
+                ratings[bot] = rating
+                played[bot] += 1
+            now = min(played[b] for b in STRENGTH)
+            if now > least:
+                least = now
+                mu = {b: r[0] for b, r in ratings.items()}
+                matched[now] += ordered(mu)
+                for a, b in PAIRS:
+                    pairs[(a, b)][now] += mu[a] < mu[b]
+    runs = args.model_runs
+    print(f"model: {runs} simulated arenas of {args.model_games} games per bot; skills from the "
+          "ladder's head-to-head shares: " + ", ".join(f"{n} {v:.1f}" for n, v in skills.items()))
+    table = {k: matched[k] / runs for k in matched}
+    print("  games per bot (the fewest of any bot) -> share of tables in the known order")
+    for k in sorted(table)[:: max(1, len(table) // 15)]:
+        print(f"    {k:4d}  {table[k]:6.1%}")
+    first = reached(table)
+    print(f"  95% of tables in the known order from {first} games per bot" if first else
+          f"  95% of tables in the known order: not within {args.model_games} games per bot")
+    print("  each adjacent pair: games per bot from which 95% order it so")
+    for a, b in PAIRS:
+        if STRENGTH[b] == STRENGTH[a] + 1 and b != "ismcts":
+            at = reached({k: n / runs for k, n in pairs[(a, b)].items()})
+            print(f"    {a:>7} < {b:<7} {'not reached' if at is None else at:>11}")
+
+
 def population(args: argparse.Namespace) -> None:
     if args.from_db:  # the games of an earlier run, analysed again
         store, seconds = ArenaStore(args.from_db), float("nan")
@@ -250,8 +318,16 @@ def main() -> None:
                         help="analyse the games of a kept database (no run)")
     parser.add_argument("--extend", type=float, default=1.0, metavar="F",
                         help="also extrapolate: resample F times as many games as were played")
+    parser.add_argument("--model", action="store_true",
+                        help="only simulate arenas calibrated by the levels ladder (no server)")
+    parser.add_argument("--model-runs", type=int, default=200)
+    parser.add_argument("--model-games", type=int, default=150, metavar="N",
+                        help="games per bot in each simulated arena")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    if args.model:
+        model(args)
+        return
     if not args.skip_population:
         population(args)
     if not args.skip_throughput:

@@ -149,6 +149,8 @@ class ClusterArena(Arena):
         if self.scheduling != was:
             log.info("arena: this process %s the arena's games",
                      "schedules" if self.scheduling else "no longer schedules")  # fmt: skip
+            if self.scheduling:  # the seats the last scheduler gave
+                self._seat_counts = await asyncio.to_thread(self.store.seat_counts)
         if self.scheduling:
             await self.settle()
         fresh = set(self.challenges)  # challenges made here during the read stay a round more
