@@ -18,6 +18,7 @@ MOVED = {
     "tajmahal.record_tags": "tajmahal.referee.record_tags",
     "tajmahal.bots.hookspecs": "tajmahal.hookspecs",
     "tajmahal.referee.faults": "tajmahal.faults",
+    "tajmahal.web.store": "tajmahal.web.stores",
 }
 
 PROBE = """
@@ -62,6 +63,7 @@ def test_the_library_and_its_new_homes_load_without_a_deprecation_warning() -> N
         "import tajmahal.referee, tajmahal.referee.seats, tajmahal.referee.observers\n"
         "import tajmahal.referee.record_tags, tajmahal.hookspecs, tajmahal.faults\n"
         "import tajmahal.seat_contract, tajmahal.bots, tajmahal.tournament, tajmahal.cli\n"
+        "import tajmahal.web, tajmahal.web.stores.sqlite, tajmahal.web.stores.contract\n"
         "result = tm.play_match(['random', 'greedy', 'random'], seed=3)\n"
         "print(result.record._repr_html_()[:7], tm.referee.Fault is tm.Fault)"
     )

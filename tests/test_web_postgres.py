@@ -21,7 +21,7 @@ import pytest
 
 import tajmahal as tm
 from postgres_cluster import Cluster
-from tajmahal.web.store import DuplicateMoveError, StoredGame, StoredMove, StoreError
+from tajmahal.web.stores import DuplicateMoveError, StoredGame, StoredMove, StoreError
 from tajmahal.web.stores.postgres import (
     ANSWERS,
     DECISIONS,
@@ -459,7 +459,7 @@ def test_a_handed_move_is_refused_when_too_long(store: PostgresStore) -> None:
 
 HOLDER = textwrap.dedent("""
     import sys, time
-    from tajmahal.web.store import StoredMove
+    from tajmahal.web.stores import StoredMove
     from tajmahal.web.stores.postgres import PostgresStore
     store = PostgresStore(sys.argv[1])
     ttl = float(sys.argv[2])
@@ -511,7 +511,7 @@ def test_a_killed_holders_game_is_taken_over_and_nothing_acknowledged_is_lost(
 
 PLAYING_HOLDER = textwrap.dedent("""
     import sys
-    from tajmahal.web.store import StoredMove
+    from tajmahal.web.stores import StoredMove
     from tajmahal.web.stores.postgres import HANDED, Listener, PostgresStore
     store = PostgresStore(sys.argv[1])
     listener = Listener(sys.argv[1], [HANDED])

@@ -36,7 +36,7 @@ from tajmahal.web.config import GameConfig
 from tajmahal.web.guard import Guard
 from tajmahal.web.rematch import rematch
 from tajmahal.web.server import GameServer
-from tajmahal.web.store import StoreError
+from tajmahal.web.stores.contract import StoreError
 from tajmahal.web.table import Listener, Rejected, Table
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]

@@ -50,7 +50,7 @@ from tajmahal._escape import log_text
 from tajmahal.web.cluster_table import UNDO, ClusterTable
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
-from tajmahal.web.store import Quota, StoredGame, StoredMove, StoreError, TokenEntry
+from tajmahal.web.stores.contract import Quota, StoredGame, StoredMove, StoreError, TokenEntry
 from tajmahal.web.stores.postgres import (
     Answer,
     Decision,

@@ -24,7 +24,7 @@ import attrs
 from tajmahal._escape import log_text
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.web.config import ConfigError, GameConfig, ServerSettings, check_bots
-from tajmahal.web.store import GameStore, Quota, QuotaError, StoredGame, StoreError
+from tajmahal.web.stores.contract import GameStore, Quota, QuotaError, StoredGame, StoreError
 from tajmahal.web.table import Rejected, Table, Workers
 
 __all__ = ["CreatedGame", "GameServer", "SingleFlight", "new_token"]

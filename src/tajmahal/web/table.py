@@ -46,7 +46,8 @@ from tajmahal.web.frames import (
     state_text,
     whole_log,
 )
-from tajmahal.web.store import SQLiteStore, StoredGame, StoredMove
+from tajmahal.web.stores.contract import StoredGame, StoredMove
+from tajmahal.web.stores.sqlite import SQLiteStore
 from tajmahal.web.workers import PooledSeat, Workers
 
 __all__ = ["Listener", "Rejected", "Table", "Workers"]

@@ -69,7 +69,7 @@ from tajmahal.rules.views import PlayerView
 from tajmahal.seat_contract import Answer, timeout_answer
 from tajmahal.web.bot_worker import NICE, THREADS, serve_bots  # noqa: F401  (its old home)
 from tajmahal.web.config import ServerSettings
-from tajmahal.web.store import GameStore, StoredMove
+from tajmahal.web.stores.contract import GameStore, StoredMove
 from tajmahal.worker_process import WorkerProcess
 
 __all__ = ["GRACE", "NICE", "SLACK", "THREADS", "Backlog", "BotPool", "PooledSeat", "Workers"]

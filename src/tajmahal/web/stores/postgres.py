@@ -1,8 +1,8 @@
-"""A :class:`~tajmahal.web.store.GameStore` in PostgreSQL (psycopg 3), and what several
+"""A :class:`~tajmahal.web.stores.contract.GameStore` in PostgreSQL (psycopg 3), and what several
 server processes share through it.
 
 Games, tokens (SHA-256 digests only) and moves are kept as
-:class:`~tajmahal.web.store.SQLiteStore` keeps them, and a move returns only once its
+:class:`~tajmahal.web.stores.sqlite.SQLiteStore` keeps them, and a move returns only once its
 transaction is committed (``synchronous_commit=on``). For several processes on one or more
 machines the store adds three primitives; every one is a plain table or a PostgreSQL
 feature, no home-made cluster protocol:
@@ -46,7 +46,7 @@ except ImportError as missing:
     raise missing_extra(__name__, ("postgres",), missing) from missing
 
 from tajmahal._escape import log_text
-from tajmahal.web.store import (
+from tajmahal.web.stores.contract import (
     QUOTA_COUNTS,
     DuplicateMoveError,
     Quota,
@@ -113,8 +113,8 @@ log = logging.getLogger("tajmahal.web")
 
 
 class PostgresStore(PostgresConnection, Coordination):
-    """A :class:`~tajmahal.web.store.GameStore` in a PostgreSQL database, for one or several
-    server processes (``tajmahal serve --db postgresql://...``).
+    """A :class:`~tajmahal.web.stores.contract.GameStore` in a PostgreSQL database, for one or
+    several server processes (``tajmahal serve --db postgresql://...``).
 
     ``dsn`` is a libpq address: a ``postgresql://user@host/database`` URL or
     ``host=... dbname=...``; a password is best kept in ``~/.pgpass`` or ``PGPASSWORD``.
@@ -125,10 +125,10 @@ class PostgresStore(PostgresConnection, Coordination):
     ``exclusive=True`` (for an application that wants a database alone; ``tajmahal serve``
     shares it, see :mod:`tajmahal.web.cluster`) holds the database for this store alone,
     with a session advisory lock: a second exclusive store gets
-    :class:`~tajmahal.web.store.StoreError`, and the lock goes with the connection (a
+    :class:`~tajmahal.web.stores.contract.StoreError`, and the lock goes with the connection (a
     killed process frees it at once).
 
-    Used like :class:`~tajmahal.web.store.SQLiteStore`::
+    Used like :class:`~tajmahal.web.stores.sqlite.SQLiteStore`::
 
         store = PostgresStore("postgresql://tajmahal@/tajmahal?host=/run/postgresql")
         store.create_game(StoredGame("g1", {"seats": []}, 7, 0.0), [("secret", 0)])
@@ -160,8 +160,9 @@ class PostgresStore(PostgresConnection, Coordination):
         quota: Quota | None = None,
     ) -> None:  # fmt: skip
         """Store a new game and its tokens (their digests only); with a ``quota``, only
-        within it, counted over every process's games (:class:`~tajmahal.web.store.QuotaError`
-        names the limit), and the game is its owner's."""
+        within it, counted over every process's games
+        (:class:`~tajmahal.web.stores.contract.QuotaError` names the limit), and the game is
+        its owner's."""
 
         def work(db: _Connection) -> None:
             if quota is not None:  # one new game at a time, cluster-wide: counted, then stored
@@ -442,7 +443,7 @@ class Listener:
     :data:`HANDED`, :data:`ANSWERS`, or the ``channels`` given).
 
     A notice sent while no listener listened is gone: after
-    :class:`~tajmahal.web.store.StoreError` (the connection was lost) open a new listener
+    :class:`~tajmahal.web.stores.contract.StoreError` (the connection was lost) open a new listener
     and reload the games from the store.
     """
 
