@@ -3,7 +3,7 @@
 People and bots at one table, each person through a secret link to their
 seat; live over WebSocket; every move committed to SQLite before it is
 acknowledged, so a restarted server resumes every unfinished game.  A seat
-receives only what its view holds (see :mod:`tajmahal.web.frames`).
+receives only what its view holds (see :mod:`tajmahal.web.seat_messages`).
 
 The pieces, for an application that embeds them:
 
@@ -87,7 +87,7 @@ def serve(
     """
     import uvicorn
 
-    from tajmahal.web._collector import keep_pauses_short
+    from tajmahal.web._gc_pauses import keep_pauses_short
     from tajmahal.web.guard import guard_logs, guarded_http, host_name
 
     settings = settings or ServerSettings()

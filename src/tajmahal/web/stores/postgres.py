@@ -13,7 +13,7 @@ feature, no home-made cluster protocol:
   *epoch*, and a write given a lease is fenced by it: a process that lost its game can
   no longer change it (:class:`~tajmahal.web.stores.coordination.LeaseLostError`).
 - **Notices through LISTEN/NOTIFY**: each committed change of a game ("decision N of game
-  G", an undo, the end) reaches every :class:`Listener` once it is committed.
+  G", an undo, the end) reaches every :class:`NoticeListener` once it is committed.
 - **Handed moves**: a process that does not hold a game stores a person's move there
   (:meth:`~tajmahal.web.stores.coordination.Coordination.hand_move`); the holder is told,
   takes it with its lease and answers in its row
@@ -33,7 +33,7 @@ import json
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -46,6 +46,7 @@ except ImportError as missing:
     raise missing_extra(__name__, ("postgres",), missing) from missing
 
 from tajmahal._escape import log_text
+from tajmahal._moved import renamed_names
 from tajmahal.web.stores.contract import (
     QUOTA_COUNTS,
     DuplicateMoveError,
@@ -72,9 +73,9 @@ from tajmahal.web.stores.notices import (
     ANSWERS,
     DECISIONS,
     HANDED,
-    Answer,
-    Decision,
-    Handed,
+    GameChanged,
+    MoveAnswered,
+    MoveHanded,
     Notice,
     moves_digest,
     parse_notice,
@@ -91,14 +92,14 @@ __all__ = [
     "ANSWERS",
     "DECISIONS",
     "HANDED",
-    "Answer",
-    "Decision",
-    "Handed",
+    "GameChanged",
     "HandedMove",
     "Lease",
     "LeaseLostError",
-    "Listener",
+    "MoveAnswered",
+    "MoveHanded",
     "Notice",
+    "NoticeListener",
     "PostgresStore",
     "UncertainWriteError",
     "address_problem",
@@ -110,6 +111,12 @@ __all__ = [
 
 _Connection = psycopg.Connection[TupleRow]
 log = logging.getLogger("tajmahal.web")
+
+if not TYPE_CHECKING:  # the former names, deprecated (type checkers see only the new ones)
+    __getattr__ = renamed_names(__name__, {
+        "Listener": "NoticeListener", "Decision": "GameChanged", "Handed": "MoveHanded",
+        "Answer": "MoveAnswered",
+    })  # fmt: skip
 
 
 class PostgresStore(PostgresConnection, Coordination):
@@ -438,7 +445,7 @@ def _game(row: Sequence[Any]) -> StoredGame:
                       record=record)  # fmt: skip
 
 
-class Listener:
+class NoticeListener:
     """A connection of its own that hears the store's notices (:data:`DECISIONS`,
     :data:`HANDED`, :data:`ANSWERS`, or the ``channels`` given).
 
@@ -494,7 +501,7 @@ class Listener:
         """Stop listening."""
         self._db.close()
 
-    def __enter__(self) -> Listener:
+    def __enter__(self) -> NoticeListener:
         return self
 
     def __exit__(self, *exc: object) -> None:
