@@ -4,7 +4,7 @@
 :class:`FlatSearch` searches a play-or-withdraw decision flat, by sequential halving;
 :class:`SearchShares` runs a decision's ``jobs`` shares, the first in this process, the
 others in the bot's worker processes.  What they need of the bot is :class:`Searcher`
-(:class:`~tajmahal.bots.ismcts.IsmctsBot` is one), so this module never imports the bot's.
+(:class:`~tajmahal.bots.IsmctsBot` is one), so this module never imports the bot's.
 """
 
 from __future__ import annotations
@@ -92,7 +92,6 @@ class MoveStatistics(NamedTuple):
     move: Move
     visits: int
     value: float
-
 
 
 class TreeSearch:
@@ -337,4 +336,3 @@ class SearchShares:
                 entry[0] += visits
                 entry[1] += total
         return [(code, int(visits), total) for code, (visits, total) in merged.items()]
-

@@ -51,7 +51,6 @@ of the play decisions; a test pins its decisions on fixed seeds.
 from __future__ import annotations
 
 import logging
-import pickle
 import random
 import time
 import weakref
@@ -67,7 +66,7 @@ from tajmahal.bots._ismcts_search import (
     close_call,
 )
 from tajmahal.bots._search import EVERY_SEAT, PlaySearch
-from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
+from tajmahal.bots._search_pool import SearchPool, SearchProcesses
 from tajmahal.bots.evaluation import WEIGHTS, WEIGHTS_V2, WEIGHTS_V3, EvaluationWeights, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
 from tajmahal.bots.search_options import (
@@ -132,7 +131,7 @@ CONTEST_SEATS = frozenset({3, 4})
 logger = logging.getLogger("tajmahal.bots")
 
 
-class IsmctsBot:
+class IsmctsBot(SearchProcesses):
     """Information-set MCTS over sampled deals; strong, and slower than greedy.
 
     Options: keyword arguments, ``options=SearchOptions(...)`` (not both), or a player
@@ -140,7 +139,8 @@ class IsmctsBot:
     the budget (``level`` 1 to 5, or ``iterations``, ``time_limit``, ``game_time``), the
     search processes (``jobs``), the model (``flat``, ``inner``, ``inner_seats``,
     ``rollout``, ``c``) and the tuning knobs that measured no stronger (``focus``,
-    ``extend``, ``margin``, ``trees``, ``depth``); :class:`SearchOptions` says what each does.
+    ``extend``, ``margin``, ``trees``, ``depth``: a spec naming one warns);
+    :class:`~tajmahal.bots.search_options.SearchOptions` says what each does.
     :attr:`options` holds them as given, the attributes of the same names as the bot
     searches with them (a level's budget and options, the class's defaults).
 
@@ -164,10 +164,6 @@ class IsmctsBot:
     Traceback (most recent call last):
     ...
     ValueError: flat must be one of play, all, off, got 'some'
-    >>> IsmctsBot(iterations=0)
-    Traceback (most recent call last):
-    ...
-    ValueError: iterations must be an int from 1 to 10000000, got 0
     >>> top = IsmctsBot(level=5)
     >>> top.iterations, top.inner, top.inner_seats
     (330, 2, 'all')
@@ -393,71 +389,6 @@ class IsmctsBot:
         """What is left of the share of the game clock the bot plans to use."""
         assert self.game_time is not None
         return self.game_time * CLOCK_SHARE - self.clock_used
-
-    def _pool_for_search(self) -> SearchPool | None:
-        """The bot's worker processes (started when the bot is built, and again after
-        :meth:`close`), or None if it has none to use."""
-        if self._pool is None:
-            cap = job_cap()
-            size = self.jobs - 1 if cap is None else min(self.jobs, cap) - 1
-            note = "" if size == self.jobs - 1 else f"{JOBS_VARIABLE}={cap} in this process"
-            try:
-                setup = pickle.dumps(self)
-            except Exception as exc:  # a rollout picker that cannot be pickled, say
-                size, setup = 0, b""
-                note = f"the bot cannot be sent to a worker process ({exc})"[:300]
-            if note:
-                logger.info("ismcts: %d of %d search shares run in-process: %s",
-                            self.jobs - size, self.jobs, note)  # fmt: skip
-            self._pool = SearchPool(setup, size)
-            self._pool.note = note
-            self._closer = weakref.finalize(self, self._pool.close)
-            self._pool.start()
-        return self._pool if self._pool.usable else None
-
-    @property
-    def jobs_note(self) -> str:
-        """Why fewer than ``jobs`` processes search ("" if none is missing, or none was needed).
-
-        >>> IsmctsBot(jobs=2).jobs_note
-        ''
-        """
-        return "" if self._pool is None else self._pool.note
-
-    def worker_pids(self) -> list[int]:
-        """The process ids of the bot's running search workers (empty with ``jobs=1``).
-
-        >>> IsmctsBot(jobs=1).worker_pids()
-        []
-        """
-        return [] if self._pool is None else self._pool.pids()
-
-    def close(self) -> None:
-        """Stop the search workers and reap them (a later search starts them again).
-
-        >>> with IsmctsBot(jobs=2, iterations=20) as bot:
-        ...     pass
-        >>> bot.worker_pids()
-        []
-        """
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
-        if self._closer is not None:
-            self._closer.detach()
-            self._closer = None
-
-    def __enter__(self) -> IsmctsBot:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __getstate__(self) -> dict[str, Any]:
-        """What a copy (a worker's searcher) keeps: the options, not the processes."""
-        state = self.__dict__.copy()
-        state["_pool"] = state["_closer"] = None
-        return state
 
     def _rollout_policy(self, seat: int) -> Picker | None:
         """The rollout policy of ``seat``'s searches: ``rollout``, with the later play decisions

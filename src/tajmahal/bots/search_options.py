@@ -1,6 +1,6 @@
 """The ``ismcts`` bot's options: :class:`SearchOptions`, their limits, the levels, their costs.
 
-One frozen, validated value holds every option of :class:`~tajmahal.bots.ismcts.IsmctsBot`
+One frozen, validated value holds every option of :class:`~tajmahal.bots.IsmctsBot`
 (``IsmctsBot(options=SearchOptions(...))``); the bot's keyword arguments and a player spec's
 options (``ismcts:iterations=400,c=0.7``) are the same options, checked by the same rules.
 
@@ -128,9 +128,8 @@ def _check_level(options: SearchOptions, _: attrs.Attribute[Any], level: object)
         return
     if not _int_in(level, 1, len(LEVELS)):
         raise ValueError(f"level must be an int from 1 to {len(LEVELS)}, got {level!r}")
-    if options.iterations is not None or options.time_limit is not None or (
-        options.game_time is not None
-    ):
+    budgets = (options.iterations, options.time_limit, options.game_time)
+    if any(budget is not None for budget in budgets):
         raise ValueError("level sets the budget: give level, or iterations/time_limit/game_time")
 
 
