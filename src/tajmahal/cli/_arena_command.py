@@ -87,7 +87,7 @@ def _store(db: str | None) -> ArenaTables:
     """The arena's tables in the server's database: a SQLite file, or a ``postgresql://``
     database (the cluster's; ``tajmahal[postgres]``)."""
     from tajmahal.arena import ArenaStore
-    from tajmahal.web.store import default_db_path
+    from tajmahal.web.stores.contract import default_db_path
 
     if db is not None:
         from tajmahal.web.stores import is_postgres_url
