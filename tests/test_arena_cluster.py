@@ -79,7 +79,7 @@ def test_a_bot_on_one_process_plays_games_held_by_another_and_the_schedule_survi
     log = tmp_path / "bot.log"
     bot = subprocess.Popen(
         [sys.executable, "-m", "tajmahal", "bot", "connect", second.url, "greedy",
-         "--token-file", str(token_file), "--games", "1000", "--concurrency", "2"],
+         "--token-file", str(token_file), "--games", "1000", "--concurrency", "4"],
         stdout=log.open("w"), stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     try:
@@ -87,7 +87,8 @@ def test_a_bot_on_one_process_plays_games_held_by_another_and_the_schedule_survi
         until(lambda: HANDED in lines(second) and any(
             "remote" in g.bots for g in store.games(rated=True)), "a game played across")
         assert SCHEDULES not in lines(second)  # one scheduler at a time
-        # the first process knows the bot is online on the second: a person may challenge it
+        # the first process knows the bot is online on the second (4 games at once, at most 2
+        # of them the arena's): a person may challenge it
         status, _, body = first.request("/api/arena/challenge", {"bot": "remote", "name": "Ann"})
         assert status == 201, body
         assert first.process is not None

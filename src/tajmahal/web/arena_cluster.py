@@ -35,7 +35,7 @@ from tajmahal.web.arena_remote import FAULT, RemoteSeat
 from tajmahal.web.cluster import ClusterServer
 from tajmahal.web.cluster_table import ClusterTable, TableCluster
 from tajmahal.web.config import GameConfig, ServerSettings
-from tajmahal.web.store import StoredGame, StoreError
+from tajmahal.web.stores.contract import StoredGame, StoreError
 from tajmahal.web.stores.postgres import HandedMove
 from tajmahal.web.stores.postgres_arena import PostgresArenaStore
 from tajmahal.web.table import Rejected, Table, Workers

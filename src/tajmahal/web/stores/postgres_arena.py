@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from tajmahal.arena.accounts import ArenaError, ArenaTables
-from tajmahal.web.store import StoreError
+from tajmahal.web.stores.contract import StoreError
 from tajmahal.web.stores.postgres_connection import PostgresConnection
 from tajmahal.web.stores.postgres_schema import create_schema
 
