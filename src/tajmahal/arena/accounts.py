@@ -186,8 +186,8 @@ class ArenaTables:
     """The arena's tables on a SQL database: what :class:`ArenaStore` (SQLite) and the
     PostgreSQL cluster's store (:mod:`tajmahal.web.stores.postgres_arena`) share.
 
-    A subclass gives :meth:`_write` (``work`` in one transaction, its statements written
-    with ``?`` placeholders), :meth:`_read` and ``path``; :attr:`_for_update` locks the rows a
+    A subclass gives ``_write`` (``work`` in one transaction, its statements written
+    with ``?`` placeholders), ``_read`` and ``path``; ``_for_update`` locks the rows a
     rating reads where the database has row locks.
     """
 

@@ -54,7 +54,7 @@ RETRY = 30.0  #: seconds before the arena tries again after a game could not sta
 class ArenaSettings:
     """How the arena schedules (``tajmahal serve --arena`` sets these)."""
 
-    games: int = 4  #: arena games played at once on the server, at most
+    games: int = 4  #: arena games played at once on the server (a cluster: all its processes)
     time_limit: float = 10.0  #: seconds per decision in an arena game
     most_seats: int = 5  #: the most seats of a game (3 to 5)
     pause: float = 0.5  #: seconds between two rounds of rating and scheduling
