@@ -47,7 +47,7 @@ def table_data(view: PlayerView, seat: int | None = None) -> dict[str, Any]:
 
 def hint_for(view: PlayerView, legal: Sequence[Move], seed: int) -> dict[str, Any]:
     """A search bot's move for the seat of ``view``, with its reasons (JSON-ready)."""
-    from tajmahal.web.frames import for_people, move_label
+    from tajmahal.web.seat_messages import for_people, move_label
 
     with decision_deadline(HINT_SECONDS):
         advice = analysis.hint(IsmctsBot(seed=seed, iterations=HINT_ITERATIONS), view,
@@ -81,7 +81,7 @@ def analysis_html(record: GameRecord, seats: Sequence[int]) -> str:
     the replay with its board, the loss strip (a click jumps to the decision), the mistakes;
     seats counted from 1, as on the game page."""
     from tajmahal.render.viewer import replay_html
-    from tajmahal.web.frames import seats_from_one
+    from tajmahal.web.seat_messages import seats_from_one
 
     title = f"Taj Mahal: analysis of {', '.join(record.players)}"
     with decision_deadline(ANALYSIS_SECONDS):
@@ -94,7 +94,7 @@ def analysis_page(record: GameRecord) -> str:
     loads, fetches its strip from ``marks`` beside its own path (:func:`analysis_marks`);
     seats counted from 1."""
     from tajmahal.render.viewer import replay_html
-    from tajmahal.web.frames import seats_from_one
+    from tajmahal.web.seat_messages import seats_from_one
 
     title = f"Taj Mahal: analysis of {', '.join(record.players)}"
     return seats_from_one(replay_html(record, title=title, analysis_from=ANALYSIS_MARKS))
@@ -106,7 +106,7 @@ def analysis_marks(record: GameRecord, seats: Sequence[int]) -> str:
     import json
 
     from tajmahal.render.viewer import analysis_data
-    from tajmahal.web.frames import seats_from_one
+    from tajmahal.web.seat_messages import seats_from_one
 
     with decision_deadline(ANALYSIS_SECONDS):
         result = analysis.analyse_game(record, seats=seats, iterations=ANALYSIS_ITERATIONS)
@@ -116,6 +116,6 @@ def analysis_marks(record: GameRecord, seats: Sequence[int]) -> str:
 def replay_page(record: GameRecord) -> str:
     """The replay page of a finished game, seats counted from 1 as on the game page."""
     from tajmahal.render.viewer import replay_html
-    from tajmahal.web.frames import seats_from_one
+    from tajmahal.web.seat_messages import seats_from_one
 
     return seats_from_one(replay_html(record))
