@@ -63,7 +63,7 @@ def replay_html(
     page draws its strip: one mark per rated decision, the mistakes marked,
     the best move shown.  With ``analysis_from`` instead (a name beside the page's own
     path, as a web server serves both: ``marks`` for a page at ``/analysis/TOKEN``), the
-    page is drawn at once and fetches its strip's data (:func:`analysis_data`'s JSON) from
+    page is drawn at once and fetches its strip's data (JSON, as ``analysis_data`` gives) from
     there: a server can give the page before its search is done.
 
     Raises :class:`~tajmahal.IllegalMoveError` for a record that does not replay.
