@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 import tajmahal as tm
+from tajmahal.names import card_name
 from tajmahal.web._advice import table_data
 from tajmahal.web.frames import (
     board_state,
@@ -192,6 +193,7 @@ def expected_frame(frame: dict[str, Any], states: list[tm.GameState], record: tm
     legal = list(state.legal_moves()) if seat is not None and state.current_player == seat else []
     expected = {**frame, "view": seat_document(view) if seat is not None else public_document(view),
                 "legal": [str(m) for m in legal], "labels": move_labels(view, legal),
+                "card_names": {str(c): card_name(c) for c in view.hand} if seat is not None else {},
                 "shown": board_state(view), "events": events,
                 "table": table_data(view, seat)}  # fmt: skip
     if frame["full"]:

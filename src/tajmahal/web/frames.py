@@ -14,17 +14,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from tajmahal.analysis import (
-    card_name,
-    city_options,
-    display_name,
-    move_name,
-    plain_text,
-    symbol_name,
-)
+from tajmahal.analysis import city_options
 from tajmahal.events import EventKind, explain_views, opening
+from tajmahal.names import card_name, display_name, move_name, plain_text
 from tajmahal.render import board_elements, seat_color, state_tiles
-from tajmahal.rules.components import Card, Components
+from tajmahal.rules.components import Components
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps, to_document
@@ -123,35 +117,30 @@ def board_state(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def _card_label(card: Card) -> str:
-    if card.special is not None:
-        return card_name(card).replace(" card", "").title() + " card"
-    return f"{card.color.value} " + " + ".join(symbol_name(s).title() for s in card.symbols)
-
-
 def move_label(move: Move, components: Components | None = None) -> list[Any]:
     """A legal move for people: [label, group, with what, kind].
 
-    ``group``: the colored card's color (plays), else the move's kind;
-    ``with``: the white or special card played with it, in words (or None).
+    ``label``: the library's name of the move (:func:`tajmahal.names.move_name`,
+    as the terminal, the replay page and the analysis say it); ``group``: the
+    colored card's color (plays), else the move's kind; ``with``: the white or
+    special card played with it (:func:`tajmahal.names.card_name`, or None).
 
     >>> import tajmahal as tm
     >>> move_label(tm.PlayCards(tm.Card.parse('red:vizier+general'),
     ...                         tm.Card.parse('special:grand_mogul')))
-    ['red Vizier + General, with Grand Mogul card', 'red', 'Grand Mogul card', 'play']
+    ['play red vizier+general with grand mogul card', 'red', 'grand mogul card', 'play']
     >>> move_label(tm.PlacePalace('dera_ismail_khan'))[0]
-    'Palace in Dera Ismail Khan'
+    'palace in Dera Ismail Khan'
     """
+    label = move_name(move, components)
     if isinstance(move, PlayCards):
-        extra = None if move.extra is None else _card_label(move.extra)
-        label = _card_label(move.colored) + ("" if extra is None else f", with {extra}")
+        extra = None if move.extra is None else card_name(move.extra)
         return [label, move.colored.color.value, extra, "play"]
     if isinstance(move, TakeCard):
-        return [f"Take {_card_label(move.card)}", "take", None, "take"]
+        return [label, "take", None, "take"]
     if isinstance(move, PlacePalace | PlaceCrownPalace):
-        name = move_name(move, components)
-        return [name[:1].upper() + name[1:], "palace", None, "palace"]
-    return ["Withdraw", "withdraw", None, "withdraw"]
+        return [label, "palace", None, "palace"]
+    return [label, "withdraw", None, "withdraw"]
 
 
 def move_labels(view: PlayerView, legal: Sequence[Move]) -> list[list[Any]]:
@@ -239,7 +228,8 @@ def state_frame(view: PlayerView, **fields: Any) -> dict[str, Any]:
     message only (the first on a connection, one asked for, one after an
     undo): ``full`` says which.  ``shown`` is :func:`board_state` of the view;
     ``legal`` the texts of the seat's legal moves when it is to move and
-    ``labels`` their :func:`move_labels`; ``events`` the decisions as
+    ``labels`` their :func:`move_labels`; ``card_names`` the seat's cards by the
+    library's names (notation -> :func:`tajmahal.names.card_name`); ``events`` the decisions as
     (number, mover, lines) for this seat that the page has not had yet.
     """
     seat = fields.get("seat")
@@ -296,6 +286,9 @@ def _fields(
         "turn": view.current_player,
         "legal": list(legal),
         "labels": [list(label) for label in labels],
+        # the seat's cards by the library's names (:func:`tajmahal.names.card_name`)
+        "card_names": {str(card): card_name(card) for card in view.hand} if seat is not None
+        else {},
         "events": [
             {"decision": number, "seat": mover, "lines": lines}
             for number, mover, lines in events[-MAX_EVENTS:]

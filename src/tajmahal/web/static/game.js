@@ -706,10 +706,8 @@
     $("hint-text").textContent = "Thinking of a hint...";
     send({type: "hint", decision: state.decision + 1});
   }
-  function cardName(text) {
-    const [color, rest] = text.split(":");
-    if (color === "special") return title(words(rest)) + " card";
-    return color + " " + rest.split("+").map(s => title(words(s))).join(" + ");
+  function cardName(text) {  // the library's name of a card in the hand (tajmahal.names)
+    return (state && state.card_names && state.card_names[text]) || text;
   }
   function specialHelp(text) {
     const which = text.split(":")[1];
@@ -855,10 +853,9 @@
       item.dataset.seat = String(seat);
       item.dataset.score = String(frame.result.scores[seat]);
       item.append(el("strong", seatName(seat) + ": " + frame.result.scores[seat]));
-      if (breakdown) {
-        const parts = breakdown.columns.map((name, k) => [name, breakdown.rows[seat][k]])
-          .filter(([, n]) => n).map(([name, n]) => name + " " + n);
-        item.append(el("span", parts.length ? " = " + parts.join(", ") : "", "muted"));
+      if (breakdown) {  // the parts that scored, in the library's words (tajmahal.names)
+        const parts = breakdown.parts[seat];
+        item.append(el("span", parts !== "0" ? " = " + parts : "", "muted"));
       }
       list.append(item);
     }
