@@ -158,6 +158,7 @@ def test_the_terminal_result_and_the_web_result_box_say_the_same_parts() -> None
 
 def test_the_web_labels_its_moves_and_cards_with_the_librarys_names() -> None:
     pytest.importorskip("starlette")
+    from tajmahal.web._advice import table_data
     from tajmahal.web.frames import move_labels, state_frame
 
     seen: set[type] = set()
@@ -177,6 +178,8 @@ def test_the_web_labels_its_moves_and_cards_with_the_librarys_names() -> None:
             seen.add(type(move))
         assert frame["card_names"] == {str(c): card_name(c) for c in view.hand}
     assert len(seen) == 5
+    table = table_data(STATES[30].view(0), 0)  # the web's table panel: its prizes' names
+    assert [p["name"] for p in table["prizes"]] == [symbol_name(s) for s in tm.Symbol]
     spectator = state_frame(STATES[3].view(0), game_id="g", decision=3, players=["a", "b", "c"],
                             humans=[], seat=None, legal=[], events=[], hints=False, undo=False)
     assert spectator["card_names"] == {}  # nobody's hand

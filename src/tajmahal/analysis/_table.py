@@ -266,6 +266,7 @@ class TableSummary:
             "prizes": [
                 {
                     "symbol": p.symbol.value,
+                    "name": symbol_name(p.symbol),
                     "prize": p.prize,
                     "available": p.available,
                     "best": p.best,

@@ -53,7 +53,6 @@
     return node;
   }
   function words(id) { return id.replace(/_/g, " "); }
-  function title(text) { return text.replace(/\b\w/g, c => c.toUpperCase()); }
 
   // ------------------------------------------------------------------ rule codes
   fetch("/static/rules.json").then(r => r.ok ? r.json() : {}).then(data => { rules = data.rules || {}; })
@@ -789,7 +788,7 @@
       let who = prize.leaders.length ? prize.leaders.map(shortName).join(" and ") +
         (prize.leaders.length > 1 ? " tie " : " leads ") + prize.best : "nobody yet";
       if (!prize.available) who = "already taken";
-      item.textContent = title(words(prize.symbol)) + " (" + prize.prize.replace(/^the /, "") + "): " + who;
+      item.textContent = prize.name + " (" + prize.prize.replace(/^the /, "") + "): " + who;
       item.title = prize.available ? (prize.leaders.length > 1 ? "a tie wins nothing (W4)" : "a strict majority wins it on withdrawing (W2)") : "won this visit already (W3)";
       prizes.append(item);
     }
@@ -817,7 +816,8 @@
           if (!count) continue;
           const prize = leads[symbol];
           const mark = prize && prize.leaders.includes(seat) ? (prize.leaders.length > 1 ? " =" : " \u2605") : "";
-          totals.append(el("span", title(words(symbol)) + " " + count + mark, mark.includes("\u2605") ? "lead" : ""));
+          const name = prize ? prize.name : words(symbol);  // the library's (tajmahal.names)
+          totals.append(el("span", name + " " + count + mark, mark.includes("\u2605") ? "lead" : ""));
         }
         cards.append(totals);
       }
