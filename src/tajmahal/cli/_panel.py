@@ -9,7 +9,14 @@ from rich.markup import escape
 from rich.text import Text
 
 from tajmahal.analysis import CityOption, TableSummary, summarize, withdrawal
-from tajmahal.names import SYMBOL_SHORT, card_name, display_name, move_parts, symbol_name
+from tajmahal.names import (
+    SYMBOL_SHORT,
+    card_name,
+    display_name,
+    move_name,
+    move_parts,
+    symbol_name,
+)
 from tajmahal.rules.components import INFLUENCE, Card, Color, Components, Symbol
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
@@ -193,6 +200,6 @@ def options_lines(options: Sequence[CityOption], moves: Sequence[Move]) -> list[
     out = []
     for k, move in enumerate(moves, start=1):
         option = by_city.get(getattr(move, "city", ""))
-        text = option.text if option is not None else str(move)
+        text = option.text if option is not None else move_name(move)
         out.extend(_wrap(f"{k:>2} ", escape(text)))
     return out
