@@ -854,8 +854,8 @@
       item.dataset.score = String(frame.result.scores[seat]);
       item.append(el("strong", seatName(seat) + ": " + frame.result.scores[seat]));
       if (breakdown) {  // the parts that scored, in the library's words (tajmahal.names)
-        const parts = breakdown.parts[seat];
-        item.append(el("span", parts !== "0" ? " = " + parts : "", "muted"));
+        const parts = (breakdown.parts || [])[seat];
+        item.append(el("span", parts && parts !== "0" ? " = " + parts : "", "muted"));
       }
       list.append(item);
     }
