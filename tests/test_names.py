@@ -158,8 +158,8 @@ def test_the_terminal_result_and_the_web_result_box_say_the_same_parts() -> None
 
 def test_the_web_labels_its_moves_and_cards_with_the_librarys_names() -> None:
     pytest.importorskip("starlette")
-    from tajmahal.web._advice import table_data
-    from tajmahal.web.frames import move_labels, state_frame
+    from tajmahal.web._table_analysis import table_data
+    from tajmahal.web.seat_messages import move_labels, state_frame
 
     seen: set[type] = set()
     for state in STATES[:-1]:
@@ -187,7 +187,7 @@ def test_the_web_labels_its_moves_and_cards_with_the_librarys_names() -> None:
 
 def test_the_web_hint_names_its_move_as_the_library_does() -> None:
     pytest.importorskip("starlette")
-    from tajmahal.web._advice import hint_for
+    from tajmahal.web._table_analysis import hint_for
 
     state = STATES[10]
     seat = state.current_player

@@ -27,8 +27,8 @@ import tajmahal as tm
 from tajmahal.analysis import score_breakdown
 from tajmahal.names import card_name
 from tajmahal.render.viewer import breakdown_data
-from tajmahal.web._advice import table_data
-from tajmahal.web.frames import (
+from tajmahal.web._table_analysis import table_data
+from tajmahal.web.seat_messages import (
     board_state,
     decision_lines,
     live_board,
