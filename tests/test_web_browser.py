@@ -195,7 +195,6 @@ def expected_frame(frame: dict[str, Any], states: list[tm.GameState], record: tm
     legal = list(state.legal_moves()) if seat is not None and state.current_player == seat else []
     expected = {**frame, "view": seat_document(view) if seat is not None else public_document(view),
                 "legal": [str(m) for m in legal], "labels": move_labels(view, legal),
-                "card_names": {str(c): card_name(c) for c in view.hand} if seat is not None else {},
                 "shown": board_state(view), "events": events,
                 "table": table_data(view, seat)}  # fmt: skip
     if frame["full"]:

@@ -266,7 +266,6 @@ class TableSummary:
             "prizes": [
                 {
                     "symbol": p.symbol.value,
-                    "name": symbol_name(p.symbol),
                     "prize": p.prize,
                     "available": p.available,
                     "best": p.best,

@@ -16,9 +16,9 @@ from typing import Any
 
 from tajmahal.analysis import city_options
 from tajmahal.events import EventKind, explain_views, opening
-from tajmahal.names import card_name, display_name, move_name, plain_text
+from tajmahal.names import card_name, display_name, move_name, plain_text, symbol_name
 from tajmahal.render import board_elements, seat_color, state_tiles
-from tajmahal.rules.components import Components
+from tajmahal.rules.components import Components, Symbol
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps, to_document
@@ -85,7 +85,10 @@ def live_board(start: PlayerView) -> dict[str, Any]:
     every province outline hidden (``render.board_elements(..., live=True)``);
     the page shows on it what :func:`board_state` says.  ``cities``: id ->
     [x, y, plain name]; ``colors``: the seats' palace colours; ``provinces``: [id, name,
-    [city ids]] in the board's order (the page's board in words, for screen readers).
+    [city ids]] in the board's order (the page's board in words, for screen readers);
+    ``card_names``: every card of the game by its notation -> its name, and
+    ``symbol_names``: symbol -> name (:mod:`tajmahal.names`: the page names cards and
+    symbols by the library's words, sent once here rather than in every state message).
     """
     comps = start.components
     tiles = state_tiles(comps, start)
@@ -93,7 +96,10 @@ def live_board(start: PlayerView) -> dict[str, Any]:
     cities = {c.id: [c.x, c.y, display_name(c.id, comps)] for c in comps.board.cities}
     colors = [seat_color(seat) for seat in range(start.num_players)]
     provinces = [[p.id, p.name, [c.id for c in p.cities]] for p in comps.board.provinces]
-    return {"svg": svg, "cities": cities, "colors": colors, "provinces": provinces}
+    cards = {str(c): card_name(c) for c in (*comps.deck, *comps.special_cards)}
+    symbols = {s.value: symbol_name(s) for s in Symbol}
+    return {"svg": svg, "cities": cities, "colors": colors, "provinces": provinces,
+            "card_names": cards, "symbol_names": symbols}  # fmt: skip
 
 
 def board_state(view: PlayerView) -> dict[str, Any]:
@@ -228,8 +234,7 @@ def state_frame(view: PlayerView, **fields: Any) -> dict[str, Any]:
     message only (the first on a connection, one asked for, one after an
     undo): ``full`` says which.  ``shown`` is :func:`board_state` of the view;
     ``legal`` the texts of the seat's legal moves when it is to move and
-    ``labels`` their :func:`move_labels`; ``card_names`` the seat's cards by the
-    library's names (notation -> :func:`tajmahal.names.card_name`); ``events`` the decisions as
+    ``labels`` their :func:`move_labels`; ``events`` the decisions as
     (number, mover, lines) for this seat that the page has not had yet.
     """
     seat = fields.get("seat")
@@ -286,9 +291,6 @@ def _fields(
         "turn": view.current_player,
         "legal": list(legal),
         "labels": [list(label) for label in labels],
-        # the seat's cards by the library's names (:func:`tajmahal.names.card_name`)
-        "card_names": {str(card): card_name(card) for card in view.hand} if seat is not None
-        else {},
         "events": [
             {"decision": number, "seat": mover, "lines": lines}
             for number, mover, lines in events[-MAX_EVENTS:]

@@ -705,8 +705,11 @@
     $("hint-text").textContent = "Thinking of a hint...";
     send({type: "hint", decision: state.decision + 1});
   }
-  function cardName(text) {  // the library's name of a card in the hand (tajmahal.names)
-    return (state && state.card_names && state.card_names[text]) || text;
+  function cardName(text) {  // the library's name of a card (tajmahal.names), sent with the board
+    return (board && board.card_names && board.card_names[text]) || text;
+  }
+  function symbolName(symbol) {
+    return (board && board.symbol_names && board.symbol_names[symbol]) || words(symbol);
   }
   function specialHelp(text) {
     const which = text.split(":")[1];
@@ -788,7 +791,7 @@
       let who = prize.leaders.length ? prize.leaders.map(shortName).join(" and ") +
         (prize.leaders.length > 1 ? " tie " : " leads ") + prize.best : "nobody yet";
       if (!prize.available) who = "already taken";
-      item.textContent = prize.name + " (" + prize.prize.replace(/^the /, "") + "): " + who;
+      item.textContent = symbolName(prize.symbol) + " (" + prize.prize.replace(/^the /, "") + "): " + who;
       item.title = prize.available ? (prize.leaders.length > 1 ? "a tie wins nothing (W4)" : "a strict majority wins it on withdrawing (W2)") : "won this visit already (W3)";
       prizes.append(item);
     }
@@ -816,8 +819,7 @@
           if (!count) continue;
           const prize = leads[symbol];
           const mark = prize && prize.leaders.includes(seat) ? (prize.leaders.length > 1 ? " =" : " \u2605") : "";
-          const name = prize ? prize.name : words(symbol);  // the library's (tajmahal.names)
-          totals.append(el("span", name + " " + count + mark, mark.includes("\u2605") ? "lead" : ""));
+          totals.append(el("span", symbolName(symbol) + " " + count + mark, mark.includes("\u2605") ? "lead" : ""));
         }
         cards.append(totals);
       }
