@@ -60,7 +60,7 @@ nitpick_ignore_regex = [
     ("py:class", r"(TypeAlias|ClassVar|Protocol|Enum|NoneType|Exception|ValueError)"),
     ("py:class", r"(str|int|float|bool|bytes|object|dict|list|tuple|set|frozenset|type)"),
     # internal helper types that appear in annotations
-    ("py:class", r"tajmahal\.rules\._frozenmap\.FrozenMap"),
+    ("py:class", r"tajmahal\.rules\.frozenmap\.FrozenMap"),
     ("py:class", r"FrozenMap.*"),
     ("py:class", r"tajmahal\.rules\.(state|views|viewparts)\.(Kinds|Seats|Palaces)"),
     ("py:class", r"(Kinds|Seats|Palaces|E)"),

@@ -1,8 +1,8 @@
 """Every public name has a docstring with an example (``>>>``).
 
 Checked: each name of ``tajmahal.__all__``, ``tajmahal.bots.__all__``,
-``tajmahal.events.__all__``, ``tajmahal.protocol.__all__`` and
-``tajmahal.testing.__all__``; for a class, also its public methods and properties defined
+``tajmahal.events.__all__``, ``tajmahal.protocol.__all__``, ``tajmahal.testing.__all__``
+and ``tajmahal.names.__all__``; for a class, also its public methods and properties defined
 in the package (not those inherited from attrs, enum or object).  The examples themselves are
 run by ``tests/test_docs.py`` (``test_docstring_examples_pass``, every module of the package
 through :mod:`doctest`).
@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import tajmahal as tm
+import tajmahal.names
 import tajmahal.testing
 
 
@@ -65,7 +66,7 @@ def public_objects(module: ModuleType) -> Iterator[tuple[str, Any]]:
 
 
 PUBLIC = dict(
-    p for module in (tm, tm.bots, tm.events, tm.protocol, tajmahal.testing)
+    p for module in (tm, tm.bots, tm.events, tm.protocol, tajmahal.testing, tajmahal.names)
     for p in public_objects(module)
 )
 

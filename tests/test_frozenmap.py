@@ -1,4 +1,4 @@
-from tajmahal.rules._frozenmap import FrozenMap
+from tajmahal.rules.frozenmap import FrozenMap
 
 
 def test_equal_maps_hash_equal_whatever_the_insertion_order() -> None:

@@ -162,7 +162,7 @@ def test_a_view_of_foreign_parts_is_written_by_the_general_writer() -> None:
 
 @pytest.mark.unchecked_documents("views with parts of foreign types, written as they are")
 def test_foreign_tiles_and_owners_are_written_by_the_general_writer() -> None:
-    from tajmahal.rules._frozenmap import FrozenMap
+    from tajmahal.rules.frozenmap import FrozenMap
 
     view = played().state.view(0)
     city, tile = next(iter(view.bonus_tiles.items()))

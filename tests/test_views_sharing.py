@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 import tajmahal as tm
-from tajmahal.rules._frozenmap import FrozenMap
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.state import GameState
 
 

@@ -24,6 +24,9 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 import tajmahal as tm
+from tajmahal.analysis import score_breakdown
+from tajmahal.names import card_name
+from tajmahal.render.viewer import breakdown_data
 from tajmahal.web._table_analysis import table_data
 from tajmahal.web.seat_messages import (
     board_state,
@@ -261,6 +264,9 @@ def check_the_turn(page: Page, width: int) -> None:
     assert labels and not [text for text in labels if _ID_STYLE.search(text)], labels
     for text in page.locator("#hand .card, #events li, #table-panel").all_inner_texts():
         assert not _ID_STYLE.search(text), text
+    hand = page.evaluate("[...document.querySelectorAll('#hand .card')]"
+                         ".map(card => [card.dataset.card, card.textContent])")  # fmt: skip
+    assert [name for _, name in hand] == [card_name(tm.Card.parse(text)) for text, _ in hand]
     if page.locator("#moves button[data-move=withdraw]").count():
         assert page.inner_text("#withdraw-line").startswith("Withdrawing now ")
         mine = page.locator("#table-panel .withdraw.mine")
@@ -356,6 +362,11 @@ def test_three_people_and_a_bot_play_a_whole_game_by_clicking(
     box = page.locator("#result").bounding_box()
     assert box is not None and box["y"] < 900  # the result above the fold
     assert page.locator("#final-scores li").first.inner_text().count("=") == 1  # the breakdown
+    for row, parts in zip(score_breakdown(record), breakdown_data(score_breakdown(record))["parts"],
+                          strict=True):  # fmt: skip
+        item = page.locator(f"#final-scores li[data-seat='{row.seat}']").inner_text()
+        said = f": {row.total}" + (f" = {parts}" if parts != "0" else "")
+        assert item.endswith(said), item  # the terminal's words
     screenshot(page, "web-end-1440.png")
     rule = page.locator("#events a.rule").first  # rule codes link to the how-to-play page
     assert (rule.get_attribute("href") or "").startswith("/how-to-play#")

@@ -15,7 +15,6 @@ import logging
 from typing import TYPE_CHECKING
 
 from tajmahal._lazy import lazy_names
-from tajmahal.rules._display import set_svg_drawer
 from tajmahal.rules.components import (
     Board,
     BonusKind,
@@ -32,6 +31,7 @@ from tajmahal.rules.components import (
     load_components,
     standard_components,
 )
+from tajmahal.rules.display import set_svg_drawer
 from tajmahal.rules.engine import new_game
 from tajmahal.rules.errors import ComponentsError, FormatError, IllegalMoveError, TajMahalError
 from tajmahal.rules.moves import (

@@ -14,10 +14,10 @@ from collections.abc import Iterator, Mapping, Sequence
 import attrs
 
 from tajmahal.faults import Fault
-from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import Components, standard_components
 from tajmahal.rules.engine import new_game
 from tajmahal.rules.errors import IllegalMoveError, TajMahalError
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.rules.state import GameState
 

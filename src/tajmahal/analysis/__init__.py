@@ -14,7 +14,9 @@ seat may know), so it never reveals a hidden card:
 - :func:`analyse_game` -- every decision of a recorded game rated by a search
   from what the deciding seat knew then, mistakes marked, losses totalled;
 - :func:`score_breakdown` -- where each seat's points came from;
-- :func:`display_name` and friends -- plain names for the library's ids.
+- ``display_name``, ``move_name``, ``card_name`` and friends -- plain names for the
+  library's ids: :mod:`tajmahal.names`'s functions (:func:`~tajmahal.names.move_name`...),
+  re-exported.
 
 The rules the texts cite are in ``docs/rules.md``.
 """
@@ -31,16 +33,6 @@ from tajmahal.analysis._effects import (
     view_legal_moves,
 )
 from tajmahal.analysis._hints import Estimate, Hint, hint, search_estimates
-from tajmahal.analysis._names import (
-    bonus_name,
-    card_name,
-    display_name,
-    move_name,
-    plain_text,
-    prize_name,
-    province_tile_name,
-    symbol_name,
-)
 from tajmahal.analysis._review import (
     DEFAULT_ITERATIONS,
     MISTAKE,
@@ -60,6 +52,16 @@ from tajmahal.analysis._table import (
     holdings,
     summarize,
     withdrawal,
+)
+from tajmahal.names import (
+    bonus_name,
+    card_name,
+    display_name,
+    move_name,
+    plain_text,
+    prize_name,
+    province_tile_name,
+    symbol_name,
 )
 
 __all__ = [

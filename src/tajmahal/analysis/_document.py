@@ -6,9 +6,9 @@ import json
 import math
 from typing import Any
 
-from tajmahal.analysis._names import move_name
 from tajmahal.analysis._review import DecisionReview, GameAnalysis, MoveRating
 from tajmahal.game import Game, GameRecord
+from tajmahal.names import move_name
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 

@@ -8,14 +8,6 @@ from typing import Any
 
 import attrs
 
-from tajmahal.analysis._names import (
-    and_list,
-    bonus_name,
-    card_name,
-    display_name,
-    move_name,
-    symbol_name,
-)
 from tajmahal.analysis._table import (
     _available,
     _totals,
@@ -24,6 +16,15 @@ from tajmahal.analysis._table import (
     finishing_points,
     owned_commodities,
     withdrawal,
+)
+from tajmahal.names import (
+    and_list,
+    bonus_name,
+    card_name,
+    display_name,
+    move_name,
+    prize_name,
+    symbol_name,
 )
 from tajmahal.rules.components import BonusKind, BonusTile, Special, Symbol
 from tajmahal.rules.errors import TajMahalError
@@ -148,8 +149,6 @@ def _play_text(view: PlayerView, seat: int, move: PlayCards) -> tuple[str, int]:
             continue
         best = max((r[i] for r in rivals.values()), default=0)
         mine = after[i]
-        from tajmahal.analysis._names import prize_name
-
         prize = prize_name(symbol, view.court_province_tile)
         gone = "" if _available(view, symbol) else " (prize already taken)"
         if mine > best:

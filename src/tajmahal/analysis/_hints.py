@@ -8,8 +8,8 @@ from typing import Any
 import attrs
 
 from tajmahal.analysis._effects import MoveEffect, effect, view_legal_moves
-from tajmahal.analysis._names import move_name
 from tajmahal.bots.base import Bot
+from tajmahal.names import move_name
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView

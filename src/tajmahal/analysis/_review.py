@@ -12,8 +12,8 @@ from typing import Any, NamedTuple
 import attrs
 
 from tajmahal.analysis._effects import effect
-from tajmahal.analysis._names import move_name
 from tajmahal.game import Game, GameRecord
+from tajmahal.names import move_name
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView

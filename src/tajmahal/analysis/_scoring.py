@@ -10,19 +10,26 @@ import attrs
 
 from tajmahal.events import decisions
 from tajmahal.game import Game, GameRecord
+from tajmahal.names import SCORE_PARTS, score_parts_text
 from tajmahal.rules.components import COLORED, Card, Color
 
 __all__ = ["SOURCES", "ScoreBreakdown", "score_breakdown"]
 
-#: the reasons points are scored for, in the order a breakdown lists them, with their rules
-SOURCES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("connections", "palaces", ("K6", "K7", "K8")),
-    ("province_tiles", "province tiles", ("K5",)),
-    ("commodity_tiles", "commodities", ("K4",)),
-    ("bonus_points", "bonus tiles", ("K2",)),
-    ("taj_mahal", "Taj Mahal", ("K1",)),
-    ("points_card", "points card", ("P6",)),
-    ("final_hand", "final hand", ("G1",)),
+#: the rules each score part (:data:`tajmahal.names.SCORE_PARTS`) comes from
+_RULES = {
+    "connections": ("K6", "K7", "K8"),
+    "province_tiles": ("K5",),
+    "commodity_tiles": ("K4",),
+    "bonus_points": ("K2",),
+    "taj_mahal": ("K1",),
+    "points_card": ("P6",),
+    "final_hand": ("G1",),
+}
+
+#: the reasons points are scored for, in the order a breakdown lists them: (key, name for
+#: people, rules); the names are :func:`tajmahal.names.score_part_name`'s
+SOURCES: tuple[tuple[str, str, tuple[str, ...]], ...] = tuple(
+    (key, name, _RULES[key]) for key, name in SCORE_PARTS
 )
 
 
@@ -43,9 +50,7 @@ class ScoreBreakdown:
 
     def text(self) -> str:
         """``'52 = palaces 20 + province tiles 9 + ...'`` (the parts that scored)."""
-        labels = {key: label for key, label, _ in SOURCES}
-        parts = [f"{labels[key]} {n}" for key, n in self.points if n]
-        line = f"{self.total} = " + (" + ".join(parts) if parts else "0")
+        line = f"{self.total} = " + score_parts_text(self.points)
         if self.final_hand is not None:
             special, white, suit = self.final_hand
             line += f" (hand: {special} special, {white} white, suit of {suit})"

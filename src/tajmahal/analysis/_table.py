@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from tajmahal.analysis._names import (
+from tajmahal.names import (
     and_list,
     card_name,
     display_name,

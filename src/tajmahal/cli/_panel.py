@@ -8,16 +8,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from tajmahal.analysis import (
-    CityOption,
-    TableSummary,
+from tajmahal.analysis import CityOption, TableSummary, summarize, withdrawal
+from tajmahal.names import (
+    SYMBOL_SHORT,
     card_name,
     display_name,
-    summarize,
-    withdrawal,
+    move_name,
+    move_parts,
+    symbol_name,
 )
-from tajmahal.rules.components import INFLUENCE, Card, Color, Symbol
-from tajmahal.rules.moves import Move, PlayCards, TakeCard
+from tajmahal.rules.components import INFLUENCE, Card, Color, Components, Symbol
+from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
 __all__ = [
@@ -40,44 +41,36 @@ SUIT_STYLE = {
     Color.WHITE: "bold white",
     Color.SPECIAL: "bold cyan",
 }
-#: three letters per symbol (``help`` in the game lists them)
-SHORT = {
-    Symbol.VIZIER: "viz",
-    Symbol.GENERAL: "gen",
-    Symbol.MONK: "mon",
-    Symbol.PRINCESS: "pri",
-    Symbol.GRAND_MOGUL: "mog",
-    Symbol.ELEPHANT: "ele",
-}
+#: three letters per symbol (``help`` in the game lists them): the library's short names
+SHORT = SYMBOL_SHORT
 
 
 def _short(card: Card) -> str:
+    """A card's short name without its suit (the suit is named once for a group of cards)."""
     if card.special is not None:
-        return card_name(card).replace(" card", "")
-    return "+".join(SHORT[s] for s in card.symbols)
+        return card_name(card, short=True)
+    return "+".join(symbol_name(s, short=True) for s in card.symbols)
 
 
 def card_markup(card: Card, short: bool = False, suit: bool = True) -> str:
-    """A card in its suit's colour: ``[bold red]red vizier+monk[/]``."""
-    if short:
-        text = _short(card)
-        if suit and card.special is None:
-            text = f"{card.color.value} {text}"
-    else:
-        text = card_name(card)
+    """A card in its suit's colour: ``[bold red]red vizier+monk[/]``
+    (:func:`tajmahal.names.card_name`)."""
+    text = _short(card) if short and not suit else card_name(card, short=short)
     return f"[{SUIT_STYLE[card.color]}]{escape(text)}[/]"
 
 
-def move_markup(move: Move) -> str:
-    """A move in plain words, its cards coloured."""
-    if isinstance(move, PlayCards):
-        extra = f" + {card_markup(move.extra, short=True)}" if move.extra is not None else ""
-        return f"{card_markup(move.colored, short=True)}{extra}"
-    if isinstance(move, TakeCard):
-        return f"take {card_markup(move.card, short=True)}"
-    from tajmahal.analysis import move_name
+def move_markup(move: Move, components: Components | None = None) -> str:
+    """A move in the library's short words (:func:`tajmahal.names.move_name` ``short``), its
+    cards coloured.
 
-    return escape(move_name(move))
+    >>> import tajmahal as tm
+    >>> move_markup(tm.TakeCard(tm.Card.parse('white:monk')))
+    'take [bold white]white mon[/]'
+    """
+    return "".join(
+        escape(text) if card is None else f"[{SUIT_STYLE[card.color]}]{escape(text)}[/]"
+        for text, card in move_parts(move, components, short=True)
+    )
 
 
 def _seat_name(seat: int, players: Sequence[str], you: int) -> str:
@@ -182,12 +175,14 @@ def _wrap(start: str, markup: str, width: int = WIDTH) -> list[Text]:
     return lines or [head]
 
 
-def moves_lines(moves: Sequence[Move], width: int = WIDTH) -> list[Text]:
+def moves_lines(
+    moves: Sequence[Move], width: int = WIDTH, components: Components | None = None
+) -> list[Text]:
     """The legal moves numbered from 1, flowing across the lines, cards coloured."""
     lines: list[Text] = []
     line = Text()
     for k, move in enumerate(moves, start=1):
-        cell = Text.from_markup(f"{k:>2} {move_markup(move)}")
+        cell = Text.from_markup(f"{k:>2} {move_markup(move, components)}")
         if line.plain and len(line.plain) + 3 + len(cell.plain) > width:
             lines.append(line)
             line = Text()
@@ -205,6 +200,6 @@ def options_lines(options: Sequence[CityOption], moves: Sequence[Move]) -> list[
     out = []
     for k, move in enumerate(moves, start=1):
         option = by_city.get(getattr(move, "city", ""))
-        text = option.text if option is not None else str(move)
+        text = option.text if option is not None else move_name(move)
         out.extend(_wrap(f"{k:>2} ", escape(text)))
     return out

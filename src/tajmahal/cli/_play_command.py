@@ -107,7 +107,7 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
 
 
 def plain(text: str) -> str:
-    """Card notation in an event's words made plain (:func:`tajmahal.analysis.plain_text`).
+    """Card notation in an event's words made plain (:func:`tajmahal.names.plain_text`).
 
     >>> plain('seat 1 plays red:monk+princess with special:color_change')
     'seat 1 plays red monk+princess with color change card'
@@ -208,7 +208,7 @@ class Session:
         else:
             choices = f"{len(legal)} choice{'' if len(legal) == 1 else 's'}"
             lines.append(Text(f"Your move ({choices}; 'help' for commands):", style="bold"))
-            lines += moves_lines(legal)
+            lines += moves_lines(legal, components=state.components)
         return lines
 
     def show(self) -> None:

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from tajmahal.events._model import Event, EventKind
+from tajmahal.names import and_list, prize_name, symbol_name
 from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,
@@ -37,24 +38,8 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _symbol_name(symbol: Symbol) -> str:
-    return symbol.value.replace("_", " ")
-
-
-def _prize_of(symbol: Symbol) -> str:
-    if symbol is Symbol.GRAND_MOGUL:
-        return "the crown"
-    if symbol is Symbol.ELEPHANT:
-        return "the province tile"
-    return f"the {symbol.value} tile"
-
-
 def _goods(tile: ProvinceTile) -> str:
     return "+".join(c.value for c in tile.commodities)
-
-
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _bonus_name(tile: BonusTile) -> str:
@@ -180,17 +165,17 @@ class Narrator:
                 continue
             best = max((c[symbol] for c in others.values()), default=0)
             prize = self.prize_in_court(symbol)
-            name = _symbol_name(symbol)
+            name = symbol_name(symbol)
             if count > best and prize is not None:
                 rule = {Symbol.GRAND_MOGUL: "W7", Symbol.ELEPHANT: "W9"}.get(symbol, "W5")
                 text = f"wins the {name} majority ({count} to {best}) and takes {prize}"
                 self.add(EventKind.PRIZE, seat, text + _rules("W2", rule), rules=("W2", rule))
             elif count > best:
-                text = f"has the {name} majority, but {_prize_of(symbol)} was already taken"
+                text = f"has the {name} majority, but {prize_name(symbol)} was already taken"
                 self.add(EventKind.NO_PRIZE, seat, text + _rules("W3"), rules=("W3",))
             elif count == best and prize is not None:
                 tied = [s for s, c in others.items() if c[symbol] == count]
-                names = _and([f"seat {s}" for s in tied])
+                names = and_list([f"seat {s}" for s in tied])
                 text = f"ties with {names} for the {name} ({count} each) and does not win {prize}"
                 self.add(EventKind.TIE, seat, text + _rules("W4"), rules=("W4",))
 
@@ -293,7 +278,7 @@ class Narrator:
         where = f"{'palace' if len(here) == 1 else 'palaces'} in {province.name}"
         rules: tuple[str, ...] = ("K6", "K7")
         if names:
-            why = f"{where} connected to {_and(names)}"
+            why = f"{where} connected to {and_list(names)}"
         else:
             why, rules = f"{where}, connected to no other province", ("K6",)
         points = 1 + len(names)
@@ -317,7 +302,7 @@ class Narrator:
         if tile is not None and not any(tile in tiles for tiles in after.province_tiles):
             left.insert(0, f"province tile {tile.number}")
         if left:
-            text = f"{_and(left)} {'leaves' if len(left) == 1 else 'leave'} the game"
+            text = f"{and_list(left)} {'leaves' if len(left) == 1 else 'leave'} the game"
             self.add(EventKind.TILES_LEFT, None, text + _rules("E1"), rules=("E1",))
         self.special_cards()
         if after.is_over:
@@ -371,7 +356,7 @@ class Narrator:
         if len(winners) == 1:
             text = f"the game ends: seat {winners[0]} wins with {best} points (G3)"
         else:
-            names = _and([f"seat {s}" for s in winners])
+            names = and_list([f"seat {s}" for s in winners])
             text = f"the game ends: {names} share the win with {best} points each (G3)"
         self.add(EventKind.GAME_END, None, text, rules=("E7", "G1", "G3"))
 

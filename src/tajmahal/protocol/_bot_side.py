@@ -223,7 +223,7 @@ def _split_request(line: bytes) -> dict[str, Any] | None:
 
 
 def _read_trusted_request(request: Request) -> PlayerView:
-    from tajmahal.serialize._view_trusted import readable_as_written
+    from tajmahal.serialize.view_trusted import readable_as_written
 
     document = request.document
     if readable_as_written(document):
@@ -232,7 +232,7 @@ def _read_trusted_request(request: Request) -> PlayerView:
 
 
 def _read_trusted(document: dict[str, Any]) -> PlayerView:
-    from tajmahal.serialize._view_trusted import NotTrusted, trusted_view
+    from tajmahal.serialize.view_trusted import NotTrusted, trusted_view
 
     try:
         return trusted_view(document)

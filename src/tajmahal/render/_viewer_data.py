@@ -5,15 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tajmahal.analysis import (
-    SOURCES,
-    GameAnalysis,
-    ScoreBreakdown,
-    card_name,
-    holdings,
-    summarize,
-    symbol_name,
-)
+from tajmahal.analysis import GameAnalysis, ScoreBreakdown, holdings, summarize
+from tajmahal.names import SCORE_PARTS, card_name, score_part_name, score_parts_text, symbol_name
 from tajmahal.rules.views import PlayerView
 
 __all__ = ["analysis_data", "breakdown_data", "owned_data", "table_data"]
@@ -65,9 +58,12 @@ def owned_data(view: PlayerView) -> list[list[str]]:
 
 
 def breakdown_data(rows: tuple[ScoreBreakdown, ...]) -> dict[str, Any]:
-    """Every seat's points by reason: the column names and one row per seat."""
+    """Every seat's points by reason: the parts' names (:func:`tajmahal.names.score_part_name`)
+    as columns, one row per seat, and per seat the parts that scored in words
+    (:func:`tajmahal.names.score_parts_text`, as the terminal's result says them)."""
     return {
-        "columns": [label for _, label, _ in SOURCES],
+        "columns": [score_part_name(key) for key, _ in SCORE_PARTS],
+        "parts": [score_parts_text(row.points) for row in rows],
         "rows": [[n for _, n in row.points] + [row.total] for row in rows],
         "hands": [row.final_hand for row in rows],
     }

@@ -28,9 +28,10 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from tajmahal.analysis import GameAnalysis, card_name, move_name, plain_text, score_breakdown
+from tajmahal.analysis import GameAnalysis, score_breakdown
 from tajmahal.events import EventKind, explain_views, opening, seat_name
 from tajmahal.game import Game, GameRecord
+from tajmahal.names import card_name, move_name, plain_text
 from tajmahal.render import board_elements
 from tajmahal.render._panel import state_tiles
 from tajmahal.render._viewer_data import analysis_data, breakdown_data, owned_data, table_data

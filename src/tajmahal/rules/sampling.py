@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import INFLUENCE
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.problems import InvalidStateError, Path, Problem
 from tajmahal.rules.tables import SPECIALS, Tables, tables
 

@@ -203,7 +203,7 @@ class GameState:
 
     def _repr_svg_(self) -> str | None:
         """The board as an SVG picture, as Jupyter shows it (public facts only)."""
-        from tajmahal.rules._display import svg_picture
+        from tajmahal.rules.display import svg_picture
 
         return svg_picture(self)
 

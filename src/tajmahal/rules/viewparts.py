@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import (
     INFLUENCE,
     BonusTile,
@@ -22,6 +21,7 @@ from tajmahal.rules.components import (
     Special,
     Symbol,
 )
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.tables import COMMODITIES, SPECIALS, Tables
 
 if TYPE_CHECKING:  # annotations only: the state module imports the views, which import this

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import (
     BonusTile,
     Card,
@@ -29,6 +28,7 @@ from tajmahal.rules.components import (
     Symbol,
 )
 from tajmahal.rules.errors import TajMahalError
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.problems import InvalidStateError, Problem
 from tajmahal.rules.sampling import Sampler
 from tajmahal.rules.snapshot import Phase, fast_constructor
@@ -167,7 +167,7 @@ class PlayerView:
 
     def _repr_svg_(self) -> str | None:
         """The board as this seat sees it, as an SVG picture (as Jupyter shows it)."""
-        from tajmahal.rules._display import svg_picture
+        from tajmahal.rules.display import svg_picture
 
         return svg_picture(self)
 

@@ -23,7 +23,6 @@ from tajmahal.game import (
     replay_states,
     tag_problem,
 )
-from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import (
     COLORED,
     INFLUENCE,
@@ -34,6 +33,7 @@ from tajmahal.rules.components import (
     Symbol,
 )
 from tajmahal.rules.engine import MAX_PLAYERS, MIN_PLAYERS
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.moves import (
     Move,
     PlaceCrownPalace,

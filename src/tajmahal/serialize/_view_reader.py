@@ -11,8 +11,8 @@ import random
 
 import attrs
 
-from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import BonusTile, Card
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.tables import SPECIALS
 from tajmahal.rules.validate import InvalidStateError, Path, find_problems
 from tajmahal.rules.views import PlayerView

@@ -14,17 +14,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from tajmahal.analysis import (
-    card_name,
-    city_options,
-    display_name,
-    move_name,
-    plain_text,
-    symbol_name,
-)
+from tajmahal.analysis import city_options
 from tajmahal.events import EventKind, explain_views, opening
+from tajmahal.names import card_name, display_name, move_name, plain_text, symbol_name
 from tajmahal.render import board_elements, seat_color, state_tiles
-from tajmahal.rules.components import Card, Components
+from tajmahal.rules.components import Components, Symbol
 from tajmahal.rules.moves import Move, PlaceCrownPalace, PlacePalace, PlayCards, TakeCard
 from tajmahal.rules.views import PlayerView
 from tajmahal.serialize import dumps, to_document
@@ -91,7 +85,10 @@ def live_board(start: PlayerView) -> dict[str, Any]:
     every province outline hidden (``render.board_elements(..., live=True)``);
     the page shows on it what :func:`board_state` says.  ``cities``: id ->
     [x, y, plain name]; ``colors``: the seats' palace colours; ``provinces``: [id, name,
-    [city ids]] in the board's order (the page's board in words, for screen readers).
+    [city ids]] in the board's order (the page's board in words, for screen readers);
+    ``card_names``: every card of the game by its notation -> its name, and
+    ``symbol_names``: symbol -> name (:mod:`tajmahal.names`: the page names cards and
+    symbols by the library's words, sent once here rather than in every state message).
     """
     comps = start.components
     tiles = state_tiles(comps, start)
@@ -99,7 +96,10 @@ def live_board(start: PlayerView) -> dict[str, Any]:
     cities = {c.id: [c.x, c.y, display_name(c.id, comps)] for c in comps.board.cities}
     colors = [seat_color(seat) for seat in range(start.num_players)]
     provinces = [[p.id, p.name, [c.id for c in p.cities]] for p in comps.board.provinces]
-    return {"svg": svg, "cities": cities, "colors": colors, "provinces": provinces}
+    cards = {str(c): card_name(c) for c in (*comps.deck, *comps.special_cards)}
+    symbols = {s.value: symbol_name(s) for s in Symbol}
+    return {"svg": svg, "cities": cities, "colors": colors, "provinces": provinces,
+            "card_names": cards, "symbol_names": symbols}  # fmt: skip
 
 
 def board_state(view: PlayerView) -> dict[str, Any]:
@@ -123,35 +123,30 @@ def board_state(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def _card_label(card: Card) -> str:
-    if card.special is not None:
-        return card_name(card).replace(" card", "").title() + " card"
-    return f"{card.color.value} " + " + ".join(symbol_name(s).title() for s in card.symbols)
-
-
 def move_label(move: Move, components: Components | None = None) -> list[Any]:
     """A legal move for people: [label, group, with what, kind].
 
-    ``group``: the colored card's color (plays), else the move's kind;
-    ``with``: the white or special card played with it, in words (or None).
+    ``label``: the library's name of the move (:func:`tajmahal.names.move_name`,
+    as the terminal, the replay page and the analysis say it); ``group``: the
+    colored card's color (plays), else the move's kind; ``with``: the white or
+    special card played with it (:func:`tajmahal.names.card_name`, or None).
 
     >>> import tajmahal as tm
     >>> move_label(tm.PlayCards(tm.Card.parse('red:vizier+general'),
     ...                         tm.Card.parse('special:grand_mogul')))
-    ['red Vizier + General, with Grand Mogul card', 'red', 'Grand Mogul card', 'play']
+    ['play red vizier+general with grand mogul card', 'red', 'grand mogul card', 'play']
     >>> move_label(tm.PlacePalace('dera_ismail_khan'))[0]
-    'Palace in Dera Ismail Khan'
+    'palace in Dera Ismail Khan'
     """
+    label = move_name(move, components)
     if isinstance(move, PlayCards):
-        extra = None if move.extra is None else _card_label(move.extra)
-        label = _card_label(move.colored) + ("" if extra is None else f", with {extra}")
+        extra = None if move.extra is None else card_name(move.extra)
         return [label, move.colored.color.value, extra, "play"]
     if isinstance(move, TakeCard):
-        return [f"Take {_card_label(move.card)}", "take", None, "take"]
+        return [label, "take", None, "take"]
     if isinstance(move, PlacePalace | PlaceCrownPalace):
-        name = move_name(move, components)
-        return [name[:1].upper() + name[1:], "palace", None, "palace"]
-    return ["Withdraw", "withdraw", None, "withdraw"]
+        return [label, "palace", None, "palace"]
+    return [label, "withdraw", None, "withdraw"]
 
 
 def move_labels(view: PlayerView, legal: Sequence[Move]) -> list[list[Any]]:

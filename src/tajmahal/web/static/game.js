@@ -53,7 +53,6 @@
     return node;
   }
   function words(id) { return id.replace(/_/g, " "); }
-  function title(text) { return text.replace(/\b\w/g, c => c.toUpperCase()); }
 
   // ------------------------------------------------------------------ rule codes
   fetch("/static/rules.json").then(r => r.ok ? r.json() : {}).then(data => { rules = data.rules || {}; })
@@ -706,10 +705,11 @@
     $("hint-text").textContent = "Thinking of a hint...";
     send({type: "hint", decision: state.decision + 1});
   }
-  function cardName(text) {
-    const [color, rest] = text.split(":");
-    if (color === "special") return title(words(rest)) + " card";
-    return color + " " + rest.split("+").map(s => title(words(s))).join(" + ");
+  function cardName(text) {  // the library's name of a card (tajmahal.names), sent with the board
+    return (board && board.card_names && board.card_names[text]) || text;
+  }
+  function symbolName(symbol) {
+    return (board && board.symbol_names && board.symbol_names[symbol]) || words(symbol);
   }
   function specialHelp(text) {
     const which = text.split(":")[1];
@@ -791,7 +791,7 @@
       let who = prize.leaders.length ? prize.leaders.map(shortName).join(" and ") +
         (prize.leaders.length > 1 ? " tie " : " leads ") + prize.best : "nobody yet";
       if (!prize.available) who = "already taken";
-      item.textContent = title(words(prize.symbol)) + " (" + prize.prize.replace(/^the /, "") + "): " + who;
+      item.textContent = symbolName(prize.symbol) + " (" + prize.prize.replace(/^the /, "") + "): " + who;
       item.title = prize.available ? (prize.leaders.length > 1 ? "a tie wins nothing (W4)" : "a strict majority wins it on withdrawing (W2)") : "won this visit already (W3)";
       prizes.append(item);
     }
@@ -819,7 +819,7 @@
           if (!count) continue;
           const prize = leads[symbol];
           const mark = prize && prize.leaders.includes(seat) ? (prize.leaders.length > 1 ? " =" : " \u2605") : "";
-          totals.append(el("span", title(words(symbol)) + " " + count + mark, mark.includes("\u2605") ? "lead" : ""));
+          totals.append(el("span", symbolName(symbol) + " " + count + mark, mark.includes("\u2605") ? "lead" : ""));
         }
         cards.append(totals);
       }
@@ -855,10 +855,9 @@
       item.dataset.seat = String(seat);
       item.dataset.score = String(frame.result.scores[seat]);
       item.append(el("strong", seatName(seat) + ": " + frame.result.scores[seat]));
-      if (breakdown) {
-        const parts = breakdown.columns.map((name, k) => [name, breakdown.rows[seat][k]])
-          .filter(([, n]) => n).map(([name, n]) => name + " " + n);
-        item.append(el("span", parts.length ? " = " + parts.join(", ") : "", "muted"));
+      if (breakdown) {  // the parts that scored, in the library's words (tajmahal.names)
+        const parts = (breakdown.parts || [])[seat];
+        item.append(el("span", parts && parts !== "0" ? " = " + parts : "", "muted"));
       }
       list.append(item);
     }

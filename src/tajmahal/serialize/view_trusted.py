@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tajmahal.rules._frozenmap import FrozenMap
 from tajmahal.rules.components import Card, Color, Commodity, Components, Symbol
+from tajmahal.rules.frozenmap import FrozenMap
 from tajmahal.rules.snapshot import Phase, fast_constructor
 from tajmahal.rules.tables import SPECIALS, tables
 from tajmahal.rules.views import PlayerView
