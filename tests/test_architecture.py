@@ -59,7 +59,7 @@ UNIT_OF = {
 #: the one kind of upward import allowed: a notebook display (``_repr_html_``) loads the
 #: drawing code on first use, inside the method, as python-chess's ``Board._repr_svg_``
 #: imports ``chess.svg`` (states and views, in rules/, import nothing outside rules/: the
-#: package root hands rules/_display a drawer that imports render on the first picture)
+#: package root hands rules/display a drawer that imports render on the first picture)
 DISPLAY_TARGET = f"{PACKAGE}.render"
 
 
