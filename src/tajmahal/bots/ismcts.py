@@ -75,6 +75,7 @@ from tajmahal.bots._search_pool import JOBS_VARIABLE, SearchPool, job_cap
 from tajmahal.bots.base import current_deadline
 from tajmahal.bots.evaluation import WEIGHTS, WEIGHTS_V2, WEIGHTS_V3, EvaluationWeights, evaluate
 from tajmahal.bots.evaluation_v1 import evaluate_v1
+from tajmahal.bots.seat_model import model_pick
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import Picker, Playout, code_of, sampled
 from tajmahal.rules.snapshot import Phase
@@ -94,7 +95,7 @@ __all__ = [
     "decision_work",
 ]
 
-ROLLOUTS = ("heuristic", "random")
+ROLLOUTS = ("heuristic", "random", "model")
 #: ``flat``: which decisions a flat search (``_FlatSearch``) makes instead of the tree
 FLAT = ("play", "all", "off")
 #: ``inner_seats``: whose later play-or-withdraw decisions an inner search searches
@@ -562,9 +563,12 @@ class IsmctsBot:
       (default: play-or-withdraw), ``"all"`` or ``"off"``; a flat search runs
       ``FLAT_SHARE`` (0.95) of the budget as simulations, at least one a move;
     - ``c``: the UCT exploration constant (default 0.7; rewards lie in 0..1);
-    - ``rollout``: ``"heuristic"`` (default) or ``"random"``, the policy that plays
-      each simulation on to the end of the visit; from Python also any move picker
-      ``pick(playout, codes, rng) -> code`` (see :class:`~tajmahal.rules.playout.Playout`).
+    - ``rollout``: ``"heuristic"`` (default), ``"random"`` or ``"model"``, the policy that
+      plays each simulation on to the end of the visit (``"model"``: every seat's
+      play-or-withdraw decisions by the learned :mod:`~tajmahal.bots.seat_model`, fitted to
+      what levels 4 and 5 search there, the rest as ``"heuristic"``); from Python also any
+      move picker ``pick(playout, codes, rng) -> code`` (see
+      :class:`~tajmahal.rules.playout.Playout`).
 
     With the same seed and an iteration budget it makes the same choices,
     whatever ``jobs`` processes actually ran (a share that a worker could not
@@ -709,7 +713,7 @@ class IsmctsBot:
         if callable(rollout):
             self._pick = rollout
         else:
-            self._pick = heuristic_pick if rollout == "heuristic" else None
+            self._pick = {"heuristic": heuristic_pick, "model": model_pick}.get(rollout)
         self._rng = random.Random(seed)
         self.last_iterations = 0  #: searches run for the last decision (0: answered at once)
         #: the root moves of the last search, most visited first (empty: answered at once)
