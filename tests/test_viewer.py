@@ -135,7 +135,7 @@ def test_hostile_player_names_stay_text(tmp_path: Path) -> None:
     evil = "</script><script>alert(1)</script><b>"
     record = tm.play_match(["random"] * 3, seed=2).record
     page = replay_html(attrs.evolve(record, players=(evil, "random", "random")))
-    assert evil not in page and page.count("</script>") == 2  # the data's and the code's
+    assert evil not in page and page.count("</script>") == 3  # the scheme's, the data's, the code's
     assert "<title>Taj Mahal, seed 2: seat 0 (&lt;/script&gt;&lt;script&gt;" in page
 
 

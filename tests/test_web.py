@@ -427,6 +427,7 @@ def test_the_analysis_page_rates_the_persons_decisions_once_the_game_is_over(
     created = server.create([HUMAN, "greedy", "random"])
     token = token_of(created["seats"][0]["link"])
     assert server.request("/analysis/" + token)[0] == 409
+    assert server.request(f"/analysis/{token}/marks")[0] == 409
     client = server.client(token)
     state = client.my_turn()
     while not state["over"]:
@@ -435,7 +436,12 @@ def test_the_analysis_page_rates_the_persons_decisions_once_the_game_is_over(
     client.close()
     status, _, page = server.request("/analysis/" + token)
     assert status == 200 and b"Ann" in page
-    assert b'id="strip"' in page and b'"analysis":{"seats"' in page  # the loss strip
+    assert b'id="strip"' in page and b'"analysis":null,"analysis_from":"marks"' in page
+    status, headers, body = server.request(f"/analysis/{token}/marks")  # the loss strip
+    assert status == 200 and headers["content-type"] == "application/json"
+    marks = json.loads(body)
+    assert marks["seats"] == [0] and marks["marks"]
+    assert {mark["seat"] for mark in marks["marks"]} == {0}
 
 
 # ---------------------------------------------------------------------------- bots

@@ -2,8 +2,8 @@
 
 The lobby, a seat's page on its turn, the spectator's page, how-to-play and the analysis
 page, each at a phone's width (390 px) and a desktop's (1280 px), in Debian's Chromium:
-no serious or critical violation (colour contrast under 4.5:1 is serious); the four pages
-with the dark scheme too (the system's, in Chromium's emulation).  axe-core comes
+no serious or critical violation (colour contrast under 4.5:1 is serious); every page with
+the dark scheme too (the system's, in Chromium's emulation).  axe-core comes
 from npm (``make axe``, which ``make unit`` runs, installs it into build/axe); Playwright
 injects the file into each page, so nothing is fetched while the tests run.
 """
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 AXE = Path(os.environ.get("TAJMAHAL_AXE", ROOT / "build/axe/node_modules/axe-core/axe.min.js"))
 WIDTHS = (390, 1280)
 PAGES = ("lobby", "seat", "spectator", "how-to-play", "analysis")
-DARK = ("lobby", "seat", "spectator", "how-to-play")  # the analysis page has one scheme
+DARK = PAGES
 
 
 @pytest.fixture(scope="module")

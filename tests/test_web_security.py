@@ -491,17 +491,20 @@ def test_six_requests_for_one_analysis_run_one_analysis(server: Server) -> None:
     client.close()
     answers: list[int] = []
 
-    def ask() -> None:
-        answers.append(server.request("/analysis/" + token)[0])
+    def ask(path: str) -> None:
+        answers.append(server.request(path)[0])
 
-    askers = [threading.Thread(target=ask) for _ in range(6)]
+    paths = ["/analysis/" + token, f"/analysis/{token}/marks"]  # the page, its strip's search
+    askers = [threading.Thread(target=ask, args=(paths[k % 2],)) for k in range(12)]
     for asker in askers:
         asker.start()
     for asker in askers:
         asker.join(300)
-    assert answers == [200] * 6
-    ran = [line for line in server.lines if f"computing analysis of game {created['id']}" in line]
-    assert len(ran) == 1, ran
+    assert answers == [200] * 12
+    for kind in ("analysis", "analysis-page"):
+        ran = [line for line in server.lines
+               if f"computing {kind} of game {created['id']}" in line]  # fmt: skip
+        assert len(ran) == 1, ran
 
 
 # ---------------------------------------------------------------------------- connections

@@ -430,6 +430,7 @@ def test_rematch_one_button_the_seats_rotated_each_person_their_own_link(
     ann.wait_for_selector("#rematch a.rematch-link")
     bo.wait_for_selector("#rematch a.rematch-link")  # told by the server, its own link
     screenshot(ann, "web-rematch-390.png")
+    screenshot(bo, "web-rematch-1280.png")
     mine = [page.get_attribute("#rematch a.rematch-link", "href") or "" for page in (ann, bo)]
     assert mine[0] != mine[1] and all(link.startswith("/play/") for link in mine)
     assert token_of(links[0]) not in mine[0] and token_of(links[1]) not in mine[1]
@@ -480,6 +481,11 @@ def test_a_clock_set_in_the_lobby_runs_out_and_the_server_plays_the_move(
     page.goto(server.url + reply["seats"][0]["link"])
     page.wait_for_selector("body[data-turn=yes] #scores td.clock.running")
     screenshot(page, "web-clock-390.png")
+    if SCREENSHOTS:
+        wide = open_seat(browser, server, reply["seats"][0]["link"], DESKTOP)
+        wide.wait_for_selector("body[data-turn=yes] #scores td.clock.running")
+        screenshot(wide, "web-clock-1280.png")
+        wide.context.close()
     left = float(page.get_attribute("#scores td.clock.running", "data-left") or 99)
     assert 0 < left <= 6 and re.fullmatch(r"0:0\d", page.inner_text("#scores td.clock.running"))
     now = decision(page)

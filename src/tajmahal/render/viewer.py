@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from html import escape
 from importlib.resources import files
+from typing import Any
 
 from tajmahal.analysis import GameAnalysis, card_name, move_name, plain_text, score_breakdown
 from tajmahal.events import EventKind, explain_views, opening, seat_name
@@ -33,19 +34,25 @@ from tajmahal.game import Game, GameRecord
 from tajmahal.render import board_elements
 from tajmahal.render._panel import state_tiles
 from tajmahal.render._viewer_data import analysis_data, breakdown_data, owned_data, table_data
+from tajmahal.rules.component_types import Card
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["breakdown_data", "fill_template", "page_template", "replay_html"]
+__all__ = ["analysis_data", "breakdown_data", "fill_template", "page_template", "replay_html"]
 
 _HIDDEN = frozenset({EventKind.VISIT_END})
 _KEYFRAME = 32  #: every so many steps, a board that does not refer to the step before
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
+_RELATIVE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def replay_html(
-    record: GameRecord, *, title: str | None = None, analysis: GameAnalysis | None = None
+    record: GameRecord,
+    *,
+    title: str | None = None,
+    analysis: GameAnalysis | None = None,
+    analysis_from: str | None = None,
 ) -> str:
     """The viewer page for ``record`` (an HTML document, as a string).
 
@@ -54,7 +61,10 @@ def replay_html(
     owns and, once the game is over, every seat's points by reason.  With
     ``analysis`` (:func:`tajmahal.analysis.analyse_game` of this record) the
     page draws its strip: one mark per rated decision, the mistakes marked,
-    the best move shown.
+    the best move shown.  With ``analysis_from`` instead (a name beside the page's own
+    path, as a web server serves both: ``marks`` for a page at ``/analysis/TOKEN``), the
+    page is drawn at once and fetches its strip's data (JSON, as ``analysis_data`` gives) from
+    there: a server can give the page before its search is done.
 
     Raises :class:`~tajmahal.IllegalMoveError` for a record that does not replay.
 
@@ -72,6 +82,7 @@ def replay_html(
     elements: dict[str, int] = {}
     texts: dict[str, int] = {}
     owneds: dict[str, int] = {}  # the tiles owned: the same for many steps, stored once
+    shared = _Shared(texts)  # cards, hands and the table's rows: each stored once
     steps = []
     seats = range(record.num_players)
     before_views: list[PlayerView] = []
@@ -98,30 +109,37 @@ def replay_html(
             )
         indexed = [[texts.setdefault(line, len(texts)) for line in lines] for lines in told]
         before_views = views
-        owned = json.dumps(owned_data(views[0]))
+        owned = json.dumps([shared.holding(parts) for parts in owned_data(views[0])])
         steps.append(
             {
                 "label": label,
                 "visit": state.visit,
                 "scores": list(state.scores),
                 "board": runs,
-                "events": {"all": indexed[mover], **{str(s): indexed[s] for s in seats}},
-                "hands": [[card_name(card) for card in view.hand] for view in views],
-                "table": table_data(views[0]),
+                # a seat's lines only where they are not everybody's (a draw: "draws a card")
+                "events": {"all": indexed[mover],
+                           **{str(s): indexed[s] for s in seats if indexed[s] != indexed[mover]}},
+                "hands": [shared.cards(view.hand) for view in views],
+                "table": shared.table(table_data(views[0]), views[0]),
                 "owned": owneds.setdefault(owned, len(owneds)),
             }
         )
     names = [seat_name(s, players) for s in range(record.num_players)]
     data: dict[str, object] = {
         "players": names, "elements": list(elements), "texts": list(texts), "steps": steps,
+        **shared.tables(),
         "owned": [json.loads(text) for text in owneds],
         "breakdown": breakdown_data(score_breakdown(record)) if states[-1].is_over else None,
-        "analysis": None,
+        "analysis": None, "analysis_from": None,
     }  # fmt: skip
     if analysis is not None:
         if analysis.moves != len(record.moves) or analysis.num_players != record.num_players:
             raise TajMahalError("the analysis is of another game: its moves or seats differ")
         data["analysis"] = analysis_data(analysis)
+    elif analysis_from is not None:
+        if not _RELATIVE.fullmatch(analysis_from):
+            raise ValueError(f"analysis_from is a name beside the page's path: {analysis_from!r}")
+        data["analysis_from"] = analysis_from
     heading = title or f"Taj Mahal, seed {record.seed}: " + ", ".join(names)
     # no "<" at all inside the script element: nothing in the data can end or bend it
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
@@ -144,6 +162,57 @@ def fill_template(template: str, values: Mapping[str, str]) -> str:
     '<p>{{b}} x</p>'
     """
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
+
+
+class _Shared:
+    """What many steps repeat, each stored once and named by its index: card names (with
+    their colours), lists of cards (a hand, a seat's cards on the table), the table's rows
+    and its prizes; a row's "withdrawing now" sentence goes to the page's ``texts``."""
+
+    def __init__(self, texts: dict[str, int]) -> None:
+        self._texts = texts
+        self._cards: dict[tuple[str, str], int] = {}
+        self._lists: dict[tuple[int, ...], int] = {}
+        self._rows: dict[str, int] = {}
+        self._prizes: dict[str, int] = {}
+        self._holdings: dict[tuple[str, ...], int] = {}
+
+    def cards(self, cards: Sequence[Card]) -> int:
+        """The index of the list of ``cards`` (each card its index in ``cards``)."""
+        numbers = tuple(
+            self._cards.setdefault((card_name(card), card.color.value), len(self._cards))
+            for card in cards
+        )
+        return self._lists.setdefault(numbers, len(self._lists))
+
+    def table(self, table: dict[str, Any], view: PlayerView) -> dict[str, Any]:
+        """A step's table panel: the province, its rows' and its prizes' indices."""
+        rows = []
+        for row, cards in zip(table["seats"], view.table, strict=True):
+            withdraw = row["withdraw"]
+            compact = {
+                "cards": self.cards(cards), "totals": row["totals"], "withdrawn": row["withdrawn"],
+                "withdraw": None if withdraw is None else
+                self._texts.setdefault(withdraw, len(self._texts)),
+            }  # fmt: skip
+            text = json.dumps(compact, separators=(",", ":"))
+            rows.append(self._rows.setdefault(text, len(self._rows)))
+        prizes = [json.dumps(prize, separators=(",", ":")) for prize in table["prizes"]]
+        return {"province": table["province"], "seats": rows,
+                "prizes": [self._prizes.setdefault(p, len(self._prizes)) for p in prizes]}
+
+    def holding(self, parts: list[str]) -> int:
+        """The index of one seat's tiles and special cards owned, in words."""
+        return self._holdings.setdefault(tuple(parts), len(self._holdings))
+
+    def tables(self) -> dict[str, Any]:
+        """The page data's shared parts: ``cards`` ([name, colour]), ``lists`` (of card
+        indices), ``rows`` and ``prizes`` (the table panel's), ``holdings`` (what a seat
+        owns, in words)."""
+        return {"cards": [list(card) for card in self._cards], "lists": [list(numbers) for
+                numbers in self._lists], "rows": [json.loads(text) for text in self._rows],
+                "prizes": [json.loads(text) for text in self._prizes],
+                "holdings": [list(parts) for parts in self._holdings]}  # fmt: skip
 
 
 def _board_runs(indices: Sequence[int], before: Sequence[int] | None) -> list[list[int]]:

@@ -16,7 +16,8 @@ from tajmahal.game import GameRecord
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 
-__all__ = ["HINT_ITERATIONS", "analysis_html", "hint_for", "replay_page", "table_data"]
+__all__ = ["HINT_ITERATIONS", "analysis_html", "analysis_marks", "analysis_page", "hint_for",
+           "replay_page", "table_data"]
 
 HINT_ITERATIONS = 300  #: the search bot's iterations for one hint
 ANALYSIS_ITERATIONS = 100  #: ... and for each decision of a game's analysis
@@ -25,6 +26,7 @@ HINT_SECONDS = 5.0
 #: the most seconds a game's analysis searches in all: the decisions left past it are
 #: searched once each (the page is still given, at once)
 ANALYSIS_SECONDS = 60.0
+ANALYSIS_MARKS = "marks"  #: the analysis page fetches its strip from this name beside its path
 
 
 def table_data(view: PlayerView, seat: int | None = None) -> dict[str, Any]:
@@ -85,6 +87,30 @@ def analysis_html(record: GameRecord, seats: Sequence[int]) -> str:
     with decision_deadline(ANALYSIS_SECONDS):
         result = analysis.analyse_game(record, seats=seats, iterations=ANALYSIS_ITERATIONS)
     return seats_from_one(replay_html(record, title=title, analysis=result))
+
+
+def analysis_page(record: GameRecord) -> str:
+    """The analysis page at once, without its search: the replay, drawn as soon as it
+    loads, fetches its strip from ``marks`` beside its own path (:func:`analysis_marks`);
+    seats counted from 1."""
+    from tajmahal.render.viewer import replay_html
+    from tajmahal.web.seat_messages import seats_from_one
+
+    title = f"Taj Mahal: analysis of {', '.join(record.players)}"
+    return seats_from_one(replay_html(record, title=title, analysis_from=ANALYSIS_MARKS))
+
+
+def analysis_marks(record: GameRecord, seats: Sequence[int]) -> str:
+    """The strip of :func:`analysis_page` as JSON (:func:`tajmahal.render.viewer.analysis_data`):
+    every decision of ``seats`` rated, within :data:`ANALYSIS_SECONDS`."""
+    import json
+
+    from tajmahal.render.viewer import analysis_data
+    from tajmahal.web.seat_messages import seats_from_one
+
+    with decision_deadline(ANALYSIS_SECONDS):
+        result = analysis.analyse_game(record, seats=seats, iterations=ANALYSIS_ITERATIONS)
+    return seats_from_one(json.dumps(analysis_data(result), separators=(",", ":")))
 
 
 def replay_page(record: GameRecord) -> str:

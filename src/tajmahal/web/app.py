@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import hmac
 import json
 import logging
@@ -58,6 +59,10 @@ def _static(name: str) -> str:
     return resources.files("tajmahal.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
+_ICON = _static("favicon.svg").encode()
+_ICON_HEADERS = {"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff"}
+
+
 def _page(name: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(
         _static(name), status, headers={**_HEADERS, "Content-Security-Policy": _CSP}
@@ -83,6 +88,9 @@ def create_app(server: GameServer) -> Starlette:
     async def how_to_play(request: Request) -> Response:
         return _page("how-to-play.html")
 
+    async def icon(request: Request) -> Response:  # also /favicon.ico: pages without a link
+        return Response(_ICON, media_type="image/svg+xml", headers=_ICON_HEADERS)
+
     async def seat_page(request: Request) -> Response:
         opened = await server.open(request.path_params["token"])
         if opened is None or opened[1] is None:
@@ -103,7 +111,8 @@ def create_app(server: GameServer) -> Starlette:
                             headers=_HEADERS)  # fmt: skip
 
     async def limits(request: Request) -> Response:
-        return JSONResponse(server.settings.caps(), headers=_HEADERS)
+        arena = getattr(request.app.state, "arena", None) is not None  # the lobby links it
+        return JSONResponse({**server.settings.caps(), "arena": arena}, headers=_HEADERS)
 
     async def health(request: Request) -> Response:
         return JSONResponse(server.health(), headers=_HEADERS)
@@ -173,17 +182,35 @@ def create_app(server: GameServer) -> Starlette:
             ("replay", table.id), table.workers.drawn, _replay_page, table.finished_record,
             table.config.humans,
         )  # fmt: skip
-        return HTMLResponse(page, headers=_HEADERS)
+        return _compressed(request, page, "text/html; charset=utf-8")
 
     async def analysis(request: Request) -> Response:
+        """The page at once (drawn, compressed, cached); its strip fetched from ``marks``."""
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
         page = await server.shared_results.get(
-            ("analysis", table.id), table.workers.bot, _analysis_page, table.finished_record,
-            table.config.humans,
+            ("analysis-page", table.id), table.workers.drawn, _analysis_page,
+            table.finished_record, table.config.humans,
         )  # fmt: skip
-        return HTMLResponse(page, headers=_HEADERS)
+        return _compressed(request, page, "text/html; charset=utf-8")
+
+    async def analysis_marks(request: Request) -> Response:
+        """The analysis page's strip as JSON: the search, once per game (cached)."""
+        table, refused = await finished(request)
+        if table is None or table.finished_record is None:
+            return refused or _error(404, "no record")
+        try:
+            marks = await server.shared_results.get(
+                ("analysis", table.id), table.workers.bot, _analysis_marks,
+                table.finished_record, table.config.humans,
+            )  # fmt: skip
+        except StoreError:
+            raise
+        except Exception:  # a worker lost, a bug: said in words, logged
+            log.exception("game %s: the analysis failed", table.id)
+            return _error(500, "the analysis failed (logged on the server)")
+        return _compressed(request, marks, "application/json")
 
     async def websocket(socket: WebSocket) -> None:
         token = socket.path_params["token"]
@@ -341,12 +368,15 @@ def create_app(server: GameServer) -> Starlette:
         Route("/record/{token}", record),
         Route("/replay/{token}", replay),
         Route("/analysis/{token}", analysis),
+        Route("/analysis/{token}/marks", analysis_marks),
         Route("/api/bots", bots),
         Route("/api/limits", limits),
         Route("/api/health", health),
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games", create, methods=["POST"]),
         WebSocketRoute("/ws/{token}", websocket),
+        Route("/static/favicon.svg", icon),
+        Route("/favicon.ico", icon),
         Mount("/static", static, name="static"),
     ]
     return Starlette(
@@ -357,27 +387,65 @@ def create_app(server: GameServer) -> Starlette:
     )
 
 
-def _replay_page(text: str, humans: tuple[int, ...] = ()) -> str:
+def _replay_page(text: str, humans: tuple[int, ...] = ()) -> bytes:
     """Runs in a worker thread: the replay page of a finished game's record (seats counted
-    from 1, as on the game page; bots by their lobby names)."""
+    from 1, as on the game page; bots by their lobby names), gzip-compressed."""
     from tajmahal.web._table_analysis import replay_page
     from tajmahal.web.seat_messages import people_names
 
     record = loads(text)
     assert isinstance(record, GameRecord)
-    return replay_page(attrs.evolve(record, players=people_names(record.players, humans)))
+    named = attrs.evolve(record, players=people_names(record.players, humans))
+    return gzip.compress(replay_page(named).encode(), 6)
 
 
-def _analysis_page(text: str, humans: tuple[int, ...]) -> str:
-    """Runs in a worker thread: the analysis page of the people's decisions (every seat's in a
-    game of bots only)."""
-    from tajmahal.web._table_analysis import analysis_html
+def _analysis_page(text: str, humans: tuple[int, ...]) -> bytes:
+    """Runs in a worker thread: the analysis page without its search (seats counted from 1,
+    bots by their lobby names), gzip-compressed."""
+    from tajmahal.web._table_analysis import analysis_page
     from tajmahal.web.seat_messages import people_names
 
     record = loads(text)
     assert isinstance(record, GameRecord)
     named = attrs.evolve(record, players=people_names(record.players, humans))  # "level 3"
-    return analysis_html(named, humans or range(len(record.players)))
+    return gzip.compress(analysis_page(named).encode(), 6)
+
+
+def _analysis_marks(text: str, humans: tuple[int, ...]) -> bytes:
+    """Runs in a bot worker: the analysis of the people's decisions (every seat's in a game
+    of bots only) as JSON, gzip-compressed."""
+    from tajmahal.web._table_analysis import analysis_marks
+
+    record = loads(text)
+    assert isinstance(record, GameRecord)
+    return gzip.compress(analysis_marks(record, humans or range(len(record.players))).encode(), 6)
+
+
+def _compressed(request: Request, body: bytes, media_type: str) -> Response:
+    """``body`` (gzip-compressed when it was built, and cached so) as it is to a client that
+    accepts gzip, expanded for one that does not."""
+    headers = {**_HEADERS, "Vary": "Accept-Encoding"}
+    if _accepts_gzip(request.headers.get("accept-encoding", "")):
+        headers["Content-Encoding"] = "gzip"
+        return Response(body, media_type=media_type, headers=headers)
+    return Response(gzip.decompress(body), media_type=media_type, headers=headers)
+
+
+def _accepts_gzip(header: str) -> bool:
+    """Whether an ``Accept-Encoding`` header allows gzip.
+
+    >>> _accepts_gzip('gzip, deflate, br'), _accepts_gzip('br'), _accepts_gzip('gzip;q=0')
+    (True, False, False)
+    """
+    for part in header.lower().split(","):
+        name, _, weight = part.partition(";")
+        if name.strip() in ("gzip", "*"):
+            value = weight.replace(" ", "").removeprefix("q=")
+            try:
+                return not weight.strip() or float(value) > 0
+            except ValueError:
+                return False
+    return False
 
 
 _UNAVAILABLE = "the game database cannot be reached just now: try again in a few seconds"

@@ -6,6 +6,9 @@ person takes is stored with their move, so a restarted server counts the same ba
 time it was down is nobody's).  At zero the server plays the seat's move: ``autopilot`` (the
 greedy bot's move) or ``withdraw`` (withdrawing where the seat may, else the greedy move),
 recorded as a timeout fault.  Bots keep their own limits (``time_limit``, ``game_time``).
+On the PostgreSQL cluster only the process that holds the game judges the time and plays the
+move at zero; a replica shows the clocks (counted from the moves as it learns of them) and
+the process that takes a game over judges from then on.
 """
 
 from __future__ import annotations
@@ -116,6 +119,14 @@ class SeatClocks:
         self.used[seat] += elapsed
         self.moved[seat] += 1
         self.started = time.monotonic()
+
+    def count_move(self, seat: int, elapsed: float) -> None:
+        """Any seat's move made (a replica learns of it from the store): a person's time
+        counted, the next decision's clock started."""
+        if self.humans[seat]:
+            self.record(seat, elapsed)
+        else:
+            self.started = time.monotonic()
 
     def shown(self, turn: int | None) -> list[dict[str, Any] | None]:
         """What the page shows: each seat's seconds left and whether its clock runs."""

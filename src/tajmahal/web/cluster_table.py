@@ -75,6 +75,23 @@ class ClusterTable(Table):
         if self.held:
             super().drive()
 
+    def _arm_clock(self) -> None:
+        """Only the holder judges a person's time (a replica shows the clocks, never acts)."""
+        if self.held:
+            super()._arm_clock()
+        elif self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    async def _timed_out(self, number: int, seat: int) -> None:
+        """At zero, as a table plays it; a lease lost meanwhile: the new holder judges."""
+        if not self.held:
+            return
+        try:
+            await super()._timed_out(number, seat)
+        except LeaseLostError:
+            await self.cluster.lost(self.id)
+
     async def move(
         self, seat: int, decision: object, text: object,
         acknowledge: Callable[[], None] | None = None,
@@ -218,6 +235,7 @@ class ClusterTable(Table):
         while len(self.game) > common:
             self.game.pop()
         del self.moves[common:]
+        self.clocks = self._clocks()
         self._rebuild_events()
         self.rewound = self.version + 1  # as Table.undo: pages get the whole state
         self._apply(stored[common:])
@@ -237,6 +255,8 @@ class ClusterTable(Table):
             self.cluster.acknowledge(self.id, entry)  # the ack first, then the frames
             self.game.push(move)
             self.moves.append(entry)
+            if self.clocks is not None:  # shown as the holder counts them
+                self.clocks.count_move(entry.seat, entry.elapsed)
             applied = True
         return applied
 
@@ -254,6 +274,9 @@ class ClusterTable(Table):
         if self._driver is not None:
             self._driver.cancel()
             self._driver = None
+        if self._timer is not None:  # the holder judges the time now
+            self._timer.cancel()
+            self._timer = None
         self._referee = None
         seats, self._seats = self._seats, []
         self.workers.pool.forget(self.id)

@@ -225,6 +225,12 @@
       " s per game; " + (caps.search_processes ? "search processes allowed" : "no search processes (jobs=1)") +
       "; " + (caps.commands ? "programs (cmd:) allowed" : "no programs") + "; at most " +
       caps.open_games_per_client + " unfinished games per address.";
+    if (caps.arena) {  // a server with the arena: its bots to challenge
+      const link = document.createElement("a");
+      link.href = "/arena";
+      link.textContent = "The arena: challenge a bot";
+      document.querySelector("header").append(link);
+    }
   }
   async function start() {
     try {
@@ -242,13 +248,6 @@
     });
     $("new-game").addEventListener("submit", create);
     showLimits();
-    fetch("/api/arena/leaderboard").then(r => {  // a server with the arena: its bots to challenge
-      if (!r.ok) return;
-      const link = document.createElement("a");
-      link.href = "/arena";
-      link.textContent = "The arena: challenge a bot";
-      document.querySelector("header").append(link);
-    }).catch(() => {});
     refresh();
     setInterval(refresh, 10000);
   }
