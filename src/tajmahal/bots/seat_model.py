@@ -1,7 +1,7 @@
 """A learned model of every seat's play-or-withdraw decisions, for the search's simulations.
 
 Levels 4 and 5 of ``ismcts`` play each seat's later play-or-withdraw decisions inside a
-simulation by a small search of their own (:class:`~tajmahal.bots._search.PlaySearch`): the
+simulation by a small search of their own (``PlaySearch``, private): the
 others contest the prizes as searching players would, at 11-23 times the default's CPU.
 :class:`SeatModel` is a cheap stand-in fitted to that search's choices: each candidate (a
 plain play of one card, or withdrawing) gets a score, a weighted sum of the
