@@ -39,6 +39,7 @@ PACKAGE = Path("src") / "tajmahal"
 COMPILED = (
     "bots/_evaluation_core.py",
     "bots/_search.py",
+    "bots/_seat_core.py",
     "rules/legal.py",
     "rules/playout.py",
     "rules/playout_steps.py",

@@ -80,6 +80,7 @@ from tajmahal.bots.search_options import (
     decision_time,
     decision_work,
 )
+from tajmahal.bots.seat_model import model_pick
 from tajmahal.rules.moves import Move
 from tajmahal.rules.playout import Picker, Playout, code_of
 from tajmahal.rules.snapshot import Phase
@@ -275,7 +276,7 @@ class IsmctsBot(SearchProcesses):
         if callable(options.rollout):
             self._pick = options.rollout
         else:
-            self._pick = heuristic_pick if options.rollout == "heuristic" else None
+            self._pick = {"heuristic": heuristic_pick, "model": model_pick}.get(options.rollout)
 
     def choose(self, view: PlayerView, legal_moves: Sequence[Move]) -> Move:
         """The root move searched most often within the budget.

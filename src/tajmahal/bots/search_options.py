@@ -53,7 +53,7 @@ __all__ = [
     "decision_work",
 ]
 
-ROLLOUTS = ("heuristic", "random")
+ROLLOUTS = ("heuristic", "random", "model")
 #: ``flat``: which decisions a flat search makes instead of the tree
 FLAT = ("play", "all", "off")
 #: ``inner_seats``: whose later play-or-withdraw decisions an inner search searches
@@ -238,9 +238,12 @@ class SearchOptions:
       (default 1: never; at most 10);
     - ``margin``: how close counts as close, as a share of the top move's visits
       (default 0.1; from 0 up to, not including, 1);
-    - ``rollout``: ``"heuristic"`` (default) or ``"random"``, the policy that plays
-      each simulation on to the end of the visit; from Python also any move picker
-      ``pick(playout, codes, rng) -> code`` (see :class:`~tajmahal.rules.playout.Playout`).
+    - ``rollout``: ``"heuristic"`` (default), ``"random"`` or ``"model"``, the policy that
+      plays each simulation on to the end of the visit (``"model"``: every seat's
+      play-or-withdraw decisions by the learned :mod:`~tajmahal.bots.seat_model`, fitted to
+      what levels 4 and 5 search there, the rest as ``"heuristic"``); from Python also any
+      move picker ``pick(playout, codes, rng) -> code`` (see
+      :class:`~tajmahal.rules.playout.Playout`).
 
     ``focus``, ``depth``, ``trees``, ``extend`` and ``margin`` measured no stronger than their
     defaults: a player spec naming them warns (:data:`DEPRECATED_SPEC_OPTIONS`); they stay
