@@ -69,8 +69,8 @@ class RateLimits:
 
     def __init__(self, app: ASGIApp, settings: ServerSettings, path: str = "/ws/") -> None:
         self.app, self.settings, self.path = app, settings, path
-        self.per_client: Counter[str] = Counter()  #: open connections per client address
-        self.per_link: Counter[str] = Counter()  #: open connections per link
+        self.per_client: Counter[str] = Counter()  # open connections per client address
+        self.per_link: Counter[str] = Counter()  # open connections per link
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket" or not scope["path"].startswith(self.path):

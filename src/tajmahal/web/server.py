@@ -335,12 +335,12 @@ def _listed(games: list[StoredGame]) -> list[dict[str, Any]]:
 async def build_bots(
     pool: BotPool, game_id: str, seed: int, config: GameConfig, seconds: float = 10.0
 ) -> dict[int, PooledSeat]:
-    """Build each registered bot of a new game once, on the worker process of ``pool`` where it
-    will play, with its seat's seed: the seats by number. :class:`ConfigError` with the
-    reason if one cannot be built (its constructor refused an option, failed, or stalled);
-    then the game's bots are dropped. ``seconds`` bounds them all (from the worker's start):
-    each bot is given what the ones before it left. Programs (``cmd:``) are checked when
-    parsed and started when the game starts.
+    """Build each bot of a new game once, on the worker process of ``pool`` where it will
+    play, with its seat's seed: the seats by number. :class:`~tajmahal.web.config.ConfigError`
+    with the reason if one cannot be built (its constructor refused an option, failed, or
+    stalled); then the game's bots are dropped. ``seconds`` bounds them all (from the
+    worker's start): each bot is given what the ones before it left. Programs (``cmd:``) are
+    checked when parsed and started when the game starts.
     """
     built: dict[int, PooledSeat] = {}
     try:

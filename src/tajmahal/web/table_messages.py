@@ -47,7 +47,7 @@ class ConnectionOutbox:
     """One open connection's mailbox: replies and state messages, in the order they are sent.
 
     A state message is built when the table's backlog gets to it (see
-    :meth:`Table.tell`), from the state as it is then: the changes made
+    :meth:`TableMessages.tell`), from the state as it is then: the changes made
     meanwhile come in one message (the events of every decision since the last
     one this page has), and a reply put here before it (an ``ack``) is sent
     before it.

@@ -405,7 +405,7 @@ class PooledSeat:
         self.pool, self.game, self.seat, self.spec, self.seed = pool, game, seat, spec, seed
         self.name = str(spec)
         self.setup_fault: Answer | None = None
-        self.built = False  #: built on the game's worker (by :meth:`build`)
+        self.built = False  # built on the game's worker (by build)
 
     async def build(self, limit: float | None) -> None:
         self.name, self.setup_fault = await self.pool.build(
