@@ -30,6 +30,7 @@ from tajmahal.web.stores.sqlite import SQLiteStore as SQLiteStore
 
 if TYPE_CHECKING:
     import tajmahal.web.stores.postgres
+    import tajmahal.web.stores.sqlite
 
 __all__ = ["is_postgres_url", "open_store"]
 
@@ -62,7 +63,7 @@ def is_postgres_url(db: str | os.PathLike[str]) -> bool:
 
 def open_store(
     db: str | os.PathLike[str], *, exclusive: bool = False
-) -> SQLiteStore | tajmahal.web.stores.postgres.PostgresStore:
+) -> tajmahal.web.stores.sqlite.SQLiteStore | tajmahal.web.stores.postgres.PostgresStore:
     """The store that ``--db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file.
 
     :class:`~tajmahal.web.stores.contract.StoreError` (a clear message) if it cannot be opened,
