@@ -268,13 +268,12 @@ class GameServer:
         self._owners[game_id] = client
         self._generation += 1
         log.info("game %s: created, seats %s", game_id, log_text(", ".join(config.players)))
-        # the table of the settings parsed in the lobby (not read back), with the bots built
-        table = await self.workers.drawn(
-            self.make_table, stored, config, self.settings, self.workers
-        )
-        table.built_seats = built
-        self.tables.setdefault(game_id, table)
-        self.tables[game_id].drive()
+        table = await self.table(game_id)
+        if table is None:  # pragma: no cover - it was stored a moment ago
+            self.workers.pool.forget(game_id)
+            raise StoreError(f"game {game_id} cannot be read back from the database")
+        table.built_seats = built  # the bots built above, on the worker where they play
+        table.drive()
         return CreatedGame(game_id, seats, spectator)
 
     async def games(self, limit: int = 100) -> list[dict[str, Any]]:
