@@ -137,7 +137,10 @@ def test_the_replay_page_names_each_move_and_score_part_as_the_library_does() ->
     for number, move in enumerate(RECORD.moves, start=1):
         assert steps[number]["label"].endswith(": " + move_name(move, COMPS)), steps[number]
     hands = [STATES[n].view(s).hand for n in (0, 40) for s in range(3)]
-    assert [steps[n]["hands"][s] for n in (0, 40) for s in range(3)] == [
+    cards, lists = data["cards"], data["lists"]  # each hand a list, each card named once
+    assert isinstance(cards, list) and isinstance(lists, list)
+    shown = [lists[steps[n]["hands"][s]] for n in (0, 40) for s in range(3)]
+    assert [[cards[c][0] for c in hand] for hand in shown] == [
         [card_name(c) for c in hand] for hand in hands
     ]
     rows = score_breakdown(RECORD)

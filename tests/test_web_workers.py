@@ -15,7 +15,8 @@ import pytest
 pytest.importorskip("starlette")
 
 import tajmahal as tm
-from tajmahal.web import GameConfig, GameServer, ServerSettings, SQLiteStore
+from tajmahal.referee.match import bot_seed
+from tajmahal.web import ConfigError, GameConfig, GameServer, ServerSettings, SQLiteStore
 from tajmahal.web.workers import BotPool
 from web_server import run_async
 
@@ -180,3 +181,66 @@ def test_moves_arriving_together_share_one_commit(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "games.sqlite3")
     assert all(len(store.load(f"g{n}").moves) == 1 for n in range(20))  # type: ignore[union-attr]
     store.close()
+
+
+COUNTED = '''
+import os
+
+class Counted:
+    name = "counted"
+    def __init__(self, seed=0):
+        self.seed = seed
+        with open(LOG, "a") as log:
+            log.write(f"built {os.getpid()} {seed}\\n")
+    def choose(self, view, legal_moves):
+        with open(LOG, "a") as log:
+            log.write(f"chose {os.getpid()} {self.seed}\\n")
+        return legal_moves[0]
+
+class Broken:
+    name = "broken"
+    def __init__(self, seed=0):
+        raise RuntimeError("no model file")
+    def choose(self, view, legal_moves):
+        return legal_moves[0]
+'''
+
+
+def test_a_lobbys_bot_is_built_once_where_it_plays(tmp_path: Path) -> None:
+    """Each bot seat is built once, when its game is created, with its seat's seed, on the
+    worker process that then asks it every decision (not once to check it, then again)."""
+    log = tmp_path / "bots.log"
+    bots = tmp_path / "bots.py"
+    bots.write_text(f"LOG = {str(log)!r}\n" + textwrap.dedent(COUNTED))
+    spec = f"file:{bots}:Counted"
+    record = serve(tmp_path, [{"seats": [spec, spec, "random"]}], workers=2)[0]
+    lines = [line.split() for line in log.read_text().splitlines()]
+    built = {int(seed): pid for kind, pid, seed in lines if kind == "built"}
+    assert len([line for line in lines if line[0] == "built"]) == 2
+    assert set(built) == {bot_seed(record.seed, 0), bot_seed(record.seed, 1)}
+    chose = {(int(seed), pid) for kind, pid, seed in lines if kind == "chose"}
+    assert chose == {(seed, pid) for seed, pid in built.items()}  # each where it was built
+
+
+def test_a_bot_that_cannot_be_built_refuses_its_game_and_nothing_is_stored(
+    tmp_path: Path,
+) -> None:
+    bots = tmp_path / "bots.py"
+    bots.write_text(f"LOG = {str(tmp_path / 'bots.log')!r}\n" + textwrap.dedent(COUNTED))
+
+    async def scenario() -> tuple[str, list[str]]:
+        settings = ServerSettings(allow_commands=True, bot_workers=1)
+        server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), settings)
+        await server.start()
+        try:
+            config = GameConfig.parse({"seats": ["random", f"file:{bots}:Broken", "random"]},
+                                      settings)  # fmt: skip
+            with pytest.raises(ConfigError) as refused:
+                await server.create(config)
+            return str(refused.value), server.store.unfinished()
+        finally:
+            await server.stop()
+
+    message, unfinished = run_async(scenario())
+    assert message.startswith("seat 2: ") and "cannot be built" in message
+    assert "no model file" in message and unfinished == []

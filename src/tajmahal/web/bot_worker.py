@@ -17,6 +17,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from tajmahal.bots.base import decision_deadline
+from tajmahal.bots.specs import PlayerSpec
 from tajmahal.faults import FaultKind
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
@@ -110,7 +111,11 @@ class _Bots:
             except OSError:  # the server is gone
                 os._exit(0)
 
-    def build(self, game: str, seat: int, spec: str, seed: int) -> tuple[str, Answer | None]:
+    def build(
+        self, game: str, seat: int, spec: PlayerSpec | str, seed: int, limit: float | None = None
+    ) -> tuple[str, Answer | None]:
+        """The seat's bot, built within ``limit`` seconds from its spec (parsed and checked
+        where it entered the server: a :class:`~tajmahal.bots.PlayerSpec` is not parsed again)."""
         from tajmahal.bots.specs import SpecError
         from tajmahal.referee.seats import InProcessSeat
 
@@ -118,15 +123,15 @@ class _Bots:
         if old is not None:
             old.close()
         try:
-            built = InProcessSeat.build(spec, seed, None)
+            built = InProcessSeat.build(spec, seed, limit)
         except SpecError as exc:
-            built = InProcessSeat(None, spec)
+            built = InProcessSeat(None, str(spec))
             built.setup_fault = Answer(kind=FaultKind.UNAVAILABLE, detail=str(exc)[:400])
         self.seats[(game, seat)] = built
         return built.name, built.setup_fault
 
     def decide(
-        self, game: str, seat: int, spec: str, seed: int, view: PlayerView,
+        self, game: str, seat: int, spec: PlayerSpec | str, seed: int, view: PlayerView,
         legal: tuple[Move, ...], limit: float | None, decision: int,
     ) -> Answer:  # fmt: skip
         key = (game, seat)

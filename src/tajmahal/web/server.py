@@ -24,12 +24,14 @@ import attrs
 
 from tajmahal._escape import log_text
 from tajmahal._moved import REMOVED_IN
+from tajmahal.referee.match import bot_seed
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.web.config import ConfigError, GameConfig, ServerSettings, check_bots
 from tajmahal.web.stores.contract import GameStore, Quota, QuotaError, StoredGame, StoreError
 from tajmahal.web.table import Rejected, Table, Workers
+from tajmahal.web.workers import BotPool, PooledSeat
 
-__all__ = ["CreatedGame", "GameServer", "SingleFlight", "new_token"]
+__all__ = ["CreatedGame", "GameServer", "SingleFlight", "build_bots", "new_token"]
 
 log = logging.getLogger("tajmahal.web")
 T = TypeVar("T")
@@ -209,8 +211,11 @@ class GameServer:
         A ``client`` in ``exempt`` (the server's own, the arena's) is under the server's
         limits but not a client address's.
 
-        Every registered bot is built once first (:func:`~tajmahal.web.config.check_bots`):
-        a bot that cannot be built refuses the game (:class:`~tajmahal.web.config.ConfigError`).
+        Every registered bot is built first, once, on the worker process where it then plays
+        (:func:`build_bots`): a bot that cannot be built refuses the game
+        (:class:`~tajmahal.web.config.ConfigError`). On a server whose bots run as programs
+        (``--isolate``, ``--sandbox``) each is checked in a worker instead
+        (:func:`~tajmahal.web.config.check_bots`) and started when the game starts.
         """
         refused = config.refusal(self.settings)
         if refused is not None:
@@ -234,15 +239,19 @@ class GameServer:
                          t[-1] > time.monotonic() - 60}  # fmt: skip
         if not scheduled:
             self._created[client] = [*recent, time.monotonic()]
-        await self.workers.bot(check_bots, config)
-        game_id = uuid.uuid4().hex[:12]
+        game_id, seed = uuid.uuid4().hex[:12], secrets.randbits(63)
+        built: dict[int, PooledSeat] = {}
+        if self.settings.isolate or self.settings.sandbox:  # its bots run as programs
+            await self.workers.bot(check_bots, config)
+        else:
+            built = await build_bots(self.workers.pool, game_id, seed, config)
         seats = tuple(new_token() if seat.human else None for seat in config.seats)
         spectator = new_token()
         tokens: list[tuple[str, int | None]] = [(spectator, None)]
         tokens += [(token, n) for n, token in enumerate(seats) if token is not None]
         # the spectator's link is public (the lobby lists it): kept beside the settings
         settings = {**config.as_json(), WATCH_KEY: f"/watch/{spectator}"}
-        stored = StoredGame(game_id, settings, secrets.randbits(63), time.time())
+        stored = StoredGame(game_id, settings, seed, time.time())
         create: Callable[..., None] = self.store.create_game
         if "quota" in inspect.signature(create).parameters:  # counted in the database: every
             quota = Quota(client, self.settings.max_open_games,  # process's games, restarts too
@@ -251,12 +260,19 @@ class GameServer:
         try:
             await self.workers.stored(create, stored, tokens)
         except QuotaError as exc:
+            self.workers.pool.forget(game_id)
             raise Rejected(str(exc)) from None
+        except BaseException:
+            self.workers.pool.forget(game_id)
+            raise
         self._owners[game_id] = client
         self._generation += 1
         log.info("game %s: created, seats %s", game_id, log_text(", ".join(config.players)))
         table = await self.table(game_id)
-        assert table is not None
+        if table is None:  # pragma: no cover - it was stored a moment ago
+            self.workers.pool.forget(game_id)
+            raise StoreError(f"game {game_id} cannot be read back from the database")
+        table.built_seats = built  # the bots built above, on the worker where they play
         table.drive()
         return CreatedGame(game_id, seats, spectator)
 
@@ -313,6 +329,49 @@ def _listed(games: list[StoredGame]) -> list[dict[str, Any]]:
                        "watch": watch if isinstance(watch, str)
                        and _WATCH_LINK.fullmatch(watch) else None})  # fmt: skip
     return listed
+
+
+async def build_bots(
+    pool: BotPool, game_id: str, seed: int, config: GameConfig, seconds: float = 10.0
+) -> dict[int, PooledSeat]:
+    """Build each bot of a new game once, on the worker process of ``pool`` where it will
+    play, with its seat's seed: the seats by number. :class:`~tajmahal.web.config.ConfigError`
+    with the reason if one cannot be built (its constructor refused an option, failed, or
+    stalled); then the game's bots are dropped. ``seconds`` bounds them all (from the
+    worker's start): each bot is given what the ones before it left. Programs (``cmd:``) are
+    checked when parsed and started when the game starts.
+    """
+    built: dict[int, PooledSeat] = {}
+    try:
+        if any(not (s.human or s.remote) for s in config.seats):
+            await pool.ready(game_id)  # the worker's start is not the bots' time
+        deadline = time.monotonic() + seconds
+        for number, seat in enumerate(config.seats):
+            spec = seat.spec
+            if seat.human or seat.remote or spec is None or spec.is_command:
+                continue
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ConfigError(
+                    f"seat {number + 1}: the bots took more than {seconds:g} s to build"
+                )
+            pooled = PooledSeat(pool, game_id, number, spec, bot_seed(seed, number))
+            await pooled.build(left)
+            fault = pooled.setup_fault
+            if fault is not None:
+                detail = fault.detail[:300]
+                if detail.startswith(f"player spec {spec.text!r}"):  # refused by the spec
+                    raise ConfigError(f"seat {number + 1}: {detail}")
+                if time.monotonic() >= deadline:  # its share of the time ran out
+                    detail = f"the bots took more than {seconds:g} s to build"
+                raise ConfigError(
+                    f"seat {number + 1}: {spec.text[:80]!r} cannot be built: {detail}"
+                )
+            built[number] = pooled
+    except BaseException:
+        pool.forget(game_id)
+        raise
+    return built
 
 
 class SingleFlight:

@@ -62,6 +62,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from tajmahal.bots.specs import PlayerSpec
 from tajmahal.faults import FaultKind
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
@@ -146,20 +147,21 @@ class BotPool:
     # ------------------------------------------------------------------ asking
 
     async def build(
-        self, game: str, seat: int, spec: str, seed: int, limit: float | None
+        self, game: str, seat: int, spec: PlayerSpec | str, seed: int, limit: float | None
     ) -> tuple[str, Answer | None]:
-        """Build a seat's bot on its game's worker: (the seat's name, its setup fault or None)."""
-        answer = await self._ask(game, ("build", game, seat, spec, seed), limit)
+        """Build a seat's bot on its game's worker, where it then plays (a parsed spec is
+        sent as it is, not parsed again): (the seat's name, its setup fault or None)."""
+        answer = await self._ask(game, ("build", game, seat, spec, seed, limit), limit)
         if isinstance(answer, Answer):
             if answer.kind is FaultKind.TIMEOUT and limit is not None:
                 answer = Answer(kind=FaultKind.TIMEOUT, elapsed=answer.elapsed,
                                 detail=f"building the bot took more than {limit:g} s")  # fmt: skip
-            return spec, answer
+            return str(spec), answer
         name, fault = answer
         return name, fault
 
     async def decide(
-        self, game: str, seat: int, spec: str, seed: int, view: PlayerView,
+        self, game: str, seat: int, spec: PlayerSpec | str, seed: int, view: PlayerView,
         legal: Sequence[Move], limit: float | None, decision: int,
     ) -> Answer:  # fmt: skip
         """One decision of a seat's bot, within ``limit`` seconds: its
@@ -168,6 +170,12 @@ class BotPool:
         answer = await self._ask(game, message, limit)
         assert isinstance(answer, Answer)
         return answer
+
+    async def ready(self, game: str) -> None:
+        """Wait until the worker of ``game`` (chosen now if it has none) has started: a build's
+        time limit then counts the build alone, not the worker's start (one that cannot
+        start answers at once: the build then says why)."""
+        await self._ask(game, ("call", _nothing, ()), None)
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the least busy worker (both picklable: a module's function);
@@ -378,6 +386,10 @@ def _stop_all(workers: Sequence[_BotProcess]) -> None:
         worker.stop(kill=False)
 
 
+def _nothing() -> None:
+    """A call that does nothing: its answer says the worker has started."""
+
+
 def _setup_message() -> bytes:
     from tajmahal.tournament.backends import worker_setup
 
@@ -387,15 +399,19 @@ def _setup_message() -> bytes:
 class PooledSeat:
     """A bot seat of a server game whose bot lives in a worker process (see :class:`BotPool`)."""
 
-    def __init__(self, pool: BotPool, game: str, seat: int, spec: str, seed: int) -> None:
+    def __init__(
+        self, pool: BotPool, game: str, seat: int, spec: PlayerSpec | str, seed: int
+    ) -> None:
         self.pool, self.game, self.seat, self.spec, self.seed = pool, game, seat, spec, seed
-        self.name = spec
+        self.name = str(spec)
         self.setup_fault: Answer | None = None
+        self.built = False  # built on the game's worker (by build)
 
     async def build(self, limit: float | None) -> None:
         self.name, self.setup_fault = await self.pool.build(
             self.game, self.seat, self.spec, self.seed, limit
         )
+        self.built = True
 
     async def decide(
         self, view: PlayerView, legal: Sequence[Move], limit: float | None, decision: int

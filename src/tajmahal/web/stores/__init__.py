@@ -14,38 +14,25 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from tajmahal.web.stores.contract import (
-    DuplicateMoveError,
-    GameStore,
-    Quota,
-    QuotaError,
-    StoredGame,
-    StoredMove,
-    StoreError,
-    TokenEntry,
-    default_db_path,
-    token_digest,
-)
-from tajmahal.web.stores.sqlite import SQLiteStore
+# the store contract's names and the SQLite store, importable from here too (re-exports:
+# each is documented in its own module, so the package's __all__ lists its own names only)
+from tajmahal.web.stores.contract import DuplicateMoveError as DuplicateMoveError
+from tajmahal.web.stores.contract import GameStore as GameStore
+from tajmahal.web.stores.contract import Quota as Quota
+from tajmahal.web.stores.contract import QuotaError as QuotaError
+from tajmahal.web.stores.contract import StoredGame as StoredGame
+from tajmahal.web.stores.contract import StoredMove as StoredMove
+from tajmahal.web.stores.contract import StoreError as StoreError
+from tajmahal.web.stores.contract import TokenEntry as TokenEntry
+from tajmahal.web.stores.contract import default_db_path as default_db_path
+from tajmahal.web.stores.contract import token_digest as token_digest
+from tajmahal.web.stores.sqlite import SQLiteStore as SQLiteStore
 
 if TYPE_CHECKING:
     import tajmahal.web.stores.postgres
+    import tajmahal.web.stores.sqlite
 
-__all__ = [
-    "DuplicateMoveError",
-    "GameStore",
-    "Quota",
-    "QuotaError",
-    "SQLiteStore",
-    "StoreError",
-    "StoredGame",
-    "StoredMove",
-    "TokenEntry",
-    "default_db_path",
-    "is_postgres_url",
-    "open_store",
-    "token_digest",
-]
+__all__ = ["is_postgres_url", "open_store"]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: libpq's ``key=value`` address: its first word is one of libpq's connection keywords
@@ -76,7 +63,7 @@ def is_postgres_url(db: str | os.PathLike[str]) -> bool:
 
 def open_store(
     db: str | os.PathLike[str], *, exclusive: bool = False
-) -> SQLiteStore | tajmahal.web.stores.postgres.PostgresStore:
+) -> tajmahal.web.stores.sqlite.SQLiteStore | tajmahal.web.stores.postgres.PostgresStore:
     """The store that ``--db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file.
 
     :class:`~tajmahal.web.stores.contract.StoreError` (a clear message) if it cannot be opened,

@@ -214,9 +214,10 @@ class PostgresStore(PostgresConnection, Coordination):
         self._run(work, "write")
 
     def add_move(self, game_id: str, move: StoredMove, *, lease: Lease | None = None) -> None:
-        """Commit one move and tell every listener; :class:`DuplicateMoveError` if its number
-        is taken, :class:`~tajmahal.web.stores.coordination.LeaseLostError` if ``lease`` is
-        given and no longer held."""
+        """Commit one move and tell every listener;
+        :class:`~tajmahal.web.stores.contract.DuplicateMoveError` if its number is taken,
+        :class:`~tajmahal.web.stores.coordination.LeaseLostError` if ``lease`` is given and no
+        longer held."""
         fault = None if move.fault is None else json.dumps(move.fault)
 
         def work(db: _Connection) -> None:
@@ -254,9 +255,10 @@ class PostgresStore(PostgresConnection, Coordination):
         """Commit several games' moves in one transaction (one ``fsync``: group commit), each
         fenced by its game's lease in ``leases`` when given, and tell every listener.
 
-        Each entry's outcome, in order: None, :class:`DuplicateMoveError` (its number is
-        taken) or :class:`~tajmahal.web.stores.coordination.LeaseLostError` (no lease, or no
-        longer held); the others are stored all the same."""
+        Each entry's outcome, in order: None,
+        :class:`~tajmahal.web.stores.contract.DuplicateMoveError` (its number is taken) or
+        :class:`~tajmahal.web.stores.coordination.LeaseLostError` (no lease, or no longer
+        held); the others are stored all the same."""
 
         def work(db: _Connection) -> list[Exception | None]:
             if leases is not None:  # the leases' rows locked in one order: no deadlock with

@@ -109,8 +109,9 @@ class SQLiteStore:
         conflict: StoreError | None = None, quota: tuple[Quota, float] | None = None,
     ) -> None:  # fmt: skip
         """The statements in one transaction: ``conflict`` if one breaks a unique key,
-        :func:`unknown_game` if one names a game that is not stored; first ``quota`` checked
-        (a new game's, created at the time given) by the rows the transaction sees."""
+        :func:`~tajmahal.web.stores.contract.unknown_game` if one names a game that is not
+        stored; first ``quota`` checked (a new game's, created at the time given) by the rows
+        the transaction sees."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")  # the write lock: counted and written alone
@@ -140,7 +141,8 @@ class SQLiteStore:
         quota: Quota | None = None,
     ) -> None:  # fmt: skip
         """Store a new game and its tokens; with a ``quota``, only within it
-        (:class:`QuotaError` names the limit), and the game is its owner's."""
+        (:class:`~tajmahal.web.stores.contract.QuotaError` names the limit), and the game is
+        its owner's."""
         statements: list[tuple[str, Sequence[Any]]] = [(
             "INSERT INTO games (id, config, seed, created) VALUES (?, ?, ?, ?)",
             (game.id, json.dumps(game.config), game.seed, game.created),
@@ -167,9 +169,10 @@ class SQLiteStore:
     def add_moves(self, entries: Sequence[tuple[str, StoredMove]]) -> list[Exception | None]:
         """Commit several games' moves in one transaction (one ``fsync``: group commit).
 
-        Each entry's outcome, in order: None, the :class:`DuplicateMoveError` of a move
-        whose number is taken, or the :class:`StoreError` of a game that is not stored
-        (the others are stored all the same).
+        Each entry's outcome, in order: None, the
+        :class:`~tajmahal.web.stores.contract.DuplicateMoveError` of a move whose number is
+        taken, or the :class:`~tajmahal.web.stores.contract.StoreError` of a game that is not
+        stored (the others are stored all the same).
 
         >>> store = SQLiteStore(':memory:')
         >>> store.create_game(StoredGame('g1', {'seats': []}, 7, 0.0), [])
