@@ -110,5 +110,5 @@ def test_ci_runs_the_other_pythons_after_make_test() -> None:
     lines = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
              if line and not line.startswith("#")]  # fmt: skip
     commands = [line for line in lines if line.startswith("make ")]
-    # make test first; then the other Pythons and the compiled build (make test-fast)
-    assert commands == ["make test", "make test-versions", "make test-fast"]
+    # make test first; then the fresh-venv installs, the other Pythons and the compiled build
+    assert commands == ["make test", "make test-install", "make test-versions", "make test-fast"]
