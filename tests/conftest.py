@@ -113,7 +113,7 @@ def pytest_testnodedown(node: Any, error: object) -> None:
     """An xdist worker is done (one that crashed sends nothing: xdist reports that itself)."""
     output = getattr(node, "workeroutput", {})
     if "schema_checks" in output:
-        name = str(output.get("workerid", len(_workers)))
+        name = str(node.workerinput["workerid"])  # gw0, gw1, ...
         _workers[name] = (output["schema_checks"], bool(output["schema_checks_installed"]))
 
 
