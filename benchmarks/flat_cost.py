@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 import tajmahal as tm
-from tajmahal.bots import ismcts
+from tajmahal.bots import _ismcts_search, ismcts
 from tajmahal.rules.state import GameState
 
 
@@ -32,9 +32,9 @@ def play_decisions() -> list[GameState]:
 
 def main() -> None:
     states = play_decisions()
-    shipped = ismcts.FLAT_SHARE
+    shipped = _ismcts_search.FLAT_SHARE
     for flat, share in (("off", shipped), ("play", shipped), ("play", 1.0)):
-        ismcts.FLAT_SHARE = share
+        _ismcts_search.FLAT_SHARE = share
         bot = ismcts.IsmctsBot(seed=1, flat=flat)
         began, runs = time.process_time(), 0
         for state in states:
@@ -46,7 +46,7 @@ def main() -> None:
         what = "tree" if flat == "off" else f"flat at {share:g} of the budget"
         print(f"{what:28} {len(states)} decisions: {cpu:.4f} CPU s each, "
               f"{runs / len(states):.0f} iterations or simulations")  # fmt: skip
-    ismcts.FLAT_SHARE = shipped
+    _ismcts_search.FLAT_SHARE = shipped
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import tajmahal as tm
-from tajmahal.bots import ismcts
+from tajmahal.bots import _ismcts_search
 from tajmahal.bots._search_pool import JOBS_VARIABLE
 from tajmahal.bots.ismcts import (
     CLOCK_SHARE,
@@ -281,8 +281,8 @@ def test_a_stalled_worker_is_replaced_and_the_moves_stay_the_same(
         outcomes = play(bot, states[:1])
         (stalled,) = bot.worker_pids()
         os.kill(stalled, signal.SIGSTOP)
-        monkeypatch.setattr(ismcts, "STALL_SECONDS", 0.5)  # not 30 s: a short test
-        monkeypatch.setattr(ismcts, "STALL_FACTOR", 1.0)
+        monkeypatch.setattr(_ismcts_search, "STALL_SECONDS", 0.5)  # not 30 s: a short test
+        monkeypatch.setattr(_ismcts_search, "STALL_FACTOR", 1.0)
         outcomes += play(bot, states[1:])
         assert outcomes == twin
         assert gone(stalled)  # killed and reaped

@@ -3,9 +3,11 @@ release that removes them), and are not imported by the library itself."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,17 @@ MOVED = {
     "tajmahal.record_tags": "tajmahal.referee.record_tags",
     "tajmahal.bots.hookspecs": "tajmahal.hookspecs",
     "tajmahal.referee.faults": "tajmahal.faults",
+    "tajmahal.web.store": "tajmahal.web.stores",
+}
+
+#: (module, former name) -> the new name, in the same module
+RENAMED = {
+    ("tajmahal.web.stores.notices", "Decision"): "GameChanged",
+    ("tajmahal.web.stores.notices", "Handed"): "MoveHanded",
+    ("tajmahal.web.stores.notices", "Answer"): "MoveAnswered",
+    ("tajmahal.web.stores.postgres", "Listener"): "NoticeListener",
+    ("tajmahal.web.stores.postgres", "Decision"): "GameChanged",
+    ("tajmahal.web.table", "Listener"): "ConnectionOutbox",
 }
 
 PROBE = """
@@ -55,6 +68,32 @@ def test_a_former_home_warns_once_and_gives_the_same_objects(old: str, new: str)
     assert result["same"] is True and result["names"]
 
 
+@pytest.mark.parametrize(("module", "old"), sorted(RENAMED))
+def test_a_former_name_warns_and_gives_the_new_names_object(module: str, old: str) -> None:
+    pytest.importorskip("starlette")
+    if module.endswith("postgres"):
+        pytest.importorskip("psycopg")
+    target = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning) as caught:
+        value = getattr(target, old)
+    assert value is getattr(target, RENAMED[module, old])
+    message = str(caught[0].message)
+    assert f"{module}.{old}" in message and f"use {module}.{RENAMED[module, old]}" in message
+    assert REMOVED_IN in message and caught[0].filename == __file__
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        getattr(target, "Nothing")  # noqa: B009
+
+
+def test_game_server_expensive_is_a_former_name_of_shared_results(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    from tajmahal.web import GameServer, SQLiteStore
+
+    server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"))
+    with pytest.warns(DeprecationWarning, match="use GameServer.shared_results"):
+        assert server.expensive is server.shared_results
+    server.store.close()
+
+
 def test_the_library_and_its_new_homes_load_without_a_deprecation_warning() -> None:
     code = (
         "import warnings; warnings.simplefilter('error', DeprecationWarning)\n"
@@ -62,6 +101,7 @@ def test_the_library_and_its_new_homes_load_without_a_deprecation_warning() -> N
         "import tajmahal.referee, tajmahal.referee.seats, tajmahal.referee.observers\n"
         "import tajmahal.referee.record_tags, tajmahal.hookspecs, tajmahal.faults\n"
         "import tajmahal.seat_contract, tajmahal.bots, tajmahal.tournament, tajmahal.cli\n"
+        "import tajmahal.web, tajmahal.web.stores.sqlite, tajmahal.web.stores.contract\n"
         "result = tm.play_match(['random', 'greedy', 'random'], seed=3)\n"
         "print(result.record._repr_html_()[:7], tm.referee.Fault is tm.Fault)"
     )

@@ -33,7 +33,7 @@ from tajmahal.tournament.results import (
 )
 from tajmahal.tournament.seating import MAX_ENTRANTS, schedule
 from tajmahal.web.config import GameConfig, ServerSettings
-from tajmahal.web.store import SQLiteStore, StoredGame
+from tajmahal.web.stores import SQLiteStore, StoredGame
 
 ROOT = Path(__file__).resolve().parent.parent
 PALACE = ROOT / "src" / "tajmahal" / "examples" / "palace_lover.py"

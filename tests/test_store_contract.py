@@ -19,8 +19,7 @@ import attrs
 import pytest
 
 from postgres_cluster import Cluster
-from tajmahal.web.store import StoredGame, StoredMove, StoreError
-from tajmahal.web.stores import open_store
+from tajmahal.web.stores import StoredGame, StoredMove, StoreError, open_store
 from web_server import Server
 
 HUMAN = {"human": True, "name": "Ann"}

@@ -63,7 +63,7 @@ def test_the_lobby_creates_a_game_with_one_link_per_person(server: Server) -> No
 
 def test_the_lobby_lists_only_a_well_formed_watch_link() -> None:
     from tajmahal.web.server import _listed
-    from tajmahal.web.store import StoredGame
+    from tajmahal.web.stores import StoredGame
 
     seats = {"seats": [{"human": True, "name": "Ann"}] + [{"human": False, "name": "random"}] * 2}
     games = [StoredGame(str(n), {**seats, "watch": watch}, 1, 0.0)

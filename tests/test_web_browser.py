@@ -24,8 +24,8 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 import tajmahal as tm
-from tajmahal.web._advice import table_data
-from tajmahal.web.frames import (
+from tajmahal.web._table_analysis import table_data
+from tajmahal.web.seat_messages import (
     board_state,
     decision_lines,
     live_board,

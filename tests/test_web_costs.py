@@ -23,7 +23,7 @@ import pytest
 import tajmahal as tm
 from tajmahal.bots.base import current_deadline, decision_deadline
 from tajmahal.bots.ismcts import IsmctsBot, decision_time, decision_work
-from tajmahal.web import _advice
+from tajmahal.web import _table_analysis
 from tajmahal.web.config import ConfigError, GameConfig, check_bots
 from web_server import Server, token_of
 
@@ -132,15 +132,15 @@ def test_a_deadline_never_changes_what_an_iteration_budget_plays() -> None:
 
 
 def test_a_hint_and_an_analysis_end_within_their_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_advice, "HINT_ITERATIONS", 10_000_000)  # hours, unbounded
-    monkeypatch.setattr(_advice, "ANALYSIS_ITERATIONS", 10_000_000)
-    monkeypatch.setattr(_advice, "HINT_SECONDS", 0.5)
-    monkeypatch.setattr(_advice, "ANALYSIS_SECONDS", 1.0)
+    monkeypatch.setattr(_table_analysis, "HINT_ITERATIONS", 10_000_000)  # hours, unbounded
+    monkeypatch.setattr(_table_analysis, "ANALYSIS_ITERATIONS", 10_000_000)
+    monkeypatch.setattr(_table_analysis, "HINT_SECONDS", 0.5)
+    monkeypatch.setattr(_table_analysis, "ANALYSIS_SECONDS", 1.0)
     state = tm.new_game(num_players=3, seed=1)
-    hint = in_thread(_advice.hint_for, state.view(0), state.legal_moves(), 7)
+    hint = in_thread(_table_analysis.hint_for, state.view(0), state.legal_moves(), 7)
     assert hint["type"] == "hint" and hint["move"] in {str(m) for m in state.legal_moves()}
     record = tm.play_match(["greedy", "random", "random"], seed=3).record
-    page = in_thread(_advice.analysis_html, record, [0])
+    page = in_thread(_table_analysis.analysis_html, record, [0])
     assert "<html" in page.lower()
 
 

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from postgres_cluster import Cluster
-from tajmahal.web.store import StoreError
-from tajmahal.web.stores import open_store
+from tajmahal.web.stores import StoreError, open_store
 from web_server import Server
 
 SECRET = "Pw-7q2Zx"  # in every address below; nothing printed may hold it, raw or encoded

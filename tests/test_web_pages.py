@@ -29,7 +29,7 @@ def test_every_numbered_rule_is_on_the_page_in_plain_words() -> None:
 def test_a_hint_far_behind_speaks_of_points_not_zero_percent() -> None:
     import tajmahal as tm
     from tajmahal.bots.greedy import GreedyBot
-    from tajmahal.web._advice import hint_for
+    from tajmahal.web._table_analysis import hint_for
 
     state, greedy = tm.new_game(3, seed=5), GreedyBot(seed=1)
     while state.visit < 9 or state.current_player != 0:  # seat 0 always withdraws at once

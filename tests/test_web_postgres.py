@@ -21,18 +21,18 @@ import pytest
 
 import tajmahal as tm
 from postgres_cluster import Cluster
-from tajmahal.web.store import DuplicateMoveError, StoredGame, StoredMove, StoreError
+from tajmahal.web.stores import DuplicateMoveError, StoredGame, StoredMove, StoreError
 from tajmahal.web.stores.postgres import (
     ANSWERS,
     DECISIONS,
     HANDED,
-    Answer,
-    Decision,
-    Handed,
+    GameChanged,
     HandedMove,
     LeaseLostError,
-    Listener,
+    MoveAnswered,
+    MoveHanded,
     Notice,
+    NoticeListener,
     PostgresStore,
     moves_digest,
     parse_notice,
@@ -68,7 +68,7 @@ def until(condition: Callable[[], object], what: str, seconds: float = WAIT) -> 
         time.sleep(0.05)
 
 
-def hear(listener: Listener, count: int, seconds: float = WAIT) -> list[Notice]:
+def hear(listener: NoticeListener, count: int, seconds: float = WAIT) -> list[Notice]:
     """The next ``count`` notices (fails if they do not come)."""
     got: list[Notice] = []
     deadline = time.monotonic() + seconds
@@ -247,7 +247,7 @@ def test_moves_of_several_games_commit_together_each_fenced_by_its_lease(
     mine = {g: store.acquire(g, "web-1", ttl=30) for g in ("g1", "g2")}
     assert other.acquire("g3", "web-2", ttl=30) is not None
     leases = {g: lease for g, lease in mine.items() if lease is not None}
-    with Listener(postgres_dsn) as listener:
+    with NoticeListener(postgres_dsn) as listener:
         problems = store.add_moves([
             ("g1", StoredMove(1, 0, "withdraw")), ("g2", StoredMove(1, 0, "withdraw")),
             ("g1", StoredMove(1, 1, "pass")),  # a number taken
@@ -257,7 +257,7 @@ def test_moves_of_several_games_commit_together_each_fenced_by_its_lease(
         told = hear(listener, 3)
     assert [type(p).__name__ for p in problems] == [
         "NoneType", "NoneType", "DuplicateMoveError", "LeaseLostError", "NoneType"]
-    assert {(d.game_id, d.number) for d in told if isinstance(d, Decision)} == {
+    assert {(d.game_id, d.number) for d in told if isinstance(d, GameChanged)} == {
         ("g1", 1), ("g2", 1), ("g2", 2)}
     assert [m.move for m in other.load("g1").moves] == ["withdraw"]
     assert [m.number for m in other.load("g2").moves] == [1, 2]
@@ -326,7 +326,7 @@ def test_each_change_of_a_game_reaches_other_connections_once_committed(
     postgres_dsn: str, store: PostgresStore
 ) -> None:
     new_game(store)
-    listeners = [Listener(postgres_dsn, [DECISIONS]) for _ in range(2)]
+    listeners = [NoticeListener(postgres_dsn, [DECISIONS]) for _ in range(2)]
     try:
         store.add_move("g1", StoredMove(1, 0, "withdraw"))
         store.add_move("g1", StoredMove(2, 1, "pass"))
@@ -335,8 +335,8 @@ def test_each_change_of_a_game_reaches_other_connections_once_committed(
         store.remove_moves("g1", 2)
         store.finish("g1", "{}")
         expected = [
-            Decision("g1", "move", 1), Decision("g1", "move", 2),
-            Decision("g1", "undo", 2), Decision("g1", "finish", None),
+            GameChanged("g1", "move", 1), GameChanged("g1", "move", 2),
+            GameChanged("g1", "undo", 2), GameChanged("g1", "finish", None),
         ]  # fmt: skip
         for listener in listeners:
             assert hear(listener, 4) == expected
@@ -350,12 +350,12 @@ def test_a_listener_learns_the_moves_it_has_not_seen(
     postgres_dsn: str, store: PostgresStore, other: PostgresStore
 ) -> None:
     new_game(store)
-    with Listener(postgres_dsn) as listener:
+    with NoticeListener(postgres_dsn) as listener:
         for number in (1, 2, 3):
             store.add_move("g1", StoredMove(number, 0, f"move {number}"))
         seen = 1  # this process had drawn move 1 already
         for notice in hear(listener, 3):
-            assert isinstance(notice, Decision)
+            assert isinstance(notice, GameChanged)
             for move in other.moves_after(notice.game_id, seen):
                 assert move.number == seen + 1
                 seen = move.number
@@ -364,7 +364,7 @@ def test_a_listener_learns_the_moves_it_has_not_seen(
 
 def test_notices_that_are_not_ours_are_ignored(postgres_dsn: str, store: PostgresStore) -> None:
     new_game(store)
-    with Listener(postgres_dsn) as listener, psycopg.connect(postgres_dsn) as hostile:
+    with NoticeListener(postgres_dsn) as listener, psycopg.connect(postgres_dsn) as hostile:
         hostile.autocommit = True
         for channel, payload in [
             (DECISIONS, "not json"), (DECISIONS, '{"game": 1}'), (HANDED, '{"game": "g1"}'),
@@ -384,7 +384,7 @@ def test_notices_that_are_not_ours_are_ignored(postgres_dsn: str, store: Postgre
         ]:  # fmt: skip
             hostile.execute("SELECT pg_notify(%s, %s)", (channel, payload))
         store.add_move("g1", StoredMove(1, 0, "withdraw"))
-        assert hear(listener, 1) == [Decision("g1", "move", 1)]
+        assert hear(listener, 1) == [GameChanged("g1", "move", 1)]
         assert listener.ignored == 17
 
 
@@ -399,7 +399,7 @@ def test_a_hostile_payload_is_not_a_notice_and_never_an_exception(payload: str) 
 
 def test_a_listener_asks_for_channel_names_only(postgres_dsn: str) -> None:
     with pytest.raises(ValueError, match="not a channel name"):
-        Listener(postgres_dsn, ["x; DROP TABLE games"])
+        NoticeListener(postgres_dsn, ["x; DROP TABLE games"])
 
 
 # -------------------------------------------------------------------------- handed moves
@@ -411,10 +411,13 @@ def test_a_move_handed_by_another_process_reaches_the_holder_and_is_answered(
     new_game(store)
     lease = store.acquire("g1", "web-1", ttl=30)
     assert lease is not None
-    with Listener(postgres_dsn, [HANDED]) as holder_ears, Listener(postgres_dsn) as sender_ears:
+    with (
+        NoticeListener(postgres_dsn, [HANDED]) as holder_ears,
+        NoticeListener(postgres_dsn) as sender_ears,
+    ):
         first = other.hand_move("g1", 0, 1, "withdraw", "web-2")
         second = other.hand_move("g1", 0, 1, "withdraw again", "web-2")
-        assert hear(holder_ears, 2) == [Handed("g1", first), Handed("g1", second)]
+        assert hear(holder_ears, 2) == [MoveHanded("g1", first), MoveHanded("g1", second)]
         taken = store.take_handed(lease)
         assert taken == [
             HandedMove(first, "g1", 0, 1, "withdraw", "web-2"),
@@ -425,8 +428,10 @@ def test_a_move_handed_by_another_process_reaches_the_holder_and_is_answered(
         store.answer(taken[0])
         store.answer(taken[1], "stale: decision 1 was already played" + "!" * 5000)
         heard = hear(sender_ears, 5)
-        assert heard[:2] == [Handed("g1", first), Handed("g1", second)]
-        assert heard[2:] == [Decision("g1", "move", 1), Answer("g1", first), Answer("g1", second)]
+        assert heard[:2] == [MoveHanded("g1", first), MoveHanded("g1", second)]
+        assert heard[2:] == [
+            GameChanged("g1", "move", 1), MoveAnswered("g1", first), MoveAnswered("g1", second)
+        ]
         # the answer is in the handed move's row (the notice says only where to look)
         assert other.collect_answer("g1", first) == (True, None)
         answered, error = other.collect_answer("g1", second)
@@ -459,7 +464,7 @@ def test_a_handed_move_is_refused_when_too_long(store: PostgresStore) -> None:
 
 HOLDER = textwrap.dedent("""
     import sys, time
-    from tajmahal.web.store import StoredMove
+    from tajmahal.web.stores import StoredMove
     from tajmahal.web.stores.postgres import PostgresStore
     store = PostgresStore(sys.argv[1])
     ttl = float(sys.argv[2])
@@ -511,10 +516,10 @@ def test_a_killed_holders_game_is_taken_over_and_nothing_acknowledged_is_lost(
 
 PLAYING_HOLDER = textwrap.dedent("""
     import sys
-    from tajmahal.web.store import StoredMove
-    from tajmahal.web.stores.postgres import HANDED, Listener, PostgresStore
+    from tajmahal.web.stores import StoredMove
+    from tajmahal.web.stores.postgres import HANDED, NoticeListener, PostgresStore
     store = PostgresStore(sys.argv[1])
-    listener = Listener(sys.argv[1], [HANDED])
+    listener = NoticeListener(sys.argv[1], [HANDED])
     lease = store.acquire("g1", "web-1", ttl=2.0)
     print("held", flush=True)
     while True:  # plays the moves handed to it, in order, and answers each
@@ -539,12 +544,12 @@ def test_moves_handed_to_a_holder_process_are_played_and_outlive_its_kill_9(
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        with Listener(postgres_dsn, [DECISIONS, ANSWERS]) as ears:
+        with NoticeListener(postgres_dsn, [DECISIONS, ANSWERS]) as ears:
             first = store.hand_move("g1", 0, 1, "withdraw", "web-2")
-            assert hear(ears, 2) == [Decision("g1", "move", 1), Answer("g1", first)]
+            assert hear(ears, 2) == [GameChanged("g1", "move", 1), MoveAnswered("g1", first)]
             assert store.collect_answer("g1", first) == (True, None)
             stale = store.hand_move("g1", 1, 1, "pass", "web-2")
-            assert hear(ears, 1) == [Answer("g1", stale)]
+            assert hear(ears, 1) == [MoveAnswered("g1", stale)]
             assert store.collect_answer("g1", stale) == (True, "stale: decision 1 is not next")
         holder.send_signal(signal.SIGKILL)
         holder.wait(WAIT)

@@ -19,7 +19,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from tajmahal.web.store import (
+from tajmahal.web.stores import (
     DuplicateMoveError,
     GameStore,
     SQLiteStore,
@@ -27,9 +27,10 @@ from tajmahal.web.store import (
     StoredMove,
     StoreError,
     TokenEntry,
+    is_postgres_url,
+    open_store,
     token_digest,
 )
-from tajmahal.web.stores import is_postgres_url, open_store
 
 CONFIG = {"seats": [{"human": True, "name": "Ann"}, "greedy"], "time_limit": 5.0}
 ACK_SECONDS = 120.0  # a loaded machine: generous waits, never a timing assertion
@@ -192,7 +193,7 @@ def test_a_store_reopened_finds_everything(backend: Backend, store: GameStore) -
 
 WRITER = textwrap.dedent("""
     import sys
-    from tajmahal.web.store import StoredMove
+    from tajmahal.web.stores import StoredMove
     from tajmahal.web.stores import open_store
     store = open_store(sys.argv[1])
     for number in range(1, 100_000):

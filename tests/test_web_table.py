@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 import tajmahal as tm
-from tajmahal.web.frames import whole_log
+from tajmahal.web.seat_messages import whole_log
 from web_server import Server, token_of
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"

@@ -154,7 +154,7 @@ class Hanging:
 def test_moves_arriving_together_share_one_commit(tmp_path: Path) -> None:
     """Group commit: one transaction (one fsync) for the moves that arrive while none is being
     written; a repeated move number fails alone."""
-    from tajmahal.web.store import DuplicateMoveError, StoredGame, StoredMove
+    from tajmahal.web.stores import DuplicateMoveError, StoredGame, StoredMove
     from tajmahal.web.workers import Workers
 
     store = SQLiteStore(tmp_path / "games.sqlite3")

@@ -25,14 +25,16 @@ import json
 import logging
 import math
 import os
+import pickle
 import subprocess
 import time
+import weakref
 from multiprocessing.connection import wait as connection_wait
-from typing import Any
+from typing import Any, Self
 
 from tajmahal.worker_process import WorkerProcess
 
-__all__ = ["JOBS_VARIABLE", "SearchPool", "job_cap"]
+__all__ = ["JOBS_VARIABLE", "SearchPool", "SearchProcesses", "job_cap"]
 
 JOBS_VARIABLE = "TAJMAHAL_SEARCH_JOBS"  #: the most search jobs a bot may use in this process
 MAX_ANSWER = 1 << 22  #: the largest answer a worker may send, in bytes
@@ -190,6 +192,84 @@ class SearchPool:
             self.workers[slot] = None
             if worker is not None:
                 worker.close(kill=True, wait=CLOSE_WAIT)
+
+
+class SearchProcesses:
+    """A searching bot's worker processes (``jobs - 1`` of them, in a :class:`SearchPool`):
+    started when the bot is built and again after :meth:`close`, stopped by :meth:`close`
+    (``with`` too), left out of a copy of the bot (a worker's searcher)."""
+
+    jobs: int
+    _pool: SearchPool | None
+    _closer: weakref.finalize[Any, Any] | None
+
+    def _pool_for_search(self) -> SearchPool | None:
+        """The bot's worker processes (started when the bot is built, and again after
+        :meth:`close`), or None if it has none to use."""
+        if self._pool is None:
+            cap = job_cap()
+            size = self.jobs - 1 if cap is None else min(self.jobs, cap) - 1
+            note = "" if size == self.jobs - 1 else f"{JOBS_VARIABLE}={cap} in this process"
+            try:
+                setup = pickle.dumps(self)
+            except Exception as exc:  # a rollout picker that cannot be pickled, say
+                size, setup = 0, b""
+                note = f"the bot cannot be sent to a worker process ({exc})"[:300]
+            if note:
+                log.info("ismcts: %d of %d search shares run in-process: %s",
+                         self.jobs - size, self.jobs, note)  # fmt: skip
+            self._pool = SearchPool(setup, size)
+            self._pool.note = note
+            self._closer = weakref.finalize(self, self._pool.close)
+            self._pool.start()
+        return self._pool if self._pool.usable else None
+
+    @property
+    def jobs_note(self) -> str:
+        """Why fewer than ``jobs`` processes search ("" if none is missing, or none was needed).
+
+        >>> from tajmahal.bots.ismcts import IsmctsBot
+        >>> IsmctsBot(jobs=2).jobs_note
+        ''
+        """
+        return "" if self._pool is None else self._pool.note
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the bot's running search workers (empty with ``jobs=1``).
+
+        >>> from tajmahal.bots.ismcts import IsmctsBot
+        >>> IsmctsBot(jobs=1).worker_pids()
+        []
+        """
+        return [] if self._pool is None else self._pool.pids()
+
+    def close(self) -> None:
+        """Stop the search workers and reap them (a later search starts them again).
+
+        >>> from tajmahal.bots.ismcts import IsmctsBot
+        >>> with IsmctsBot(jobs=2, iterations=20) as bot:
+        ...     pass
+        >>> bot.worker_pids()
+        []
+        """
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        if self._closer is not None:
+            self._closer.detach()
+            self._closer = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy (a worker's searcher) keeps: the options, not the processes."""
+        state = self.__dict__.copy()
+        state["_pool"] = state["_closer"] = None
+        return state
 
 
 def _parse(data: bytes) -> tuple[int, int, Rows] | None:

@@ -27,6 +27,11 @@ cannot write (a callable, a class of the bot's own) is left to the
 constructor, which judges the value's range (a ``ValueError`` or
 ``TypeError`` there is a bad value too).
 
+A bot class may also declare ``deprecated_spec_options`` (option name -> why, the removal
+release included): a spec naming one still works and warns (``DeprecationWarning``); and
+``python_only_options``, keyword arguments a spec cannot give (an object of the bot's own,
+such as ``IsmctsBot``'s ``options``): a spec's value for one is refused.
+
 >>> spec = parse_spec('ismcts:iterations=400,c=0.7,rollout=random')
 >>> spec.name, spec.options
 ('ismcts', (('iterations', 400), ('c', 0.7), ('rollout', 'random')))
@@ -50,6 +55,7 @@ import re
 import shlex
 import types
 import typing
+import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -70,6 +76,7 @@ __all__ = [
     "check_spec",
     "option_types",
     "parse_spec",
+    "warn_deprecated_options",
 ]
 
 #: the most characters of a player spec (4,096): a record keeps a spec as its player's name,
@@ -240,11 +247,42 @@ def check_spec(spec: str | PlayerSpec, registry: BotLookup | None = None) -> Pla
                     f"player spec {shown}: {what} has no option {key!r}; its options: {known}"
                 )
     wanted = option_types(bot_class)
+    python_only = getattr(bot_class, "python_only_options", ())
+    python_only = python_only if isinstance(python_only, frozenset | set | tuple) else ()
     for key, value in parsed.options:
+        if key in python_only and isinstance(value, OptionValue):  # as a spec writes values
+            raise SpecError(f"player spec {shown}: option {key!r} of {what} is given from "
+                            "Python only, not in a spec")  # fmt: skip
         problem = _type_problem(value, wanted.get(key))
         if problem:
             raise SpecError(f"player spec {shown}: option {key!r} {problem}")
+    deprecated = getattr(bot_class, "deprecated_spec_options", None)
+    if isinstance(deprecated, Mapping):
+        warn_deprecated_options(parsed, deprecated, stacklevel=3)
     return parsed
+
+
+def warn_deprecated_options(
+    spec: PlayerSpec, deprecated: Mapping[str, str], stacklevel: int = 2
+) -> None:
+    """Warn (``DeprecationWarning``) once for each of ``spec``'s options that ``deprecated``
+    names (option name -> why, the removal release included).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_deprecated_options(parse_spec('mybot:old=1'), {'old': 'gone in 9.0'})
+    >>> print(caught[0].message)
+    player spec 'mybot:old=1': option 'old' is deprecated: gone in 9.0
+    """
+    for key, _ in spec.options:
+        why = deprecated.get(key)
+        if isinstance(why, str):
+            warnings.warn(
+                f"player spec {_shown(spec.text)}: option {key!r} is deprecated: {why}",
+                DeprecationWarning,
+                stacklevel=stacklevel + 1,
+            )
 
 
 def bot_class_of(spec: PlayerSpec, registry: BotLookup | None = None) -> type[Bot]:

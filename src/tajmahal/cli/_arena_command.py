@@ -81,7 +81,7 @@ def _register_bot(commands: Commands[argparse.ArgumentParser]) -> None:
 
 def _store(db: str | None) -> object:
     from tajmahal.arena import ArenaStore
-    from tajmahal.web.store import default_db_path
+    from tajmahal.web.stores.contract import default_db_path
 
     if db is not None and db.lower().startswith(("postgresql://", "postgres://")):
         raise CommandError("the arena's accounts are kept in a SQLite file for now")

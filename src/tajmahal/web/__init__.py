@@ -3,11 +3,12 @@
 People and bots at one table, each person through a secret link to their
 seat; live over WebSocket; every move committed to SQLite before it is
 acknowledged, so a restarted server resumes every unfinished game.  A seat
-receives only what its view holds (see :mod:`tajmahal.web.frames`).
+receives only what its view holds (see :mod:`tajmahal.web.seat_messages`).
 
 The pieces, for an application that embeds them:
 
-- :class:`~tajmahal.web.store.SQLiteStore` (or any :class:`~tajmahal.web.store.GameStore`);
+- :class:`~tajmahal.web.stores.sqlite.SQLiteStore` (or any
+  :class:`~tajmahal.web.stores.contract.GameStore`);
 - :class:`~tajmahal.web.server.GameServer`: the games, without HTTP;
 - :func:`~tajmahal.web.app.create_app`: a Starlette application in front of it;
 - :func:`serve`: all three, run by uvicorn (what ``tajmahal serve`` does).
@@ -37,8 +38,9 @@ from tajmahal.web.app import create_app
 from tajmahal.web.arena import ArenaSettings
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
-from tajmahal.web.store import GameStore, SQLiteStore, StoreError, default_db_path
 from tajmahal.web.stores import is_postgres_url, open_store
+from tajmahal.web.stores.contract import GameStore, StoreError, default_db_path
+from tajmahal.web.stores.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -85,7 +87,7 @@ def serve(
     """
     import uvicorn
 
-    from tajmahal.web._collector import keep_pauses_short
+    from tajmahal.web._gc_pauses import keep_pauses_short
     from tajmahal.web.guard import guard_logs, guarded_http, host_name
 
     settings = settings or ServerSettings()

@@ -34,10 +34,11 @@ from tajmahal.rules.errors import TajMahalError
 from tajmahal.serialize import loads
 from tajmahal.web.config import GameConfig
 from tajmahal.web.guard import Guard
+from tajmahal.web.rate_limits import TokenBucket
 from tajmahal.web.rematch import rematch
 from tajmahal.web.server import GameServer
-from tajmahal.web.store import StoreError
-from tajmahal.web.table import Listener, Rejected, Table
+from tajmahal.web.stores.contract import StoreError
+from tajmahal.web.table import ConnectionOutbox, Rejected, Table
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
@@ -65,23 +66,6 @@ def _page(name: str, status: int = 200) -> HTMLResponse:
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status, headers=_HEADERS)
-
-
-class _Bucket:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.level, self.at = float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
-        self.at = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
 
 
 def create_app(server: GameServer) -> Starlette:
@@ -185,7 +169,7 @@ def create_app(server: GameServer) -> Starlette:
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
-        page = await server.expensive.get(
+        page = await server.shared_results.get(
             ("replay", table.id), table.workers.drawn, _replay_page, table.finished_record,
             table.config.humans,
         )  # fmt: skip
@@ -195,7 +179,7 @@ def create_app(server: GameServer) -> Starlette:
         table, refused = await finished(request)
         if table is None or table.finished_record is None:
             return refused or _error(404, "no record")
-        page = await server.expensive.get(
+        page = await server.shared_results.get(
             ("analysis", table.id), table.workers.bot, _analysis_page, table.finished_record,
             table.config.humans,
         )  # fmt: skip
@@ -228,7 +212,7 @@ def create_app(server: GameServer) -> Starlette:
             return
         per_client[client] += 1
         per_token[token] += 1
-        listener = Listener(seat)
+        listener = ConnectionOutbox(seat)
         table.listeners.add(listener)
         table.tell(listener)
         if table.halted:
@@ -249,11 +233,11 @@ def create_app(server: GameServer) -> Starlette:
                 del per_token[token]
 
     async def _receive(
-        socket: WebSocket, table: Table, seat: int | None, token: str, listener: Listener,
+        socket: WebSocket, table: Table, seat: int | None, token: str, listener: ConnectionOutbox,
         client: str,
     ) -> None:  # fmt: skip
         settings = server.settings
-        bucket = _Bucket(settings.messages_per_second, settings.message_burst)
+        bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
         dropped, told = 0, -1.0
         who = f"game {table.id}: {'spectator' if seat is None else f'seat {seat}'} ({client})"
         while True:
@@ -291,7 +275,7 @@ def create_app(server: GameServer) -> Starlette:
             await _handle(data, table, seat, token, listener, who, client)
 
     async def _handle(
-        data: Any, table: Table, seat: int | None, token: str, listener: Listener, who: str,
+        data: Any, table: Table, seat: int | None, token: str, listener: ConnectionOutbox, who: str,
         client: str = "",
     ) -> None:  # fmt: skip
         kind = data.get("type") if isinstance(data, dict) else None
@@ -308,7 +292,7 @@ def create_app(server: GameServer) -> Starlette:
                 return
             if kind == "log":  # the whole game's events, for the page's log (once per load)
                 key = ("log", table.id, table.version, seat)
-                listener.reply(await server.expensive.get(key, table.log, seat))
+                listener.reply(await server.shared_results.get(key, table.log, seat))
                 return
             if kind == "rematch":  # the next game, or (create false) whether there is one
                 create = data.get("create") is True
@@ -328,7 +312,7 @@ def create_app(server: GameServer) -> Starlette:
             else:
                 asked = data.get("decision")
                 key = ("hint", table.id, seat, asked if type(asked) is int else None)
-                listener.reply(await server.expensive.get(key, table.hint, seat, asked))
+                listener.reply(await server.shared_results.get(key, table.hint, seat, asked))
         except Rejected as exc:
             log.info("%s: refused %s: %s", who, log_text(kind) if type(kind) is str else "?",
                      log_text(exc))
@@ -376,8 +360,8 @@ def create_app(server: GameServer) -> Starlette:
 def _replay_page(text: str, humans: tuple[int, ...] = ()) -> str:
     """Runs in a worker thread: the replay page of a finished game's record (seats counted
     from 1, as on the game page; bots by their lobby names)."""
-    from tajmahal.web._advice import replay_page
-    from tajmahal.web.frames import people_names
+    from tajmahal.web._table_analysis import replay_page
+    from tajmahal.web.seat_messages import people_names
 
     record = loads(text)
     assert isinstance(record, GameRecord)
@@ -387,8 +371,8 @@ def _replay_page(text: str, humans: tuple[int, ...] = ()) -> str:
 def _analysis_page(text: str, humans: tuple[int, ...]) -> str:
     """Runs in a worker thread: the analysis page of the people's decisions (every seat's in a
     game of bots only)."""
-    from tajmahal.web._advice import analysis_html
-    from tajmahal.web.frames import people_names
+    from tajmahal.web._table_analysis import analysis_html
+    from tajmahal.web.seat_messages import people_names
 
     record = loads(text)
     assert isinstance(record, GameRecord)
@@ -415,7 +399,7 @@ async def _refuse(socket: WebSocket, message: str, code: int) -> None:
         await socket.close(code, message[:100])
 
 
-async def _send(socket: WebSocket, table: Table, listener: Listener) -> None:
+async def _send(socket: WebSocket, table: Table, listener: ConnectionOutbox) -> None:
     """Send the connection's messages in the order they were queued: replies (an ``ack`` as
     soon as the move is stored) and the state messages the table's backlog builds."""
     try:

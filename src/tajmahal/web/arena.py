@@ -40,7 +40,7 @@ from tajmahal.web.app import create_app
 from tajmahal.web.arena_remote import BotHub, RemoteSeat, bot_socket
 from tajmahal.web.config import ConfigError, GameConfig, SeatConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
-from tajmahal.web.store import StoredGame
+from tajmahal.web.stores.contract import StoredGame
 from tajmahal.web.table import Rejected, Table, Workers
 
 __all__ = ["Arena", "ArenaSettings", "ArenaTable", "arena_app"]

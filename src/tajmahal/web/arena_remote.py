@@ -44,6 +44,7 @@ from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
 from tajmahal.seat_contract import Answer
 from tajmahal.serialize import dumps
+from tajmahal.web.rate_limits import TokenBucket
 
 __all__ = ["MAX_MESSAGE_BYTES", "BotHub", "RemoteSeat", "bot_socket"]
 
@@ -59,28 +60,7 @@ FAILED_LOGINS = 20  #: unknown tokens from one address in a minute before it is 
 MAX_CONNECTIONS = 8  #: connections per account at once
 
 
-class _Bucket:
-    """A token bucket: ``rate`` messages a second, ``burst`` at once, and one more for each
-    request the bot was sent (so an answer is never dropped, and floods are)."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.level, self.at = float(burst), time.monotonic()
-
-    def grant(self) -> None:
-        self.level += 1
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = max(self.level, min(self.burst, self.level + (now - self.at) * self.rate))
-        self.at = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
-
-
-class _Connection:
+class _BotConnection:
     """One open WebSocket of a remote bot: its outbox, how many games it takes."""
 
     def __init__(self, name: str, concurrency: int, client: str, games: int | None) -> None:
@@ -89,7 +69,8 @@ class _Connection:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX)
         self.games: set[tuple[str, int]] = set()  #: the (game, seat) pairs it was sent
         self.closing: str | None = None  #: why the server closes it (None: open)
-        self.bucket = _Bucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
+        #: one more message for each request the bot was sent: an answer is never dropped
+        self.bucket = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
 
     @property
     def capacity(self) -> int:
@@ -126,7 +107,7 @@ class _Connection:
                 self.outbox.put_nowait(None)
 
 
-class _Pending:
+class _AwaitedAnswer:
     """A request waiting for its answer."""
 
     def __init__(self, seat: RemoteSeat, decision: int, legal: Sequence[Move], line: str,
@@ -136,7 +117,7 @@ class _Pending:
         self.line = line
         self.future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self.started = time.monotonic()
-        self.connection: _Connection | None = None
+        self.connection: _BotConnection | None = None
 
     def settle(self, answer: Answer) -> None:
         if not self.future.done():
@@ -189,8 +170,8 @@ class BotHub:
     def __init__(self, store: ArenaStore, default_limit: float = 10.0) -> None:
         self.store = store
         self.default_limit = default_limit
-        self.connections: dict[str, list[_Connection]] = {}
-        self._pending: dict[tuple[str, int], _Pending] = {}
+        self.connections: dict[str, list[_BotConnection]] = {}
+        self._pending: dict[tuple[str, int], _AwaitedAnswer] = {}
         self._arrived: dict[str, asyncio.Event] = {}
         self._undelivered: dict[str, list[str]] = {}  #: results for bots not connected
         self._failed: Counter[str] = Counter()  # unknown tokens per address this minute
@@ -218,7 +199,7 @@ class BotHub:
         head = '{"type": "request", '
         line = (f'{head}"game": {json.dumps(seat.game)}, "seat": {seat.seat}, '
                 f"{text.decode()[len(head):].rstrip()}")  # fmt: skip
-        pending = _Pending(seat, decision, legal, line, seconds)
+        pending = _AwaitedAnswer(seat, decision, legal, line, seconds)
         key = (seat.game, seat.seat)
         self._pending[key] = pending
         try:
@@ -241,7 +222,7 @@ class BotHub:
             if self._pending.get(key) is pending:
                 del self._pending[key]
 
-    def _dispatch(self, pending: _Pending, seconds: float) -> None:
+    def _dispatch(self, pending: _AwaitedAnswer, seconds: float) -> None:
         """Send a pending request on a connection of its bot (the one that has its game, else
         the least busy); without one it waits for the bot to connect."""
         seat = pending.seat
@@ -322,7 +303,7 @@ class BotHub:
             return
         except WebSocketDisconnect:
             return
-        connection = _Connection(name, concurrency, client, games)
+        connection = _BotConnection(name, concurrency, client, games)
         connection.send(json.dumps({"type": "welcome", "bot": name, "concurrency": concurrency}))
         self.connections.setdefault(name, []).append(connection)
         log.info("arena: %s connected from %s (%d games at once)", name, client, concurrency)
@@ -367,7 +348,7 @@ class BotHub:
         except ArenaError as exc:  # only the "last seen" column is behind
             log.warning("arena: %s", log_text(str(exc)))
 
-    async def _receive(self, socket: WebSocket, connection: _Connection) -> None:
+    async def _receive(self, socket: WebSocket, connection: _BotConnection) -> None:
         bucket = connection.bucket
         dropped = 0
         while connection.closing is None:
@@ -396,7 +377,7 @@ class BotHub:
                 return
             self._handle(connection, parsed)
 
-    def _lost(self, connection: _Connection, why: str) -> None:
+    def _lost(self, connection: _BotConnection, why: str) -> None:
         """The conversation is lost (as for a program whose output is not protocol): the
         connection is closed, and each answer it owed is a ``protocol`` fault."""
         log.info("arena: %s %s: disconnected", connection.name, why)
@@ -405,7 +386,7 @@ class BotHub:
                 pending.fault(FaultKind.PROTOCOL, f"the bot {why}; the connection was closed")
         connection.close(why)
 
-    def _handle(self, connection: _Connection, message: dict[str, Any]) -> None:
+    def _handle(self, connection: _BotConnection, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "concurrency":
             try:
@@ -471,7 +452,7 @@ async def _first_message(socket: WebSocket) -> dict[str, Any]:
     return parsed
 
 
-async def _send(socket: WebSocket, connection: _Connection) -> None:
+async def _send(socket: WebSocket, connection: _BotConnection) -> None:
     try:
         while True:
             text = await connection.outbox.get()

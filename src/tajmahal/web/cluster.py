@@ -10,7 +10,7 @@ Built on the store's primitives (:mod:`tajmahal.web.stores.postgres`):
   fenced by the lease: a process that lost a game can no longer change it.
 - **Every browser sees every move.** The other processes keep a read-only copy of a
   game that someone watches through them (a replica :class:`ClusterTable`); each process
-  runs one :class:`~tajmahal.web.stores.postgres.Listener`, and on "decision N of game G"
+  runs one :class:`~tajmahal.web.stores.postgres.NoticeListener`, and on "decision N of game G"
   the replica reads the new moves from the store and its connections get the state.
   A notice is only a hint: the replica checks what it holds against the database on
   every notice, after every re-listen and before a takeover, and reads the game again on
@@ -50,15 +50,15 @@ from tajmahal._escape import log_text
 from tajmahal.web.cluster_table import UNDO, ClusterTable
 from tajmahal.web.config import GameConfig, ServerSettings
 from tajmahal.web.server import CreatedGame, GameServer
-from tajmahal.web.store import Quota, StoredGame, StoredMove, StoreError, TokenEntry
+from tajmahal.web.stores.contract import Quota, StoredGame, StoredMove, StoreError, TokenEntry
 from tajmahal.web.stores.postgres import (
-    Answer,
-    Decision,
-    Handed,
+    GameChanged,
     Lease,
     LeaseLostError,
-    Listener,
+    MoveAnswered,
+    MoveHanded,
     Notice,
+    NoticeListener,
     PostgresStore,
 )
 from tajmahal.web.table import Rejected, Table, Workers
@@ -139,7 +139,7 @@ class LeasedStore:
 
 
 @attrs.define(eq=False)
-class _Pending:
+class _HandedOn:
     """A move this process handed on, waiting for the holder."""
 
     game_id: str
@@ -188,8 +188,8 @@ class Cluster:
         self._leasing = ThreadPoolExecutor(1, thread_name_prefix="tajmahal-web-lease")
         self._chains: dict[tuple[str, str], asyncio.Task[None]] = {}  # a game's work, in order
         self._queued: set[tuple[str, str]] = set()  # work asked for and not started (coalesced)
-        self._pending: dict[int, _Pending] = {}
-        self._waiting: list[_Pending] = []  # handed, answer not known yet
+        self._pending: dict[int, _HandedOn] = {}
+        self._waiting: list[_HandedOn] = []  # handed, answer not known yet
         self._notices: asyncio.Queue[Notice | None] = asyncio.Queue()
         self._stop = threading.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -256,12 +256,12 @@ class Cluster:
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
         """In a thread: the notices, onto the event loop (None: heard again after a loss).
         Nothing ends it but the server's stop: any error is followed by listening again."""
-        listener: Listener | None = None
+        listener: NoticeListener | None = None
         delay, counted = BACKOFF[0], 0
         while not self._stop.is_set() and not loop.is_closed():
             try:
                 if listener is None:
-                    listener, counted = Listener(self.dsn), 0
+                    listener, counted = NoticeListener(self.dsn), 0
                     self.listener_pid, self.listening, delay = listener.pid, True, BACKOFF[0]
                     if self.behind is not None and self.behind != "starting":
                         self.relistens += 1
@@ -299,15 +299,15 @@ class Cluster:
         """Each game's work in order, the games' side by side; one of each kind waiting."""
         while True:
             notice = await self._notices.get()
-            if isinstance(notice, Answer):
+            if isinstance(notice, MoveAnswered):
                 self._answered(notice.game_id, notice.id)
             elif notice is None:
                 self._chain(("", "sync"), self.resync)
-            elif isinstance(notice, Handed):
+            elif isinstance(notice, MoveHanded):
                 if notice.game_id in self.leases:
                     self._chain((notice.game_id, "handed"),
                                 functools.partial(self._take_handed, notice.game_id))  # fmt: skip
-            elif isinstance(notice, Decision):
+            elif isinstance(notice, GameChanged):
                 table = self.server.tables.get(notice.game_id)
                 if isinstance(table, ClusterTable) and not table.held:
                     self._chain((notice.game_id, "sync"), table.follow)
@@ -377,7 +377,7 @@ class Cluster:
         first), :class:`Rejected` with the holder's reason if it is not. What became of it
         is read from the database: the stored move, or the answer in the handed move's row
         (an answer notice only says when to look: a forged one acknowledges nothing)."""
-        pending = _Pending(game_id, number, seat, text, acknowledge)
+        pending = _HandedOn(game_id, number, seat, text, acknowledge)
         self._waiting.append(pending)
         try:
             pending.id = await self.stored(
@@ -411,7 +411,7 @@ class Cluster:
             if pending.id is not None:
                 self._pending.pop(pending.id, None)
 
-    async def _give_up(self, pending: _Pending) -> None:
+    async def _give_up(self, pending: _HandedOn) -> None:
         assert pending.id is not None
         with contextlib.suppress(StoreError):
             if await self.stored(self.store.withdraw, pending.game_id, pending.id):

@@ -21,7 +21,7 @@ from tajmahal.protocol import ProcessSeat
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move, parse_move
 from tajmahal.web.config import GameConfig, ServerSettings
-from tajmahal.web.store import StoredGame, StoredMove, StoreError
+from tajmahal.web.stores.contract import StoredGame, StoredMove, StoreError
 from tajmahal.web.stores.postgres import (
     HandedMove,
     Lease,
@@ -183,7 +183,7 @@ class ClusterTable(Table):
         """Make this copy the store's game (a replica, or a game about to be taken over; a
         holder stores its moves itself): the moves stored since, after the database checked
         the ones held here; the whole game read again if they differ.
-        :class:`~tajmahal.web.store.StoreError` if
+        :class:`~tajmahal.web.stores.contract.StoreError` if
         the database cannot be read."""
         if self.closed:
             return

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from tajmahal.web.config import GameConfig
-from tajmahal.web.frames import people_names
+from tajmahal.web.seat_messages import people_names
 from tajmahal.web.server import WATCH_KEY, GameServer
 from tajmahal.web.table import Rejected, Table
 

@@ -16,15 +16,17 @@ import re
 import secrets
 import time
 import uuid
+import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import attrs
 
 from tajmahal._escape import log_text
+from tajmahal._moved import REMOVED_IN
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.web.config import ConfigError, GameConfig, ServerSettings, check_bots
-from tajmahal.web.store import GameStore, Quota, QuotaError, StoredGame, StoreError
+from tajmahal.web.stores.contract import GameStore, Quota, QuotaError, StoredGame, StoreError
 from tajmahal.web.table import Rejected, Table, Workers
 
 __all__ = ["CreatedGame", "GameServer", "SingleFlight", "new_token"]
@@ -67,9 +69,20 @@ class GameServer:
         self._generation = 0  # counts the games created and expired: the games list is new
         self._sweeper: asyncio.Task[None] | None = None
         #: analyses, hints, replay pages and the games list: once each, a few at a time
-        self.expensive = SingleFlight(self.settings.expensive_jobs)
+        self.shared_results = SingleFlight(self.settings.expensive_jobs)
         #: the clients that create the server's own games (the arena), no address's limits
         self.exempt: set[str] = set()
+
+    @property
+    def expensive(self) -> SingleFlight:
+        """Deprecated: :attr:`shared_results` (this name is removed in tajmahal 0.4.0)."""
+        warnings.warn(
+            f"GameServer.expensive is deprecated and will be removed in tajmahal {REMOVED_IN}: "
+            "use GameServer.shared_results",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.shared_results
 
     async def start(self) -> None:
         """Start the bots' worker processes; resume every unfinished game where it stood."""
@@ -254,7 +267,7 @@ class GameServer:
         Read and built in worker threads, once a second at most however many ask (and again
         when a game was created or expired).
         """
-        listed: list[dict[str, Any]] = await self.expensive.get(
+        listed: list[dict[str, Any]] = await self.shared_results.get(
             ("games", limit, self._generation, int(time.monotonic())), self._games, limit
         )
         for entry in listed:

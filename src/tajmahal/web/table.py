@@ -18,9 +18,10 @@ import os
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tajmahal._escape import log_text
+from tajmahal._moved import renamed_names
 from tajmahal.faults import Fault, FaultKind
 from tajmahal.game import Game, GameRecord
 from tajmahal.protocol import ProcessLimits, ProcessSeat
@@ -33,10 +34,10 @@ from tajmahal.rules.state import GameState
 from tajmahal.rules.views import PlayerView
 from tajmahal.seat_contract import Answer, SeatPlayer
 from tajmahal.serialize import dumps
-from tajmahal.web._advice import hint_for, table_data
+from tajmahal.web._table_analysis import hint_for, table_data
 from tajmahal.web.clocks import SeatClocks, timeout_move
 from tajmahal.web.config import GameConfig, ServerSettings
-from tajmahal.web.frames import (
+from tajmahal.web.seat_messages import (
     MAX_EVENTS,
     decision_lines,
     live_board,
@@ -46,19 +47,23 @@ from tajmahal.web.frames import (
     state_text,
     whole_log,
 )
-from tajmahal.web.store import SQLiteStore, StoredGame, StoredMove
+from tajmahal.web.stores.contract import StoredGame, StoredMove
+from tajmahal.web.stores.sqlite import SQLiteStore
 from tajmahal.web.workers import PooledSeat, Workers
 
-__all__ = ["Listener", "Rejected", "Table", "Workers"]
+__all__ = ["ConnectionOutbox", "Rejected", "Table", "Workers"]
 
 log = logging.getLogger("tajmahal.web")
+
+if not TYPE_CHECKING:  # the former name, deprecated (type checkers see only the new one)
+    __getattr__ = renamed_names(__name__, {"Listener": "ConnectionOutbox"})
 
 
 class Rejected(TajMahalError):
     """A client's request that changes nothing: the message says why (sent to that client)."""
 
 
-class Listener:
+class ConnectionOutbox:
     """One open connection's mailbox: replies and state messages, in the order they are sent.
 
     A state message is built when the table's backlog gets to it (see
@@ -127,7 +132,7 @@ class Table:
         self.game = game
         self.moves: list[StoredMove] = list(stored.moves)
         self.version = 0
-        self.listeners: set[Listener] = set()
+        self.listeners: set[ConnectionOutbox] = set()
         self._lock = asyncio.Lock()
         self._referee: _Referee | None = None
         self._seats: list[SeatPlayer] = []
@@ -138,7 +143,7 @@ class Table:
         #: so: an idle game holds little; a page's first message unpacks it)
         self._board: bytes | None = None
         self._drawing: asyncio.Task[None] | None = None  #: the board being drawn
-        self._waiting_board: set[Listener] = set()  #: the pages waiting for it
+        self._waiting_board: set[ConnectionOutbox] = set()  #: the pages waiting for it
         #: the table panel of a decision (public facts: the same for every seat)
         self._tables: dict[int, dict[str, Any] | None] = {}
         self.rewound = 0  #: the version of the last undo: pages get the whole state again
@@ -250,7 +255,7 @@ class Table:
         visit = states[-1].visit
         return next(k for k, s in enumerate(states) if s.visit == visit)
 
-    def tell(self, listener: Listener, whole: bool = False) -> None:
+    def tell(self, listener: ConnectionOutbox, whole: bool = False) -> None:
         """Send ``listener`` the state when the backlog gets to it (``whole``: a full one).
 
         One message is on its way per listener at a time; the changes made
@@ -262,7 +267,7 @@ class Table:
             listener.owed = True
             self.workers.backlog.add(functools.partial(self._tell, listener))
 
-    def _tell(self, listener: Listener) -> bool:
+    def _tell(self, listener: ConnectionOutbox) -> bool:
         """A backlog job: build ``listener``'s state message now and queue it (False: none due)."""
         listener.owed = False
         if listener.closed:

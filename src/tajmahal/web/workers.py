@@ -69,7 +69,7 @@ from tajmahal.rules.views import PlayerView
 from tajmahal.seat_contract import Answer, timeout_answer
 from tajmahal.web.bot_worker import NICE, THREADS, serve_bots  # noqa: F401  (its old home)
 from tajmahal.web.config import ServerSettings
-from tajmahal.web.store import GameStore, StoredMove
+from tajmahal.web.stores.contract import GameStore, StoredMove
 from tajmahal.worker_process import WorkerProcess
 
 __all__ = ["GRACE", "NICE", "SLACK", "THREADS", "Backlog", "BotPool", "PooledSeat", "Workers"]
@@ -96,7 +96,7 @@ class _Request:
         self.timer: asyncio.TimerHandle | None = None
 
 
-class _Process(WorkerProcess):
+class _BotProcess(WorkerProcess):
     """One bot worker process, the calls it runs and those waiting for its start."""
 
     def __init__(self, setup: bytes) -> None:
@@ -129,7 +129,7 @@ class BotPool:
 
     def __init__(self, size: int = 0) -> None:
         self.size = size if size > 0 else os.cpu_count() or 1
-        self._slots: list[_Process | None] = [None] * self.size
+        self._slots: list[_BotProcess | None] = [None] * self.size
         self._pins: dict[str, int] = {}
         self._ids = itertools.count(1)
         self._setup: bytes | None = None
@@ -246,17 +246,17 @@ class BotPool:
             worker.waiting.append(request)
         return request.future
 
-    def _worker(self, slot: int) -> _Process:
+    def _worker(self, slot: int) -> _BotProcess:
         worker = self._slots[slot]
         if worker is None:
             if self._setup is None:
                 self._setup = _setup_message()
-            worker = self._slots[slot] = _Process(self._setup)
+            worker = self._slots[slot] = _BotProcess(self._setup)
             asyncio.get_running_loop().add_reader(worker.answers.fileno(), self._readable,
                                                   worker)  # fmt: skip
         return worker
 
-    def _send(self, worker: _Process, request: _Request) -> None:
+    def _send(self, worker: _BotProcess, request: _Request) -> None:
         """Hand a call to the worker; its clock starts now."""
         worker.running[request.number] = request
         request.sent = time.monotonic()
@@ -274,7 +274,7 @@ class BotPool:
             loop = asyncio.get_running_loop()
             request.timer = loop.call_later(request.limit + SLACK, self._late, worker, request)
 
-    def _late(self, worker: _Process, request: _Request) -> None:
+    def _late(self, worker: _BotProcess, request: _Request) -> None:
         """A call past its limit and slack: a timeout now; past the grace, a new worker."""
         if worker.running.get(request.number) is not request:
             return
@@ -291,14 +291,14 @@ class BotPool:
         self._replace(worker, f"still running a call {elapsed:.1f} s after its "
                               f"{request.limit:g} s limit", culprit=request)  # fmt: skip
 
-    def _readable(self, worker: _Process) -> None:
+    def _readable(self, worker: _BotProcess) -> None:
         try:
             while worker.answers.poll():
                 self._answered(worker, worker.answers.recv())
         except (EOFError, OSError, pickle.UnpicklingError):
             self._replace(worker, _ended(worker))
 
-    def _answered(self, worker: _Process, answer: Any) -> None:
+    def _answered(self, worker: _BotProcess, answer: Any) -> None:
         if not worker.ready:
             worker.ready = True
             if answer is not None:  # the setup failed: every call is a fault from now on
@@ -317,7 +317,7 @@ class BotPool:
                 request.future.set_result(answer[1])
 
     def _replace(
-        self, worker: _Process, why: str, restart: bool = True, culprit: _Request | None = None
+        self, worker: _BotProcess, why: str, restart: bool = True, culprit: _Request | None = None
     ) -> None:
         """Stop ``worker`` and put a new one in its place.
 
@@ -369,11 +369,11 @@ def _unavailable(kind: str, why: str) -> Any:
     return Answer(kind=FaultKind.UNAVAILABLE, detail=f"no bot worker: {why}")
 
 
-def _ended(worker: _Process) -> str:
+def _ended(worker: _BotProcess) -> str:
     return worker.exit_text()
 
 
-def _stop_all(workers: Sequence[_Process]) -> None:
+def _stop_all(workers: Sequence[_BotProcess]) -> None:
     for worker in workers:
         worker.stop(kill=False)
 

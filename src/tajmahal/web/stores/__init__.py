@@ -1,8 +1,11 @@
-"""The server's databases behind :class:`~tajmahal.web.store.GameStore`, chosen by ``--db``.
+"""The server's databases behind :class:`~tajmahal.web.stores.contract.GameStore`, chosen by
+``--db``.
 
-A file path opens SQLite (:class:`~tajmahal.web.store.SQLiteStore`, one process); a
+A file path opens SQLite (:class:`~tajmahal.web.stores.sqlite.SQLiteStore`, one process); a
 ``postgresql://`` URL opens PostgreSQL (:class:`~tajmahal.web.stores.postgres.PostgresStore`,
 several server processes on one or more machines; ``pip install 'tajmahal[postgres]'``).
+The store contract's names (:mod:`~tajmahal.web.stores.contract`) and the SQLite store are
+importable from here too.
 """
 
 from __future__ import annotations
@@ -11,13 +14,38 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-import tajmahal.web.store
-from tajmahal.web.store import SQLiteStore, StoreError
+from tajmahal.web.stores.contract import (
+    DuplicateMoveError,
+    GameStore,
+    Quota,
+    QuotaError,
+    StoredGame,
+    StoredMove,
+    StoreError,
+    TokenEntry,
+    default_db_path,
+    token_digest,
+)
+from tajmahal.web.stores.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
     import tajmahal.web.stores.postgres
 
-__all__ = ["is_postgres_url", "open_store"]
+__all__ = [
+    "DuplicateMoveError",
+    "GameStore",
+    "Quota",
+    "QuotaError",
+    "SQLiteStore",
+    "StoreError",
+    "StoredGame",
+    "StoredMove",
+    "TokenEntry",
+    "default_db_path",
+    "is_postgres_url",
+    "open_store",
+    "token_digest",
+]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: libpq's ``key=value`` address: its first word is one of libpq's connection keywords
@@ -48,11 +76,11 @@ def is_postgres_url(db: str | os.PathLike[str]) -> bool:
 
 def open_store(
     db: str | os.PathLike[str], *, exclusive: bool = False
-) -> tajmahal.web.store.SQLiteStore | tajmahal.web.stores.postgres.PostgresStore:
+) -> SQLiteStore | tajmahal.web.stores.postgres.PostgresStore:
     """The store that ``--db`` names: PostgreSQL for a ``postgresql://`` URL, else a SQLite file.
 
-    :class:`~tajmahal.web.store.StoreError` (a clear message) if it cannot be opened, or if
-    PostgreSQL is asked for without psycopg installed; an address that is neither (another
+    :class:`~tajmahal.web.stores.contract.StoreError` (a clear message) if it cannot be opened,
+    or if PostgreSQL is asked for without psycopg installed; an address that is neither (another
     scheme's URL, a typo of ``postgresql://``) is refused without being echoed. Either
     store's ``path`` says where the games are (a PostgreSQL address without its password).
     ``exclusive``: no other exclusive store may use the same PostgreSQL database at the same

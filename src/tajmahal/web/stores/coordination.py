@@ -15,7 +15,7 @@ import attrs
 import psycopg
 from psycopg.rows import TupleRow
 
-from tajmahal.web.store import StoreError
+from tajmahal.web.stores.contract import StoreError
 from tajmahal.web.stores.notices import ANSWERS, HANDED
 
 __all__ = [

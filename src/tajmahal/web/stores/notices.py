@@ -14,18 +14,20 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable
-from typing import TypeGuard
+from typing import TYPE_CHECKING, TypeGuard
 
 import attrs
+
+from tajmahal._moved import renamed_names
 
 __all__ = [
     "ANSWERS",
     "DECISIONS",
     "HANDED",
     "MAX_NOTICE_BYTES",
-    "Answer",
-    "Decision",
-    "Handed",
+    "GameChanged",
+    "MoveAnswered",
+    "MoveHanded",
     "Notice",
     "moves_digest",
     "parse_notice",
@@ -42,7 +44,7 @@ _CHANGES = ("move", "undo", "finish")
 
 
 @attrs.frozen
-class Decision:
+class GameChanged:
     """Notice: game ``game_id`` changed. ``change`` is ``'move'`` (decision ``number`` was
     committed), ``'undo'`` (moves ``number`` and later were removed) or ``'finish'``."""
 
@@ -52,7 +54,7 @@ class Decision:
 
 
 @attrs.frozen
-class Handed:
+class MoveHanded:
     """Notice: handed move ``id`` waits for the holder of ``game_id``."""
 
     game_id: str
@@ -60,7 +62,7 @@ class Handed:
 
 
 @attrs.frozen
-class Answer:
+class MoveAnswered:
     """Notice: the holder answered handed move ``id`` (the answer is in its row, not here:
     ``error`` is kept for older senders and never trusted)."""
 
@@ -69,7 +71,12 @@ class Answer:
     error: str | None = None
 
 
-Notice = Decision | Handed | Answer
+Notice = GameChanged | MoveHanded | MoveAnswered
+
+if not TYPE_CHECKING:  # the former names, deprecated (type checkers see only the new ones)
+    __getattr__ = renamed_names(
+        __name__, {"Decision": "GameChanged", "Handed": "MoveHanded", "Answer": "MoveAnswered"}
+    )
 
 
 def parse_notice(channel: str, payload: str) -> Notice | None:
@@ -77,9 +84,9 @@ def parse_notice(channel: str, payload: str) -> Notice | None:
     too deep, a wrong type, a number out of range, an unknown kind).
 
     >>> parse_notice(DECISIONS, '{"game": "g1", "change": "move", "number": 3}')
-    Decision(game_id='g1', change='move', number=3)
+    GameChanged(game_id='g1', change='move', number=3)
     >>> parse_notice(ANSWERS, '{"game": "g1", "id": 8}')
-    Answer(game_id='g1', id=8, error=None)
+    MoveAnswered(game_id='g1', id=8, error=None)
     >>> parse_notice(HANDED, 'not json') is None
     True
     >>> parse_notice(DECISIONS, '{"game": "g1", "change": "undo", "number": 0}') is None
@@ -100,13 +107,13 @@ def parse_notice(channel: str, payload: str) -> Notice | None:
         return None
     if channel == DECISIONS and data.get("change") in _CHANGES:
         if number is None and data["change"] == "finish":
-            return Decision(game, "finish")
+            return GameChanged(game, "finish")
         if _counted(number, MAX_NUMBER):
-            return Decision(game, data["change"], number)
+            return GameChanged(game, data["change"], number)
     elif channel == HANDED and _counted(ident, MAX_ID):
-        return Handed(game, ident)
+        return MoveHanded(game, ident)
     elif channel == ANSWERS and _counted(ident, MAX_ID):
-        return Answer(game, ident)
+        return MoveAnswered(game, ident)
     return None
 
 

@@ -1,8 +1,8 @@
-"""A :class:`~tajmahal.web.store.GameStore` in PostgreSQL (psycopg 3), and what several
+"""A :class:`~tajmahal.web.stores.contract.GameStore` in PostgreSQL (psycopg 3), and what several
 server processes share through it.
 
 Games, tokens (SHA-256 digests only) and moves are kept as
-:class:`~tajmahal.web.store.SQLiteStore` keeps them, and a move returns only once its
+:class:`~tajmahal.web.stores.sqlite.SQLiteStore` keeps them, and a move returns only once its
 transaction is committed (``synchronous_commit=on``). For several processes on one or more
 machines the store adds three primitives; every one is a plain table or a PostgreSQL
 feature, no home-made cluster protocol:
@@ -13,7 +13,7 @@ feature, no home-made cluster protocol:
   *epoch*, and a write given a lease is fenced by it: a process that lost its game can
   no longer change it (:class:`~tajmahal.web.stores.coordination.LeaseLostError`).
 - **Notices through LISTEN/NOTIFY**: each committed change of a game ("decision N of game
-  G", an undo, the end) reaches every :class:`Listener` once it is committed.
+  G", an undo, the end) reaches every :class:`NoticeListener` once it is committed.
 - **Handed moves**: a process that does not hold a game stores a person's move there
   (:meth:`~tajmahal.web.stores.coordination.Coordination.hand_move`); the holder is told,
   takes it with its lease and answers in its row
@@ -33,7 +33,7 @@ import json
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -46,7 +46,8 @@ except ImportError as missing:
     raise missing_extra(__name__, ("postgres",), missing) from missing
 
 from tajmahal._escape import log_text
-from tajmahal.web.store import (
+from tajmahal._moved import renamed_names
+from tajmahal.web.stores.contract import (
     QUOTA_COUNTS,
     DuplicateMoveError,
     Quota,
@@ -72,9 +73,9 @@ from tajmahal.web.stores.notices import (
     ANSWERS,
     DECISIONS,
     HANDED,
-    Answer,
-    Decision,
-    Handed,
+    GameChanged,
+    MoveAnswered,
+    MoveHanded,
     Notice,
     moves_digest,
     parse_notice,
@@ -91,14 +92,14 @@ __all__ = [
     "ANSWERS",
     "DECISIONS",
     "HANDED",
-    "Answer",
-    "Decision",
-    "Handed",
+    "GameChanged",
     "HandedMove",
     "Lease",
     "LeaseLostError",
-    "Listener",
+    "MoveAnswered",
+    "MoveHanded",
     "Notice",
+    "NoticeListener",
     "PostgresStore",
     "UncertainWriteError",
     "address_problem",
@@ -111,10 +112,16 @@ __all__ = [
 _Connection = psycopg.Connection[TupleRow]
 log = logging.getLogger("tajmahal.web")
 
+if not TYPE_CHECKING:  # the former names, deprecated (type checkers see only the new ones)
+    __getattr__ = renamed_names(__name__, {
+        "Listener": "NoticeListener", "Decision": "GameChanged", "Handed": "MoveHanded",
+        "Answer": "MoveAnswered",
+    })  # fmt: skip
+
 
 class PostgresStore(PostgresConnection, Coordination):
-    """A :class:`~tajmahal.web.store.GameStore` in a PostgreSQL database, for one or several
-    server processes (``tajmahal serve --db postgresql://...``).
+    """A :class:`~tajmahal.web.stores.contract.GameStore` in a PostgreSQL database, for one or
+    several server processes (``tajmahal serve --db postgresql://...``).
 
     ``dsn`` is a libpq address: a ``postgresql://user@host/database`` URL or
     ``host=... dbname=...``; a password is best kept in ``~/.pgpass`` or ``PGPASSWORD``.
@@ -125,10 +132,10 @@ class PostgresStore(PostgresConnection, Coordination):
     ``exclusive=True`` (for an application that wants a database alone; ``tajmahal serve``
     shares it, see :mod:`tajmahal.web.cluster`) holds the database for this store alone,
     with a session advisory lock: a second exclusive store gets
-    :class:`~tajmahal.web.store.StoreError`, and the lock goes with the connection (a
+    :class:`~tajmahal.web.stores.contract.StoreError`, and the lock goes with the connection (a
     killed process frees it at once).
 
-    Used like :class:`~tajmahal.web.store.SQLiteStore`::
+    Used like :class:`~tajmahal.web.stores.sqlite.SQLiteStore`::
 
         store = PostgresStore("postgresql://tajmahal@/tajmahal?host=/run/postgresql")
         store.create_game(StoredGame("g1", {"seats": []}, 7, 0.0), [("secret", 0)])
@@ -160,8 +167,9 @@ class PostgresStore(PostgresConnection, Coordination):
         quota: Quota | None = None,
     ) -> None:  # fmt: skip
         """Store a new game and its tokens (their digests only); with a ``quota``, only
-        within it, counted over every process's games (:class:`~tajmahal.web.store.QuotaError`
-        names the limit), and the game is its owner's."""
+        within it, counted over every process's games
+        (:class:`~tajmahal.web.stores.contract.QuotaError` names the limit), and the game is
+        its owner's."""
 
         def work(db: _Connection) -> None:
             if quota is not None:  # one new game at a time, cluster-wide: counted, then stored
@@ -437,12 +445,12 @@ def _game(row: Sequence[Any]) -> StoredGame:
                       record=record)  # fmt: skip
 
 
-class Listener:
+class NoticeListener:
     """A connection of its own that hears the store's notices (:data:`DECISIONS`,
     :data:`HANDED`, :data:`ANSWERS`, or the ``channels`` given).
 
     A notice sent while no listener listened is gone: after
-    :class:`~tajmahal.web.store.StoreError` (the connection was lost) open a new listener
+    :class:`~tajmahal.web.stores.contract.StoreError` (the connection was lost) open a new listener
     and reload the games from the store.
     """
 
@@ -493,7 +501,7 @@ class Listener:
         """Stop listening."""
         self._db.close()
 
-    def __enter__(self) -> Listener:
+    def __enter__(self) -> NoticeListener:
         return self
 
     def __exit__(self, *exc: object) -> None:

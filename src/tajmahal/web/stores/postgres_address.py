@@ -2,7 +2,7 @@
 messages and logs: read, described and redacted, never a password shown.
 
 The :class:`~tajmahal.web.stores.postgres.PostgresStore` and its
-:class:`~tajmahal.web.stores.postgres.Listener` say which database they use with
+:class:`~tajmahal.web.stores.postgres.NoticeListener` say which database they use with
 :func:`describe`, and take their errors through :func:`redact`.
 """
 

@@ -23,7 +23,7 @@ try:  # the extra 'postgres': without it, an ImportError that names it
 except ImportError as missing:
     raise missing_extra(__name__, ("postgres",), missing) from missing
 
-from tajmahal.web.store import StoreError, unknown_game
+from tajmahal.web.stores.contract import StoreError, unknown_game
 from tajmahal.web.stores.postgres_address import _reason, address_problem, describe
 from tajmahal.web.stores.postgres_schema import SERVER_LOCK
 
@@ -171,7 +171,8 @@ class PostgresConnection:
             ) from exc
 
     def close(self) -> None:
-        """Release the connection (a later call raises :class:`~tajmahal.web.store.StoreError`)."""
+        """Release the connection (a later call raises
+        :class:`~tajmahal.web.stores.contract.StoreError`)."""
         with self._lock:
             self._closed = True
             if self._db is not None:

@@ -45,7 +45,7 @@ def table_data(view: PlayerView, seat: int | None = None) -> dict[str, Any]:
 
 def hint_for(view: PlayerView, legal: Sequence[Move], seed: int) -> dict[str, Any]:
     """A search bot's move for the seat of ``view``, with its reasons (JSON-ready)."""
-    from tajmahal.web.frames import for_people, move_label
+    from tajmahal.web.seat_messages import for_people, move_label
 
     with decision_deadline(HINT_SECONDS):
         advice = analysis.hint(IsmctsBot(seed=seed, iterations=HINT_ITERATIONS), view,
@@ -79,7 +79,7 @@ def analysis_html(record: GameRecord, seats: Sequence[int]) -> str:
     the replay with its board, the loss strip (a click jumps to the decision), the mistakes;
     seats counted from 1, as on the game page."""
     from tajmahal.render.viewer import replay_html
-    from tajmahal.web.frames import seats_from_one
+    from tajmahal.web.seat_messages import seats_from_one
 
     title = f"Taj Mahal: analysis of {', '.join(record.players)}"
     with decision_deadline(ANALYSIS_SECONDS):
@@ -90,6 +90,6 @@ def analysis_html(record: GameRecord, seats: Sequence[int]) -> str:
 def replay_page(record: GameRecord) -> str:
     """The replay page of a finished game, seats counted from 1 as on the game page."""
     from tajmahal.render.viewer import replay_html
-    from tajmahal.web.frames import seats_from_one
+    from tajmahal.web.seat_messages import seats_from_one
 
     return seats_from_one(replay_html(record))
