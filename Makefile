@@ -92,10 +92,16 @@ postgresql:
 	  || echo "could not install PostgreSQL: the PostgreSQL store tests will be skipped"; }
 
 
+# The suite runs on pytest-xdist's workers, one per CPU up to 2 (what CI has): each worker has
+# its own browser, PostgreSQL cluster and temporary folders; --dist loadfile gives each test
+# file to one worker, so a file's servers and builds (module fixtures) are made once.
+# PYTEST_XDIST='-n 0' (or '-p no:xdist') runs the suite in one process, '-n 4' on four.
+PYTEST_XDIST ?= -n auto --maxprocesses 2 --dist loadfile
+
 # the tests that install into fresh venvs from the package index (minutes each) are left to
 # `make test-install`, which CI runs after `make test`
 unit: $(STAMP) $(CHROMIUM) node bwrap axe postgresql
-	$(BIN)/pytest -m 'not fresh_venv'
+	$(BIN)/pytest $(PYTEST_XDIST) -m 'not fresh_venv'
 
 # What outsiders do: the docs built from .readthedocs.yaml's install alone, the compiled build
 # installed with build isolation, the public-server tutorial run as written (tests marked
@@ -142,7 +148,7 @@ fast-tree: $(STAMP)
 # (`make test-install`)
 test-fast: fast-tree $(CHROMIUM) node bwrap axe postgresql
 	TAJMAHAL_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/pytest -p no:cacheprovider \
-	  -m 'not fresh_venv'
+	  $(PYTEST_XDIST) -m 'not fresh_venv'
 
 # the compiled build installed in .venv, in place of the editable pure one (which any target
 # that needs $(STAMP), such as `make test`, puts back)

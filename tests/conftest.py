@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import collections
 import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
@@ -67,11 +69,6 @@ def postgres_dsn(postgres_cluster: Cluster) -> str:
     return postgres_cluster.dsn(postgres_cluster.new_schema())
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    while _cluster:
-        _cluster.pop().stop()
-
-
 # Every document and protocol message a test makes the library write or accept is checked
 # against the published JSON Schemas (tests/schema_check.py); a violation fails its test.
 schema_check.install()
@@ -88,8 +85,51 @@ def _documents_follow_their_schemas(request: pytest.FixtureRequest) -> Iterator[
         )
 
 
+# With pytest-xdist (`make unit` runs the suite on two workers) each worker process checks the
+# documents of its own tests, then sends its counts, and whether the check was still in place
+# at its end, to the controlling process: that prints the session's summary, and fails the
+# run if a process ran tests without the check.
+_workers: dict[str, tuple[dict[str, int], bool]] = {}  # worker -> (counts, check in place)
+_unchecked: list[str] = []  # the processes that ran tests without the check
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    while _cluster:
+        _cluster.pop().stop()
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:  # an xdist worker: its part of the summary
+        output["schema_checks"] = dict(schema_check.checked)
+        output["schema_checks_installed"] = schema_check.installed()
+        return
+    if not _workers and session.testscollected and not schema_check.installed():
+        _unchecked.append("this process")  # a serial run (-p no:xdist or -n 0)
+    _unchecked.extend(name for name, (_, installed) in _workers.items() if not installed)
+    if _unchecked:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """An xdist worker is done (one that crashed sends nothing: xdist reports that itself)."""
+    output = getattr(node, "workeroutput", {})
+    if "schema_checks" in output:
+        name = str(node.workerinput["workerid"])  # gw0, gw1, ...
+        _workers[name] = (output["schema_checks"], bool(output["schema_checks_installed"]))
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    counts = schema_check.checked
+    counts: collections.Counter[str] = collections.Counter(schema_check.checked)
+    for worker_counts, _ in _workers.values():
+        counts.update(worker_counts)
     if counts:
         shown = ", ".join(f"{name} {count}" for name, count in sorted(counts.items()))
-        terminalreporter.write_line(f"JSON Schema checks: {sum(counts.values())} ({shown})")
+        each = ", ".join(f"{name} {sum(c.values())}" for name, (c, _) in sorted(_workers.items()))
+        workers = f", in {len(_workers)} workers ({each})" if _workers else ""
+        terminalreporter.write_line(
+            f"JSON Schema checks: {sum(counts.values())} ({shown}){workers}"
+        )
+    if _unchecked:
+        terminalreporter.write_line(
+            f"JSON Schema checks were not in place at the session's end in {', '.join(_unchecked)}",
+            red=True,
+        )

@@ -299,6 +299,17 @@ def _replace(original: object, wrapper: object) -> None:
                     setattr(module, attribute, wrapper)
 
 
+def installed() -> bool:
+    """Whether the check is in place (no test or plugin has put the originals back)."""
+    import tajmahal
+    import tajmahal.serialize
+    from tajmahal.protocol import messages
+
+    wrapped = (tajmahal.dumps, tajmahal.loads, tajmahal.serialize.dumps, tajmahal.serialize.loads,
+               messages.hello_line, messages.request_line, messages.read_move)  # fmt: skip
+    return all(getattr(f, "__wrapped__", None) is not None for f in wrapped)
+
+
 def install() -> None:
     """Check every document and message from now on (once per session)."""
     import tajmahal.serialize

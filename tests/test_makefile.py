@@ -110,5 +110,27 @@ def test_ci_runs_the_other_pythons_after_make_test() -> None:
     lines = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
              if line and not line.startswith("#")]  # fmt: skip
     commands = [line for line in lines if line.startswith("make ")]
-    # make test first; then the other Pythons and the compiled build (make test-fast)
-    assert commands == ["make test", "make test-versions", "make test-fast"]
+    # make test first; then the fresh-venv installs, the other Pythons and the compiled build
+    assert commands == ["make test", "make test-install", "make test-versions", "make test-fast"]
+
+
+def test_the_suite_runs_on_two_xdist_workers_unless_told_otherwise(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    for name in ("pyproject.toml", "examples/plugin/pyproject.toml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+
+    def pytest_lines(*arguments: str) -> list[str]:
+        done = subprocess.run(["make", "-n", *arguments, f"PYTHON={sys.executable}"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.replace("\\\n", " ").splitlines()  # a recipe's continued lines
+        return [line for line in lines if "bin/pytest " in line]
+
+    parallel = "-n auto --maxprocesses 2 --dist loadfile"
+    # -o fast-tree: its recipe calls make again (which -n runs): the build is not looked at here
+    unit, fast = pytest_lines("unit"), pytest_lines("-o", "fast-tree", "test-fast")
+    assert len(unit) == 1 and parallel in unit[0] and "-m 'not fresh_venv'" in unit[0]
+    assert len(fast) == 1 and parallel in fast[0] and "TAJMAHAL_EXPECT_COMPILED=1" in fast[0]
+    serial = pytest_lines("unit", "PYTEST_XDIST=-n 0")
+    assert len(serial) == 1 and "-n 0" in serial[0] and "--dist" not in serial[0]

@@ -272,9 +272,19 @@ def test_a_process_that_loses_a_lease_follows_the_game_and_its_moves_are_handed_
         nonlocal created
         async with two_cluster_servers(postgres_dsn) as (a, b):
             created = await a.create(ANN_AND_TWO_BOTS)
+
+            holding: list[ClusterServer] = []  # B takes the game if A misses a renewal
+
+            def ann_to_play() -> bool:
+                tables = [(server, server.tables.get(created.id)) for server in (a, b)]
+                holding[:] = [server for server, table in tables if isinstance(table, ClusterTable)
+                              and table.held and table.state.current_player == 0]  # fmt: skip
+                return bool(holding)
+
+            await wait(ann_to_play, "Ann's turn on the process that holds the game")
+            a, b = (a, b) if holding[0] is a else (b, a)  # A: the process that held it then
             mine = a.tables[created.id]
             assert isinstance(mine, ClusterTable)
-            await wait(lambda: mine.held and mine.state.current_player == 0, "Ann's turn on A")
             legal = [str(m) for m in mine.state.legal_moves()]
             await mine.move(0, mine.decision + 1, legal[0])
             with psycopg.connect(postgres_dsn, autocommit=True) as db:  # the lease is taken

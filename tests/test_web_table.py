@@ -372,7 +372,7 @@ def test_words_everywhere_the_lobby_result_and_analysis_on_a_phone(
     page.wait_for_selector("#result h2")
     result = page.inner_text("#result")
     assert "level 1" in result and "ismcts" not in page.inner_text("body"), result
-    page.click("#link-analysis")
+    page.click("#link-analysis", timeout=300_000)  # the analysis may take a minute
     page.wait_for_selector("#strip .mark", timeout=300_000)
     name = page.inner_text("#strip .strip-name")
     assert re.search(r"lost \d+\.\d\d expected wins$", name), name
