@@ -21,6 +21,7 @@ MOVED = {
     "tajmahal.bots.hookspecs": "tajmahal.hookspecs",
     "tajmahal.referee.faults": "tajmahal.faults",
     "tajmahal.web.store": "tajmahal.web.stores",
+    "tajmahal.web.frames": "tajmahal.web.seat_messages",
 }
 
 #: (module, former name) -> the new name, in the same module
