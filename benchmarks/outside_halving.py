@@ -1,0 +1,129 @@
+"""A stronger outside baseline: flat Monte Carlo narrowed by sequential halving (issue 51).
+
+The successor of ``outside_bots.FlatMcBot``, written against the public API only
+(``import tajmahal as tm``) and sharing no code with ``ismcts`` (not its evaluation,
+rollout policy, ``view.sample`` or ``Playout``): the deals, the visit simulator, the
+strategy's rollout policy and the values are ``outside_bots.py``'s.  What it adds:
+
+- **common random numbers**: every candidate of a play-or-withdraw decision is
+  simulated on the same sampled deals with the same rollout seeds, deal by deal,
+  so two candidates are compared on the same luck (a paired difference);
+- **sequential halving** (Karnin, Koren and Somekh 2013): the decision's budget
+  (``samples`` times the candidates) is spent in rounds; each round the candidates
+  still in the race are simulated on the next deals (the same ones for all), then
+  the worse half drops out, so the close candidates get most of the simulations;
+  the last one standing is played;
+- the cards a withdrawal brings in are priced as ``FlatMcBot`` prices them
+  (``supply`` times a card in hand).
+
+Run at four times the default ``ismcts``'s CPU per decision (docs/performance.md,
+"Issue 51, third round")::
+
+    python benchmarks/strength.py ismcts file:benchmarks/outside_halving.py:HalvingMcBot greedy
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+import tajmahal as tm
+
+__all__ = ["SAMPLES", "HalvingMcBot"]
+
+#: simulations per candidate on average (the budget is this times the candidates): about
+#: four times ``ismcts``'s CPU per decision at 3 seats (compiled build, measured in games)
+SAMPLES = 56
+
+
+def _outside_bots() -> ModuleType:
+    """``outside_bots.py`` beside this file (a ``file:`` bot is loaded without its folder
+    on ``sys.path``)."""
+    name = "tajmahal_benchmarks_outside_bots"
+    module = sys.modules.get(name)
+    if module is None:
+        path = Path(__file__).with_name("outside_bots.py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+_outside = _outside_bots()
+
+
+class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
+    """Flat Monte Carlo on common deals, narrowed by sequential halving (see the docstring).
+
+    Options: ``samples`` (simulations per candidate on average, default ``SAMPLES``),
+    ``first`` (the deals every candidate gets in the first round, at least; default 4),
+    ``noise`` (the rollout policy's noise, as ``FlatMcBot``'s), ``supply`` (what a card a
+    withdrawal takes from the supply is worth, in cards in hand), ``halving`` (``false``:
+    every candidate on every deal, ``FlatMcBot``'s plain search), ``seed``.
+    """
+
+    name = "halving-mc"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = SAMPLES,
+        noise: float = 0.35,
+        supply: float = _outside.SUPPLY,
+        halving: bool = True,
+        first: int = 4,
+    ) -> None:
+        super().__init__(seed=seed, samples=samples, noise=noise, supply=supply)
+        if isinstance(first, bool) or not isinstance(first, int) or not 1 <= first <= 1000:
+            raise ValueError(f"first must be an int from 1 to 1000, got {first!r}")
+        if isinstance(noise, bool) or not isinstance(noise, int | float) or not 0 <= noise <= 5:
+            raise ValueError(f"noise must be a number from 0 to 5, got {noise!r}")
+        self.halving = bool(halving)
+        self.first = first
+
+    def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
+        self.last_iterations = 0
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        if view.phase is not tm.Phase.PLAY:
+            return self.strategy.choose(view, legal_moves)  # type: ignore[no-any-return]
+        values = _outside.Values(view)
+        candidates = list(legal_moves)
+        # the common random numbers: deal k (hands and rollout seed) is the same for all
+        deals: list[tuple[list[list[tm.Card]], int]] = []
+        totals = [0.0] * len(candidates)
+        done = 0  # deals simulated by every candidate still in the race
+
+        def simulate(alive: list[int], upto: int) -> None:
+            while len(deals) < upto:
+                deals.append((self.deal(view), self.rng.getrandbits(32)))
+            for hands, seed in deals[done:upto]:
+                for index in alive:
+                    sim = _outside._Visit(self, view, values, hands, random.Random(seed))
+                    sim.first(candidates[index])
+                    sim.finish()
+                    totals[index] += sim.outcome(view.seat)
+                    self.last_iterations += 1
+
+        alive = list(range(len(candidates)))
+        budget = self.samples * len(candidates)
+        if not self.halving or len(alive) <= 2:
+            simulate(alive, self.samples)
+            return candidates[max(alive, key=lambda i: totals[i])]
+        rounds = (len(alive) - 1).bit_length()  # halving down to one candidate
+        spent = 0
+        for step in range(rounds):
+            share = (budget - spent) // ((rounds - step) * len(alive))
+            upto = done + max(self.first if step == 0 else 1, share)
+            simulate(alive, upto)
+            spent += (upto - done) * len(alive)
+            done = upto
+            alive.sort(key=lambda i: totals[i], reverse=True)  # the same deals: sums compare
+            alive = alive[: (len(alive) + 1) // 2]
+        return candidates[alive[0]]
