@@ -63,6 +63,8 @@ class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
 
     Options: ``samples`` (simulations per candidate on average, default ``SAMPLES``),
     ``first`` (the deals every candidate gets in the first round, at least; default 4),
+    ``marginal`` (a card spent or taken is worth what it is worth at the hand's size in the
+    simulation, not at the hand's size when deciding; default off),
     ``noise`` (the rollout policy's noise, as ``FlatMcBot``'s), ``supply`` (what a card a
     withdrawal takes from the supply is worth, in cards in hand), ``halving`` (``false``:
     every candidate on every deal, ``FlatMcBot``'s plain search), ``seed``.
@@ -78,6 +80,7 @@ class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
         supply: float = _outside.SUPPLY,
         halving: bool = True,
         first: int = 4,
+        marginal: bool = False,
     ) -> None:
         super().__init__(seed=seed, samples=samples, noise=noise, supply=supply)
         if isinstance(first, bool) or not isinstance(first, int) or not 1 <= first <= 1000:
@@ -86,6 +89,7 @@ class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
             raise ValueError(f"noise must be a number from 0 to 5, got {noise!r}")
         self.halving = bool(halving)
         self.first = first
+        self.marginal = bool(marginal)
 
     def choose(self, view: tm.PlayerView, legal_moves: Sequence[tm.Move]) -> tm.Move:
         self.last_iterations = 0
@@ -106,6 +110,8 @@ class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
             for hands, seed in deals[done:upto]:
                 for index in alive:
                     sim = _outside._Visit(self, view, values, hands, random.Random(seed))
+                    if self.marginal:
+                        sim.values = _HandValues(values, sim.hands)
                     sim.first(candidates[index])
                     sim.finish()
                     totals[index] += sim.outcome(view.seat)
@@ -127,3 +133,21 @@ class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
             alive.sort(key=lambda i: totals[i], reverse=True)  # the same deals: sums compare
             alive = alive[: (len(alive) + 1) // 2]
         return candidates[alive[0]]
+
+
+class _HandValues:
+    """A visit's values with a card's worth read at the simulated hand's size (``marginal``)."""
+
+    __slots__ = ("hands", "left", "prizes")
+
+    def __init__(self, values: object, hands: list[list[object]]) -> None:
+        self.prizes = values.prizes  # type: ignore[attr-defined]
+        self.left = values.left  # type: ignore[attr-defined]
+        self.hands = hands
+
+    def card_cost(self, seat: int) -> float:
+        """``Values.card_cost`` at the seat's hand in the simulation."""
+        if self.left == 0:
+            return 0.5
+        hand = len(self.hands[seat])
+        return min(1.0, 0.3 + 0.07 * self.left) * (1.0 + 1.5 / max(hand, 1))

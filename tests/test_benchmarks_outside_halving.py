@@ -61,6 +61,7 @@ def test_halving_spends_the_budget_in_rounds_on_common_deals() -> None:
     assert plain.last_iterations == 6 * len(legal)  # every candidate on every deal
     halving = cls(seed=1, samples=6, first=2)
     assert halving.choose(view, legal) in legal
+    assert cls(seed=1, samples=6, marginal=True).choose(view, legal) in legal
     rounds = (len(legal) - 1).bit_length()
     # each candidate gets the first round's deals; the budget is the same, give or take
     # the rounding of each round's share up to one deal a candidate
