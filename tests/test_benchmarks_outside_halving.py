@@ -8,6 +8,7 @@ same game again for the same seed, the budget spent as documented, bad options r
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,31 @@ def test_shares_no_code_with_ismcts() -> None:
         used = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
         used |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
         assert not used & {"sample", "Playout", "ismcts", "IsmctsBot", "evaluate"}, name
+
+
+def test_paired_logs_compares_two_runs_deal_by_deal(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``benchmarks/paired_logs.py``: (A − field) per deal in one log minus the same in another."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("paired_logs", BENCHMARKS / "paired_logs.py")
+    assert spec is not None and spec.loader is not None
+    paired = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(paired)
+
+    def log(name: str, candidate: str, scores: list[tuple[int, int]]) -> str:
+        path = tmp_path / name
+        lines = []
+        for mine, theirs in scores:  # 2 games a deal: totals per spec
+            tallies = [{"games": 2, "score": score} for score in (mine, theirs, 0)]
+            lines.append(json.dumps({"specs": [candidate, "flat", "greedy"], "tallies": tallies}))
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return str(path)
+
+    a = log("a.jsonl", "new", [(120, 100), (100, 100), (90, 100)])  # +10, 0, -5 a game
+    b = log("b.jsonl", "old", [(100, 100), (96, 100)])  # 0, -2: two deals finished
+    # paired: +10 and +2, mean +6, sd 5.66, half-width 1.96 * 5.66 / sqrt(2) = 7.84
+    assert paired.main([a, b, "--against", "flat"]) == 0
+    out = capsys.readouterr().out
+    assert "over 2 deals: +6.0 (-1.8 to +13.8)" in out
+    with pytest.raises(SystemExit, match="not an opponent"):
+        paired.main([a, b, "--against", "nobody"])
