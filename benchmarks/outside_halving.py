@@ -35,9 +35,11 @@ import tajmahal as tm
 
 __all__ = ["SAMPLES", "HalvingMcBot"]
 
-#: simulations per candidate on average (the budget is this times the candidates): about
-#: four times ``ismcts``'s CPU per decision at 3 seats (compiled build, measured in games)
-SAMPLES = 56
+#: simulations per candidate on average (the budget is this times the candidates), by the
+#: number of seats: about four times the default ``ismcts``'s CPU per decision in games
+#: against it (compiled build: 4.6x, 4.4x and 4.1x in docs/performance.md's tables); the
+#: candidates, and so the CPU, grow with the hands
+SAMPLES = {3: 56, 4: 44, 5: 28}
 
 
 def _outside_bots() -> ModuleType:
@@ -61,7 +63,8 @@ _outside = _outside_bots()
 class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
     """Flat Monte Carlo on common deals, narrowed by sequential halving (see the docstring).
 
-    Options: ``samples`` (simulations per candidate on average, default ``SAMPLES``),
+    Options: ``samples`` (simulations per candidate on average; default ``SAMPLES``
+    for the table's number of seats),
     ``first`` (the deals every candidate gets in the first round, at least; default 4),
     ``marginal`` (a card spent or taken is worth what it is worth at the hand's size in the
     simulation, not at the hand's size when deciding; default off),
@@ -75,14 +78,16 @@ class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
     def __init__(
         self,
         seed: int = 0,
-        samples: int = SAMPLES,
+        samples: int | None = None,
         noise: float = 0.35,
         supply: float = _outside.SUPPLY,
         halving: bool = True,
         first: int = 4,
         marginal: bool = False,
     ) -> None:
-        super().__init__(seed=seed, samples=samples, noise=noise, supply=supply)
+        super().__init__(seed=seed, samples=SAMPLES[3] if samples is None else samples,
+                         noise=noise, supply=supply)  # fmt: skip
+        self.samples_given = samples
         if isinstance(first, bool) or not isinstance(first, int) or not 1 <= first <= 1000:
             raise ValueError(f"first must be an int from 1 to 1000, got {first!r}")
         if isinstance(noise, bool) or not isinstance(noise, int | float) or not 0 <= noise <= 5:
@@ -118,9 +123,10 @@ class HalvingMcBot(_outside.FlatMcBot):  # type: ignore[misc,name-defined]
                     self.last_iterations += 1
 
         alive = list(range(len(candidates)))
-        budget = self.samples * len(candidates)
+        samples = self.samples_given or SAMPLES.get(view.num_players, SAMPLES[3])
+        budget = samples * len(candidates)
         if not self.halving or len(alive) <= 2:
-            simulate(alive, self.samples)
+            simulate(alive, samples)
             return candidates[max(alive, key=lambda i: totals[i])]
         rounds = (len(alive) - 1).bit_length()  # halving down to one candidate
         spent = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,7 @@ def test_halving_spends_the_budget_in_rounds_on_common_deals() -> None:
     halving = cls(seed=1, samples=6, first=2)
     assert halving.choose(view, legal) in legal
     assert cls(seed=1, samples=6, marginal=True).choose(view, legal) in legal
+
     rounds = (len(legal) - 1).bit_length()
     # each candidate gets the first round's deals; the budget is the same, give or take
     # the rounding of each round's share up to one deal a candidate
@@ -144,3 +146,15 @@ def test_paired_logs_compares_two_runs_deal_by_deal(tmp_path: Path, capsys) -> N
     assert "over 2 deals: +6.0 (-1.8 to +13.8)" in out
     with pytest.raises(SystemExit, match="not an opponent"):
         paired.main([a, b, "--against", "nobody"])
+
+
+def test_the_default_budget_follows_the_number_of_seats() -> None:
+    """About four times the default's CPU at every table size: fewer samples at 5 seats."""
+    cls = _bot_class()
+    module = sys.modules[cls.__module__]
+    for seats in (3, 5):
+        view, legal = _play_decision(seats, 9, 3)
+        plain = cls(seed=1, halving=False)
+        assert plain.choose(view, legal) in legal
+        assert plain.last_iterations == module.SAMPLES[seats] * len(legal)
+    assert module.SAMPLES[3] > module.SAMPLES[4] > module.SAMPLES[5]
