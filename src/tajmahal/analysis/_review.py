@@ -43,10 +43,13 @@ DUEL_ROUNDS = 16
 #: a loss within this many of 0 when the rounds run out is "about equal" (never a mistake)
 CLEAR = 2.5
 #: the analysis races the played move against this many of the search's best other moves
-#: (those it rated above the played move) on the same deals ...
+#: (those it rated above the played move, within the mistake threshold of its best) ...
 RACE_MOVES = 3
-#: ... for at most this many rounds of ``DUEL_DEALS`` deals (a close mark gets the most)
+#: ... for at most this many rounds of ``DUEL_DEALS`` deals (a close mark gets the most);
+#: after round ``k`` a gain is clear at ``CLEAR + EARLY / k`` standard errors (a round or
+#: two of deals can miss a rare costly outcome and understate the error)
 RACE_ROUNDS = 64
+EARLY = 1.0
 
 
 @attrs.frozen
@@ -218,8 +221,11 @@ def _rate(job: _Job) -> _Rated:
     if job.played == best:
         return _Rated(job.index, tuple(ratings))
     played_value = next(r.value for r in ratings if r.move == job.played)
+    near = ratings[0].value - job.threshold
     rivals = [best] + [
-        r.move for r in ratings[1:] if r.move != job.played and r.value > played_value
+        r.move
+        for r in ratings[1:]
+        if r.move != job.played and r.value > played_value and r.value >= near
     ][: RACE_MOVES - 1]
     race = race_moves(job.view, job.played, rivals, job.seed + 1, job.threshold, bot.reward)
     again = {m: (race.values[i], race.deals[i]) for i, m in enumerate(rivals)}
@@ -259,10 +265,10 @@ def race_moves(
     Each deal samples what ``view`` cannot see and plays the played move and every rival
     still in the race on it, each followed by the cheap ``heuristic`` policy to the visit's
     end with the same rollout seed (common random numbers), scored by ``reward``.  After
-    each round of ``DUEL_DEALS`` deals a rival whose gain over the played move lies
-    ``CLEAR`` standard errors below ``threshold`` leaves the race, and one that lies
-    ``CLEAR`` standard errors above it ends the race (a clear mistake); otherwise the race
-    ends when no rival is left or after ``RACE_ROUNDS`` rounds.  With one rival it is
+    round ``k`` of ``DUEL_DEALS`` deals a rival whose gain over the played move lies
+    ``CLEAR + EARLY / k`` standard errors below ``threshold`` leaves the race, and one that
+    lies as far above it ends the race (a clear mistake); otherwise the race ends when no
+    rival is left or after ``RACE_ROUNDS`` rounds.  With one rival and ``EARLY = 0`` it is
     :func:`duel_moves` with more rounds: the same deals, the same values.
     """
     from tajmahal.rules.playout import code_of, sampled
@@ -277,7 +283,8 @@ def race_moves(
     base: list[list[float]] = [[] for _ in rivals]  # the played move's, on the same deals
     running = list(range(len(rivals)))
     clear: list[int] = []
-    for _ in range(RACE_ROUNDS):
+    for done in range(1, RACE_ROUNDS + 1):
+        bar = CLEAR + EARLY / done
         for _ in range(DUEL_DEALS):
             deal, rollout_seed = sampled(view, rng), rng.getrandbits(32)
             value = _rollout(deal, mine, rollout_seed, reward, seat)
@@ -286,9 +293,9 @@ def race_moves(
                 base[i].append(value)
         for i in list(running):
             gain, error = _paired(own[i], base[i])
-            if gain - threshold >= CLEAR * error:
+            if gain - threshold >= bar * error:
                 clear.append(i)
-            elif threshold - gain >= CLEAR * error:
+            elif threshold - gain >= bar * error:
                 running.remove(i)
         if clear or not running:
             break
