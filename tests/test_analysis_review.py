@@ -253,15 +253,10 @@ def test_about_equal_decisions_are_kept_in_the_saved_analysis(record: tm.GameRec
 # ------------------------------------ the race of the played move against its rivals (issue 51)
 
 
-def test_a_race_with_one_rival_is_the_duel_with_more_rounds(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """One rival and no stricter bar for the first rounds: the same deals and values as
-    ``duel_moves`` (which stops within its rounds here, as the race does)."""
-    from tajmahal.analysis import _review
+def test_a_race_with_one_rival_is_the_duel_with_more_rounds() -> None:
+    """One rival: the same deals and values as ``duel_moves`` (which stops within its rounds
+    here, as the race does)."""
     from tajmahal.analysis._review import duel_moves, race_moves
-
-    monkeypatch.setattr(_review, "EARLY", 0.0)
 
     view, legal = _play_decision()
     withdraw, play = tm.Withdraw(), next(m for m in legal if m != tm.Withdraw())

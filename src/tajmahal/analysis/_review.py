@@ -45,11 +45,8 @@ CLEAR = 2.5
 #: the analysis races the played move against this many of the search's best other moves
 #: (those it rated above the played move, within the mistake threshold of its best) ...
 RACE_MOVES = 3
-#: ... for at most this many rounds of ``DUEL_DEALS`` deals (a close mark gets the most);
-#: after round ``k`` a gain is clear at ``CLEAR + EARLY / k`` standard errors (a round or
-#: two of deals can miss a rare costly outcome and understate the error)
+#: ... for at most this many rounds of ``DUEL_DEALS`` deals (a close mark gets the most)
 RACE_ROUNDS = 64
-EARLY = 1.0
 
 
 @attrs.frozen
@@ -265,10 +262,10 @@ def race_moves(
     Each deal samples what ``view`` cannot see and plays the played move and every rival
     still in the race on it, each followed by the cheap ``heuristic`` policy to the visit's
     end with the same rollout seed (common random numbers), scored by ``reward``.  After
-    round ``k`` of ``DUEL_DEALS`` deals a rival whose gain over the played move lies
-    ``CLEAR + EARLY / k`` standard errors below ``threshold`` leaves the race, and one that
-    lies as far above it ends the race (a clear mistake); otherwise the race ends when no
-    rival is left or after ``RACE_ROUNDS`` rounds.  With one rival and ``EARLY = 0`` it is
+    each round of ``DUEL_DEALS`` deals a rival whose gain over the played move lies
+    ``CLEAR`` standard errors below ``threshold`` leaves the race, and one that lies
+    ``CLEAR`` standard errors above it ends the race (a clear mistake); otherwise the race
+    ends when no rival is left or after ``RACE_ROUNDS`` rounds.  With one rival it is
     :func:`duel_moves` with more rounds: the same deals, the same values.
     """
     from tajmahal.rules.playout import code_of, sampled
@@ -283,8 +280,7 @@ def race_moves(
     base: list[list[float]] = [[] for _ in rivals]  # the played move's, on the same deals
     running = list(range(len(rivals)))
     clear: list[int] = []
-    for done in range(1, RACE_ROUNDS + 1):
-        bar = CLEAR + EARLY / done
+    for _ in range(RACE_ROUNDS):
         for _ in range(DUEL_DEALS):
             deal, rollout_seed = sampled(view, rng), rng.getrandbits(32)
             value = _rollout(deal, mine, rollout_seed, reward, seat)
@@ -293,9 +289,9 @@ def race_moves(
                 base[i].append(value)
         for i in list(running):
             gain, error = _paired(own[i], base[i])
-            if gain - threshold >= bar * error:
+            if gain - threshold >= CLEAR * error:
                 clear.append(i)
-            elif threshold - gain >= bar * error:
+            elif threshold - gain >= CLEAR * error:
                 running.remove(i)
         if clear or not running:
             break
