@@ -276,8 +276,9 @@ def race_moves(
     mine = code_of(view.components, played)
     codes = [code_of(view.components, move) for move in rivals]
     rng = random.Random(seed)
-    own: list[list[float]] = [[] for _ in rivals]  # each rival's rewards
-    base: list[list[float]] = [[] for _ in rivals]  # the played move's, on the same deals
+    own = [_Sums() for _ in rivals]  # each rival's rewards
+    base = [_Sums() for _ in rivals]  # the played move's, on the same deals
+    gains = [_Sums() for _ in rivals]  # their differences
     running = list(range(len(rivals)))
     clear: list[int] = []
     for _ in range(RACE_ROUNDS):
@@ -285,28 +286,53 @@ def race_moves(
             deal, rollout_seed = sampled(view, rng), rng.getrandbits(32)
             value = _rollout(deal, mine, rollout_seed, reward, seat)
             for i in running:
-                own[i].append(_rollout(deal, codes[i], rollout_seed, reward, seat))
-                base[i].append(value)
+                other = _rollout(deal, codes[i], rollout_seed, reward, seat)
+                own[i].add(other)
+                base[i].add(value)
+                gains[i].add(other - value)
         for i in list(running):
-            gain, error = _paired(own[i], base[i])
+            gain, error = gains[i].mean, gains[i].error
             if gain - threshold >= CLEAR * error:
                 clear.append(i)
             elif threshold - gain >= CLEAR * error:
                 running.remove(i)
         if clear or not running:
             break
-    paired = [_paired(own[i], base[i]) for i in range(len(rivals))]
-    leader = max(clear or range(len(rivals)), key=lambda i: (paired[i][0], -i))
-    gain, error = paired[leader]
+    leader = max(clear or range(len(rivals)), key=lambda i: (gains[i].mean, -i))
     return Race(
-        sum(base[leader]) / len(base[leader]),
-        tuple(sum(values) / len(values) for values in own),
-        tuple(p[0] for p in paired),
-        tuple(p[1] for p in paired),
-        tuple(len(values) for values in own),
+        base[leader].mean,
+        tuple(s.mean for s in own),
+        tuple(s.mean for s in gains),
+        tuple(s.error for s in gains),
+        tuple(s.count for s in own),
         leader,
-        abs(gain) <= CLEAR * error,
+        abs(gains[leader].mean) <= CLEAR * gains[leader].error,
     )
+
+
+class _Sums:
+    """A running count, sum and sum of squares: a mean and its standard error."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        self.total += value
+        self.squares += value * value
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count
+
+    @property
+    def error(self) -> float:
+        if self.count < 2:
+            return math.inf
+        spread = max(0.0, self.squares - self.total * self.total / self.count)
+        return math.sqrt(spread / (self.count - 1) / self.count)
 
 
 def _rollout(
@@ -319,16 +345,6 @@ def _rollout(
     game.play(code)
     game.run(random.Random(seed), heuristic_pick, visit_end=True)
     return reward(game)[seat]
-
-
-def _paired(first: Sequence[float], second: Sequence[float]) -> tuple[float, float]:
-    """The mean of ``first - second`` (paired) and its standard error."""
-    diffs = [a - b for a, b in zip(first, second, strict=True)]
-    count = len(diffs)
-    mean = sum(diffs) / count
-    if count < 2:
-        return mean, math.inf
-    return mean, math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1) / count)
 
 
 class Duel(NamedTuple):
