@@ -248,3 +248,71 @@ def test_about_equal_decisions_are_kept_in_the_saved_analysis(record: tm.GameRec
     for item in document["decisions"]:
         del item["about_equal"]  # an analysis saved before the duel: every decision settled
     assert not any(d.about_equal for d in load_analysis(document, record).decisions)
+
+
+# ------------------------------------ the race of the played move against its rivals (issue 51)
+
+
+def test_a_race_with_one_rival_is_the_duel_with_more_rounds() -> None:
+    """One rival: the same deals and values as ``duel_moves`` (which stops within its rounds
+    here, as the race does)."""
+    from tajmahal.analysis._review import duel_moves, race_moves
+
+    view, legal = _play_decision()
+    withdraw, play = tm.Withdraw(), next(m for m in legal if m != tm.Withdraw())
+    reward = IsmctsBot().reward
+    duel = duel_moves(view, play, withdraw, 7, 0.08, reward)
+    race = race_moves(view, withdraw, [play], 7, 0.08, reward)
+    assert race.deals == (duel.deals,) and race.leader == 0
+    assert race.values[0] == pytest.approx(duel.first)
+    assert race.played == pytest.approx(duel.second)
+    assert race.gains[0] == pytest.approx(duel.first - duel.second)
+    assert race.errors[0] == pytest.approx(duel.error) and race.about_equal == duel.about_equal
+
+
+def test_a_rival_leaves_the_race_once_it_is_clearly_no_mistake() -> None:
+    """The played move raced against itself (no gain, no error) leaves after one round; a
+    real rival whose gain lies on the threshold runs on over the same deals."""
+    from tajmahal.analysis._review import DUEL_DEALS, RACE_ROUNDS, race_moves
+
+    view, legal = _play_decision()
+    worse, better = tm.Withdraw(), next(m for m in legal if m != tm.Withdraw())
+    reward = IsmctsBot().reward
+    far = race_moves(view, worse, [better], 7, 0.9, reward)  # nowhere near a 90% loss
+    assert far.deals == (DUEL_DEALS,)
+    if far.gains[0] < 0:  # the other way round
+        worse, better = better, worse
+        far = race_moves(view, worse, [better], 7, 0.9, reward)
+    on_it = far.gains[0]
+    assert on_it > 0
+    race = race_moves(view, worse, [worse, better], 7, on_it, reward)
+    assert race.deals[0] == DUEL_DEALS and race.gains[0] == 0.0 and race.errors[0] == 0.0
+    assert DUEL_DEALS < race.deals[1] <= DUEL_DEALS * RACE_ROUNDS and race.leader == 1
+    alone = race_moves(view, worse, [better], 7, on_it, reward)
+    assert alone.deals[0] == race.deals[1] and alone.gains[0] == pytest.approx(race.gains[1])
+    assert race_moves(view, worse, [worse, better], 7, on_it, reward) == race  # seeded
+
+
+def test_a_clear_mistake_ends_the_race_and_leads_it() -> None:
+    """With a threshold every gain clears, the race ends after one round and its leader is
+    the rival that gained the most."""
+    from tajmahal.analysis._review import DUEL_DEALS, race_moves
+
+    view, legal = _play_decision()
+    rivals = [m for m in legal if m != legal[0]][:3]
+    race = race_moves(view, legal[0], rivals, 5, -1.0, IsmctsBot().reward)
+    assert race.deals == (DUEL_DEALS,) * 3
+    assert race.gains[race.leader] == max(race.gains)
+    assert race.values[race.leader] - race.played == pytest.approx(race.gains[race.leader])
+    with pytest.raises(tm.TajMahalError, match="at least one rival"):
+        race_moves(view, legal[0], [], 5, 0.08, IsmctsBot().reward)
+
+
+def test_the_raced_best_move_comes_first_and_the_loss_is_its_gain(record: tm.GameRecord) -> None:
+    review = analyse_game(record, seats=[2], iterations=30, seed=6)
+    raced = [d for d in review.decisions if d.played != d.best]
+    assert raced  # a random seat
+    for d in raced:
+        assert d.ratings[0].move == d.best and d.best != d.played
+        assert d.loss == pytest.approx(max(0.0, d.ratings[0].value - d.played_value), abs=2e-4)
+        assert d.mistake == (d.loss >= review.threshold and not d.about_equal)

@@ -360,3 +360,12 @@ def test_analysis_agreement_tables_two_seeds_marks_and_reads_its_log(tmp_path: P
     again = subprocess.run([sys.executable, script, "--from-log", "--log", str(log)],
                            capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
     assert again.stdout.splitlines()[-1] == done.stdout.splitlines()[-1]
+    later = tmp_path / "later.jsonl"
+    other = subprocess.run(
+        [sys.executable, script, "--games", "1", "--first-game", "4", "--iterations", "4",
+         "--build", f"here={ROOT / 'src'}", "--log", str(later)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert other.returncode == 0, other.stderr
+    lines = [json.loads(text) for text in later.read_text().splitlines()]
+    assert [(line["game"], line["seed"]) for line in lines] == [(4, 0), (4, 1)]

@@ -7,7 +7,7 @@ import math
 import multiprocessing
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
@@ -17,6 +17,9 @@ from tajmahal.names import move_name
 from tajmahal.rules.errors import TajMahalError
 from tajmahal.rules.moves import Move
 from tajmahal.rules.views import PlayerView
+
+if TYPE_CHECKING:
+    from tajmahal.rules.playout import Playout
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -39,6 +42,11 @@ DUEL_ROUNDS = 16
 #: ... until the loss lies this many standard errors from the threshold (its mark is clear);
 #: a loss within this many of 0 when the rounds run out is "about equal" (never a mistake)
 CLEAR = 2.5
+#: the analysis races the played move against this many of the search's best other moves
+#: (those it rated above the played move, within the mistake threshold of its best) ...
+RACE_MOVES = 3
+#: ... for at most this many rounds of ``DUEL_DEALS`` deals (a close mark gets the most)
+RACE_ROUNDS = 64
 
 
 @attrs.frozen
@@ -59,13 +67,15 @@ class DecisionReview:
     seat: int
     visit: int
     played: Move
-    best: Move  #: the search's choice (its most searched move)
+    #: the move the played one is measured against: the search's choice (its most searched
+    #: move), or another of its best moves that rated higher in the race against the played one
+    best: Move
     ratings: tuple[MoveRating, ...]  #: every legal move, best first (one move only: forced)
     loss: float  #: the best move's value minus the played move's (0: played the best)
     mistake: bool  #: ``loss`` reaches the analysis's threshold
     played_text: str  #: the played move and its immediate effect, in plain words
     best_text: str  #: the best move and its immediate effect
-    #: the duel could not tell the played move from the best one: about equal (no mistake)
+    #: the race could not tell the played move from the best one: about equal (no mistake)
     about_equal: bool = False
 
     @property
@@ -180,12 +190,13 @@ class _Rated(NamedTuple):
 
     decision: int  #: the move's index in the record
     ratings: tuple[MoveRating, ...]  #: every legal move, best first
-    about_equal: bool = False  #: the duel could not tell the best and the played move apart
+    about_equal: bool = False  #: the race could not tell the best and the played move apart
 
 
 def _rate(job: _Job) -> _Rated:
     """Rate every legal move of one decision with an ISMCTS search from the seat's view; when
-    the seat played another move than the best, a duel of the two rates both again."""
+    the seat played another move than the best, a race of the played move against the best
+    (and the search's next moves rated above the played one) rates them again."""
     from tajmahal.bots.ismcts import IsmctsBot
 
     comps = job.view.components
@@ -206,14 +217,134 @@ def _rate(job: _Job) -> _Rated:
     best = ratings[0].move
     if job.played == best:
         return _Rated(job.index, tuple(ratings))
-    duel = duel_moves(job.view, best, job.played, job.seed + 1, job.threshold, bot.reward)
-    again = {best: (duel.first, duel.deals), job.played: (duel.second, duel.deals)}
+    played_value = next(r.value for r in ratings if r.move == job.played)
+    near = ratings[0].value - job.threshold
+    rivals = [best] + [
+        r.move
+        for r in ratings[1:]
+        if r.move != job.played and r.value > played_value and r.value >= near
+    ][: RACE_MOVES - 1]
+    race = race_moves(job.view, job.played, rivals, job.seed + 1, job.threshold, bot.reward)
+    again = {m: (race.values[i], race.deals[i]) for i, m in enumerate(rivals)}
+    again[job.played] = (race.played, max(race.deals))
     ratings = [
         attrs.evolve(r, value=round(again[r.move][0], 4), visits=r.visits + again[r.move][1])
         if r.move in again else r
         for r in ratings
     ]  # fmt: skip
-    return _Rated(job.index, tuple(ratings), duel.about_equal)
+    leader = next(r for r in ratings if r.move == rivals[race.leader])
+    ratings.remove(leader)  # the move the played one is measured against comes first
+    return _Rated(job.index, (leader, *ratings), race.about_equal)
+
+
+class Race(NamedTuple):
+    """The played move against its rivals on the same sampled deals (:func:`race_moves`)."""
+
+    played: float  #: the played move's mean reward on the leader's deals
+    values: tuple[float, ...]  #: each rival's mean reward on the deals it was played on
+    gains: tuple[float, ...]  #: each rival's mean reward minus the played move's (paired)
+    errors: tuple[float, ...]  #: the standard error of each gain
+    deals: tuple[int, ...]  #: the deals each rival was played on
+    leader: int  #: the rival the mark is decided on: a clear mistake's, else the largest gain
+    about_equal: bool  #: the leader's gain lies within ``CLEAR`` standard errors of 0
+
+
+def race_moves(
+    view: PlayerView,
+    played: Move,
+    rivals: Sequence[Move],
+    seed: int,
+    threshold: float,
+    reward: Callable[[Any], list[float]],
+) -> Race:
+    """Race ``played`` against ``rivals`` (legal in ``view``, at least one) on the same deals.
+
+    Each deal samples what ``view`` cannot see and plays the played move and every rival
+    still in the race on it, each followed by the cheap ``heuristic`` policy to the visit's
+    end with the same rollout seed (common random numbers), scored by ``reward``.  After
+    each round of ``DUEL_DEALS`` deals a rival whose gain over the played move lies
+    ``CLEAR`` standard errors below ``threshold`` leaves the race, and one that lies
+    ``CLEAR`` standard errors above it ends the race (a clear mistake); otherwise the race
+    ends when no rival is left or after ``RACE_ROUNDS`` rounds.  With one rival it is
+    :func:`duel_moves` with more rounds: the same deals, the same values.
+    """
+    from tajmahal.rules.playout import code_of, sampled
+
+    if not rivals:
+        raise TajMahalError("a race needs at least one rival to the played move")
+    seat = view.seat
+    mine = code_of(view.components, played)
+    codes = [code_of(view.components, move) for move in rivals]
+    rng = random.Random(seed)
+    own = [_Sums() for _ in rivals]  # each rival's rewards
+    base = [_Sums() for _ in rivals]  # the played move's, on the same deals
+    gains = [_Sums() for _ in rivals]  # their differences
+    running = list(range(len(rivals)))
+    clear: list[int] = []
+    for _ in range(RACE_ROUNDS):
+        for _ in range(DUEL_DEALS):
+            deal, rollout_seed = sampled(view, rng), rng.getrandbits(32)
+            value = _rollout(deal, mine, rollout_seed, reward, seat)
+            for i in running:
+                other = _rollout(deal, codes[i], rollout_seed, reward, seat)
+                own[i].add(other)
+                base[i].add(value)
+                gains[i].add(other - value)
+        for i in list(running):
+            gain, error = gains[i].mean, gains[i].error
+            if gain - threshold >= CLEAR * error:
+                clear.append(i)
+            elif threshold - gain >= CLEAR * error:
+                running.remove(i)
+        if clear or not running:
+            break
+    leader = max(clear or range(len(rivals)), key=lambda i: (gains[i].mean, -i))
+    return Race(
+        base[leader].mean,
+        tuple(s.mean for s in own),
+        tuple(s.mean for s in gains),
+        tuple(s.error for s in gains),
+        tuple(s.count for s in own),
+        leader,
+        abs(gains[leader].mean) <= CLEAR * gains[leader].error,
+    )
+
+
+class _Sums:
+    """A running count, sum and sum of squares: a mean and its standard error."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        self.total += value
+        self.squares += value * value
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count
+
+    @property
+    def error(self) -> float:
+        if self.count < 2:
+            return math.inf
+        spread = max(0.0, self.squares - self.total * self.total / self.count)
+        return math.sqrt(spread / (self.count - 1) / self.count)
+
+
+def _rollout(
+    deal: Playout, code: int, seed: int, reward: Callable[[Any], list[float]], seat: int
+) -> float:
+    """``code`` played on a copy of ``deal``, then the heuristic policy to the visit's end."""
+    from tajmahal.bots.evaluation import heuristic_pick
+
+    game = deal.copy()
+    game.play(code)
+    game.run(random.Random(seed), heuristic_pick, visit_end=True)
+    return reward(game)[seat]
 
 
 class Duel(NamedTuple):
@@ -293,14 +424,16 @@ def analyse_game(
     view at that moment (what it knew then, never the hidden cards), with
     ``iterations`` searches (at least three per legal move), and every legal
     move gets the search's mean reward (0..1, a smooth chance of beating the
-    best rival).  The best move is the search's choice.  When the played move
-    is not the best, a duel (``duel_moves``) plays the two on the same
-    sampled deals, round after round, until the difference of their values is
-    clearly above or below ``threshold`` (or ``DUEL_ROUNDS`` rounds have run),
-    and gives both their values: the budget grows where the mark is close, so
-    that another seed marks the same mistakes.  A decision's loss is the best
-    move's value minus the played one's (never below 0); a loss of
-    ``threshold`` or more marks a mistake, unless the duel could not tell the
+    best rival).  When the played move is not the search's choice, a race
+    (``race_moves``) plays it against that choice and up to ``RACE_MOVES - 1``
+    more of the search's moves rated above it, on the same sampled deals,
+    round after round: a rival leaves once its gain over the played move is
+    clearly below ``threshold``, and the race ends once one is clearly above it
+    (or after ``RACE_ROUNDS`` rounds).  The race's leader is the best move, and
+    the raced moves get the race's values: the budget grows where the mark is
+    close, so that another seed marks the same mistakes.  A decision's loss is
+    the best move's value minus the played one's (never below 0); a loss of
+    ``threshold`` or more marks a mistake, unless the race could not tell the
     two apart (``about_equal``).  The same record, seats,
     iterations and seed give the same analysis, with any ``jobs`` (worker
     processes).  ``progress(done, total)`` is called after each decision.
