@@ -74,9 +74,10 @@ class Person:
                 response = route.fetch()
                 body = response.body()
                 route.fulfill(response=response)
-            except PlaywrightError:  # the page was closed while its request was on its way
-                if not self.closed_under(route):
+            except PlaywrightError as error:
+                if "disposed" not in str(error) and "closed" not in str(error):
                     raise
+                self.fetch_again(route)  # Playwright let go of the answer under a closing page
                 return
             self.bodies.append((route.request.url, body))
 
@@ -86,13 +87,16 @@ class Person:
         self.taps_again = 0  # decisions tapped a second time (click_a_move)
         self.page = self.open(server.url + link)
 
-    @staticmethod
-    def closed_under(route: Route) -> bool:
-        """Whether the page that sent the routed request is closed (or gone)."""
+    def fetch_again(self, route: Route) -> None:
+        """Ask the server again for a request whose fetched answer Playwright disposed (it does
+        when the page that sent it closes or moves on): its body is still checked, and a page
+        still waiting gets it; a page or context already gone is nothing to answer."""
         try:
-            return route.request.frame.page.is_closed()
+            again = self.context.request.fetch(route.request)
+            self.bodies.append((route.request.url, again.body()))
+            route.fulfill(response=again)
         except PlaywrightError:
-            return True
+            pass
 
     def open(self, url: str) -> Page:
         page = self.context.new_page()
