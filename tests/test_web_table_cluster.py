@@ -70,16 +70,26 @@ def zero_lines(server: Server) -> list[str]:
             or "at zero" in line]  # fmt: skip
 
 
-def test_at_zero_the_holder_plays_the_move_once_for_a_page_on_a_replica(
+def a_clocked_game(
     servers: tuple[str, Callable[[int], list[Server]]],
-) -> None:
+) -> tuple[str, str, Server, Server]:
+    """Two processes and a game on Ann's clock: its id, Ann's token, the process that holds
+    the game and the other one."""
     database, start = servers
     first, second = start(2)
     created = first.create(SEATS, clock=CLOCK)
-    game_id, token = created["id"], token_of(created["seats"][0]["link"])
+    game_id = created["id"]
     holder = until(lambda: stored(database, game_id)[0], "a process to hold the game")
-    here = first if first.process and first.process.pid == holder else second
-    there = second if here is first else first
+    held_by = first if first.process and first.process.pid == holder else second
+    return game_id, token_of(created["seats"][0]["link"]), held_by, (
+        second if held_by is first else first)
+
+
+def test_at_zero_the_holder_plays_the_move_once_for_a_page_on_a_replica(
+    servers: tuple[str, Callable[[int], list[Server]]],
+) -> None:
+    database = servers[0]
+    game_id, token, here, there = a_clocked_game(servers)
     ann = there.client(token)  # Ann's page on the process that does not hold the game
     try:
         state = ann.my_turn()
@@ -99,13 +109,8 @@ def test_at_zero_the_holder_plays_the_move_once_for_a_page_on_a_replica(
 def test_after_kill_9_of_the_holder_the_process_that_takes_the_game_plays_the_move_at_zero(
     servers: tuple[str, Callable[[int], list[Server]]],
 ) -> None:
-    database, start = servers
-    first, second = start(2)
-    created = first.create(SEATS, clock=CLOCK)
-    game_id, token = created["id"], token_of(created["seats"][0]["link"])
-    holder = until(lambda: stored(database, game_id)[0], "a process to hold the game")
-    doomed = first if first.process and first.process.pid == holder else second
-    survivor = second if doomed is first else first
+    database = servers[0]
+    game_id, token, doomed, survivor = a_clocked_game(servers)
     ann = survivor.client(token)
     try:
         state = ann.my_turn()
