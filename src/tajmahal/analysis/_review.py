@@ -256,6 +256,7 @@ def race_moves(
     seed: int,
     threshold: float,
     reward: Callable[[Any], list[float]],
+    rounds: int = RACE_ROUNDS,
 ) -> Race:
     """Race ``played`` against ``rivals`` (legal in ``view``, at least one) on the same deals.
 
@@ -265,8 +266,8 @@ def race_moves(
     each round of ``DUEL_DEALS`` deals a rival whose gain over the played move lies
     ``CLEAR`` standard errors below ``threshold`` leaves the race, and one that lies
     ``CLEAR`` standard errors above it ends the race (a clear mistake); otherwise the race
-    ends when no rival is left or after ``RACE_ROUNDS`` rounds.  With one rival it is
-    :func:`duel_moves` with more rounds: the same deals, the same values.
+    ends when no rival is left or after ``rounds`` rounds.  With one rival and
+    ``DUEL_ROUNDS`` rounds it is :func:`duel_moves`.
     """
     from tajmahal.rules.playout import code_of, sampled
 
@@ -281,7 +282,7 @@ def race_moves(
     gains = [_Sums() for _ in rivals]  # their differences
     running = list(range(len(rivals)))
     clear: list[int] = []
-    for _ in range(RACE_ROUNDS):
+    for _ in range(rounds):
         for _ in range(DUEL_DEALS):
             deal, rollout_seed = sampled(view, rng), rng.getrandbits(32)
             value = _rollout(deal, mine, rollout_seed, reward, seat)
@@ -375,33 +376,8 @@ def duel_moves(
     ``DUEL_ROUNDS`` rounds have run; it is "about equal" when it lies within ``CLEAR``
     standard errors of 0 at the end.
     """
-    from tajmahal.bots.evaluation import heuristic_pick
-    from tajmahal.rules.playout import code_of, sampled
-
-    seat = view.seat
-    codes = (code_of(view.components, first), code_of(view.components, second))
-    rng = random.Random(seed)
-    firsts: list[float] = []
-    diffs: list[float] = []
-    mean = error = 0.0
-    for _ in range(DUEL_ROUNDS):
-        for _ in range(DUEL_DEALS):
-            deal, rollout_seed = sampled(view, rng), rng.getrandbits(32)
-            values = []
-            for code in codes:
-                game = deal.copy()
-                game.play(code)
-                game.run(random.Random(rollout_seed), heuristic_pick, visit_end=True)
-                values.append(reward(game)[seat])
-            firsts.append(values[0])
-            diffs.append(values[0] - values[1])
-        count = len(diffs)
-        mean = sum(diffs) / count
-        error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1) / count)
-        if abs(mean - threshold) >= CLEAR * error:
-            break
-    first_mean = sum(firsts) / len(firsts)
-    return Duel(first_mean, first_mean - mean, len(diffs), error, abs(mean) <= CLEAR * error)
+    race = race_moves(view, second, [first], seed, threshold, reward, DUEL_ROUNDS)
+    return Duel(race.values[0], race.played, race.deals[0], race.errors[0], race.about_equal)
 
 
 def _decision_seed(seed: int, index: int) -> int:
